@@ -1,0 +1,1 @@
+"""pideck core: pure Python, never imports Textual."""

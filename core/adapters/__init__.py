@@ -1,0 +1,1 @@
+"""Adapters: the pi-extension behaviour of each primitive, written against a small log interface."""

@@ -1,0 +1,33 @@
+"""Command-line parsing shared by the three primitive adapters (spec/primitives.md §6.4)."""
+
+from __future__ import annotations
+
+import re
+
+from core.jsutil import ANY, NON_WS, WS, js_trim, js_trim_start
+
+_TOP = re.compile(f"({NON_WS}+)(?:{WS}+({ANY}*))?")
+_TOKEN = re.compile(f"{NON_WS}+")
+
+
+def split_subcommand(args: str) -> tuple[str, str] | None:
+    """``(sub, rest)`` of a command's args, or None (the caller answers with USAGE)."""
+    m = _TOP.fullmatch(js_trim_start(args))
+    if m is None:
+        return None
+    return m.group(1), m.group(2) or ""
+
+
+def single_argument(rest: str) -> str | None:
+    """The one ``\\S+`` token of ``rest`` (trimmed), or None when it is blank or has several."""
+    t = js_trim(rest)
+    return t if _TOKEN.fullmatch(t) else None
+
+
+def is_blank_rest(rest: str) -> bool:
+    return js_trim(rest) == ""
+
+
+def is_confirmed(rest: str) -> bool:
+    """``clear`` is confirmed only by exactly ``--yes`` (after trimming)."""
+    return js_trim(rest) == "--yes"

@@ -1,0 +1,1 @@
+"""pideck TUI (Textual)."""
