@@ -1,0 +1,66 @@
+"""Wiring of the Agent Handoff adapter: holds the state, persists changes, reports notices."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from core.adapters.agent_handoff import messages as m
+from core.adapters.agent_handoff.commands import run_command
+from core.adapters.agent_handoff.format import format_handoff_error
+from core.adapters.agent_handoff.mutations import HandoffState, copy_state, empty_state
+from core.adapters.agent_handoff.persistence import payload, restore_state
+from core.adapters.agent_handoff.tools import TOOLS, run_tool
+from core.adapters.host import AppendCustom, Notice, ToolDef, latest_custom
+
+_ABSENT = object()
+
+
+class AgentHandoffAdapter:
+    """Port of ``@j1nn0/agent-handoff-pi`` against pideck's host interface."""
+
+    COMMAND = m.COMMAND
+    DESCRIPTION = m.DESCRIPTION
+    ENTRY_TYPE = m.ENTRY_TYPE
+    TOOLS: tuple[ToolDef, ...] = TOOLS
+
+    def __init__(self, append_custom: AppendCustom) -> None:
+        self._append_custom = append_custom
+        self._state: HandoffState = empty_state()
+
+    def packets(self) -> list[dict[str, Any]]:
+        """The current packets, in insertion order, as fresh copies."""
+        return copy_state(self._state)["packets"]
+
+    def load(self, entries: Iterable[dict[str, Any]]) -> list[Notice]:
+        entry = latest_custom(entries, self.ENTRY_TYPE)
+        self._state = empty_state()
+        if entry is None:
+            return []
+        restored = restore_state(entry.get("data", _ABSENT))  # absent data is invalid
+        if restored is None:
+            return [Notice(m.INVALID_PERSISTED, "warning")]  # never a fallback to older entries
+        self._state = restored
+        return []
+
+    def command(self, args: str) -> list[Notice]:
+        try:
+            notice, new_state = run_command(self._state, args)
+            self._commit(new_state)
+        except Exception as exc:  # upstream wraps the whole handler
+            return [Notice(format_handoff_error(exc), "warning")]
+        return [notice]
+
+    def call_tool(self, name: str, params: Any) -> str:
+        try:
+            text, new_state = run_tool(self._state, name, params)
+            self._commit(new_state)
+        except Exception as exc:
+            return format_handoff_error(exc)
+        return text
+
+    def _commit(self, new_state: HandoffState | None) -> None:
+        """Persist a changed state; the in-memory state moves only once the append succeeded."""
+        if new_state is None:
+            return
+        self._append_custom(self.ENTRY_TYPE, payload(new_state))
+        self._state = new_state

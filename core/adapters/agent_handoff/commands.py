@@ -1,0 +1,73 @@
+"""The ``/agent-handoff`` command: parse the args and decide the notice and the new state.
+
+Pure: the adapter persists the returned state (only present on change) before showing the notice.
+"""
+
+from __future__ import annotations
+
+from core.adapters.agent_handoff import messages as m
+from core.adapters.agent_handoff.format import format_handoff_packet, format_handoff_state
+from core.adapters.agent_handoff.mutations import HandoffState, clear_state, remove_packet
+from core.adapters.host import Notice
+from core.adapters.parsing import is_blank_rest, is_confirmed, single_argument, split_subcommand
+from core.jsutil import is_blank
+
+CommandResult = tuple[Notice, "HandoffState | None"]
+
+
+def _info(message: str) -> CommandResult:
+    return Notice(message, "info"), None
+
+
+def _warning(message: str) -> CommandResult:
+    return Notice(message, "warning"), None
+
+
+def run_command(state: HandoffState, args: str) -> CommandResult:
+    if is_blank(args):  # unlike the other adapters, bare /agent-handoff is status
+        return _info(format_handoff_state(state))
+    parsed = split_subcommand(args)
+    if parsed is None:
+        return _warning(m.USAGE)
+    sub, rest = parsed
+    if sub == "status":
+        return _info(format_handoff_state(state)) if is_blank_rest(rest) else _warning(m.USAGE)
+    if sub == "show":
+        return _show(state, rest)
+    if sub == "remove":
+        return _remove(state, rest)
+    if sub == "clear":
+        return _clear(state, rest)
+    return _warning(m.USAGE)
+
+
+def _show(state: HandoffState, rest: str) -> CommandResult:
+    packet_id = single_argument(rest)
+    if packet_id is None:
+        return _warning(m.USAGE)
+    for packet in state["packets"]:
+        if packet["id"] == packet_id:
+            return _info(format_handoff_packet(packet))
+    return _warning(m.unknown_packet(packet_id))
+
+
+def _remove(state: HandoffState, rest: str) -> CommandResult:
+    packet_id = single_argument(rest)
+    if packet_id is None:
+        return _warning(m.USAGE)
+    result = remove_packet(state, packet_id)
+    if result.changed:
+        return Notice(m.removed_packet_command(packet_id), "info"), result.state
+    if result.reason == "not_found":
+        return _warning(m.unknown_packet(packet_id))
+    return _warning(m.INVALID_MUTATION)
+
+
+def _clear(state: HandoffState, rest: str) -> CommandResult:
+    count = len(state["packets"])
+    if not is_confirmed(rest):
+        return _info(m.ALREADY_CLEAR) if count == 0 else _warning(m.clear_would_remove(count))
+    result = clear_state(state)
+    if not result.changed:
+        return _info(m.ALREADY_CLEAR)
+    return Notice(m.CLEARED, "info"), result.state

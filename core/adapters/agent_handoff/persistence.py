@@ -1,0 +1,44 @@
+"""The persisted envelope: build the payload of a state, and restore a state strictly (§9.2)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from core.adapters.agent_handoff.messages import SCHEMA_VERSION
+from core.adapters.agent_handoff.mutations import HandoffState
+from core.handoff import HandoffError, create_handoff
+from core.jsutil import is_schema_version_one
+
+_ENVELOPE_KEYS = ("schemaVersion", "packets")
+
+
+def payload(state: HandoffState) -> dict[str, Any]:
+    """The whole state as one entry's data, as a fresh copy."""
+    return {"schemaVersion": SCHEMA_VERSION, "packets": copy.deepcopy(state["packets"])}
+
+
+def restore_state(data: Any) -> HandoffState | None:
+    """The state stored in ``data``, or None when anything about it is invalid.
+
+    Unlike the state and progress adapters, an extra envelope key is invalid (upstream asymmetry,
+    spec §1.13). Each packet goes through the core, so its validator is authoritative.
+    """
+    if not isinstance(data, dict) or any(key not in _ENVELOPE_KEYS for key in data):
+        return None
+    if "schemaVersion" not in data or not is_schema_version_one(data["schemaVersion"]):
+        return None
+    if "packets" not in data or not isinstance(data["packets"], list):
+        return None
+    packets = []
+    ids: set[str] = set()
+    for raw in data["packets"]:
+        try:
+            packet = create_handoff(raw)
+        except HandoffError:
+            return None
+        if packet["id"] in ids:
+            return None
+        ids.add(packet["id"])
+        packets.append(packet)
+    return {"packets": packets}
