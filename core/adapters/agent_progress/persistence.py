@@ -1,0 +1,52 @@
+"""The persisted ``agent-progress-state`` envelope: strict parsing and payload building (§8.2)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.jsutil import is_schema_version_one
+from core.progress import judge_progress
+
+from .mutations import State
+
+ENTRY_TYPE = "agent-progress-state"
+SCHEMA_VERSION = 1
+
+
+def to_payload(state: State) -> dict[str, Any]:
+    """The full state as a fresh payload, keys in upstream order."""
+    return {
+        "schemaVersion": SCHEMA_VERSION,
+        "hasBaseline": state["hasBaseline"],
+        "currentMilestones": list(state["currentMilestones"]),
+        "recordedMilestones": list(state["recordedMilestones"]),
+    }
+
+
+def parse_payload(data: Any) -> State | None:
+    """The state held by a persisted payload, or None when it is invalid in any way.
+
+    Extra envelope keys are allowed (§1.13). Milestone entries are checked by the core itself.
+    """
+    try:
+        if not isinstance(data, dict):
+            return None
+        # An absent key reads as None, which none of these checks accept.
+        if not is_schema_version_one(data.get("schemaVersion")):
+            return None
+        if type(data.get("hasBaseline")) is not bool:
+            return None
+        current = data.get("currentMilestones")
+        recorded = data.get("recordedMilestones")
+        if not isinstance(current, list) or not isinstance(recorded, list):
+            return None
+        if not data["hasBaseline"] and recorded:
+            return None
+        judge_progress({"previous": {"milestones": recorded}, "current": {"milestones": current}})
+    except Exception:
+        return None
+    return {
+        "hasBaseline": data["hasBaseline"],
+        "currentMilestones": list(current),
+        "recordedMilestones": list(recorded),
+    }
