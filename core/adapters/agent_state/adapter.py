@@ -1,0 +1,46 @@
+"""``AgentStateAdapter``: the pi adapter ``@j1nn0/agent-state-pi`` wired to pideck's host."""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from core.adapters.agent_state import messages, persistence
+from core.adapters.agent_state.commands import run_command
+from core.adapters.agent_state.mutations import Mutation
+from core.adapters.agent_state.tools import TOOLS, run_tool
+from core.adapters.host import AppendCustom, Notice, ToolDef
+
+
+class AgentStateAdapter:
+    COMMAND = "agent-state"
+    DESCRIPTION = "Record and inspect caller-declared Agent State."
+    ENTRY_TYPE = persistence.ENTRY_TYPE
+    TOOLS: tuple[ToolDef, ...] = TOOLS
+
+    def __init__(self, append_custom: AppendCustom) -> None:
+        self._append_custom = append_custom
+        self._state = persistence.empty_state()
+
+    def load(self, entries: Iterable[dict[str, Any]]) -> list[Notice]:
+        self._state, valid = persistence.load_state(entries)
+        return [] if valid else [Notice(messages.INVALID_PERSISTED, "warning")]
+
+    def command(self, args: str) -> list[Notice]:
+        notice, mutation = run_command(self._state, args)
+        self._apply(mutation)
+        return [notice]
+
+    def call_tool(self, name: str, params: Any) -> str:
+        """Raises ``KeyError`` only for a name that is not in ``TOOLS`` (a dispatcher bug)."""
+        text, mutation = run_tool(self._state, name, params)
+        self._apply(mutation)
+        return text
+
+    def snapshot(self) -> dict[str, Any]:
+        return self._state.snapshot()
+
+    def _apply(self, mutation: Mutation | None) -> None:
+        """Append-on-change: keep the new state and persist it whole, only when it changed."""
+        if mutation is not None and mutation.changed:
+            self._state = mutation.state
+            self._append_custom(self.ENTRY_TYPE, persistence.payload(self._state))

@@ -1,0 +1,129 @@
+"""``/agent-state`` parsing and handling (spec §6.4, §7.3).
+
+Every sub-command emits exactly one notice; a handler returns it with the mutation to apply
+(``None`` for reads and refusals).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Callable
+
+from core.adapters.agent_state import messages, mutations
+from core.adapters.agent_state.format import format_agent_state
+from core.adapters.agent_state.mutations import Mutation
+from core.adapters.host import Notice
+from core.adapters.parsing import is_blank_rest, is_confirmed, single_argument, split_subcommand
+from core.jsutil import ANY, NON_WS, WS, js_trim, js_trim_start
+from core.state import WORK_ITEM_STATUSES, AgentState, AgentStateError
+
+Outcome = tuple[Notice, Mutation | None]
+
+# ``add``/``decide``: the greedy whitespace run gives back only what the content needs, so
+# trailing whitespace and newlines stay in the content (spec §7.3 note 1).
+_ID_AND_CONTENT = re.compile(f"({NON_WS}+){WS}+({ANY}+)")
+_ID_AND_STATUS = re.compile(f"({NON_WS}+){WS}+({NON_WS}+)")
+
+
+def _info(message: str) -> Notice:
+    return Notice(message, "info")
+
+
+def _warning(message: str) -> Notice:
+    return Notice(message, "warning")
+
+
+def _usage() -> Outcome:
+    return _warning(messages.USAGE), None
+
+
+def _status(state: AgentState, rest: str) -> Outcome:
+    if not is_blank_rest(rest):
+        return _usage()
+    return _info(format_agent_state(state.snapshot())), None
+
+
+def _objective(state: AgentState, rest: str) -> Outcome:
+    objective = js_trim(rest)
+    if objective == "":
+        return _usage()
+    mutation = mutations.set_objective(state, objective)
+    if not mutation.changed:
+        return _info(messages.objective_already_set(objective)), None
+    return _info(messages.OBJECTIVE_UPDATED), mutation
+
+
+def _add(state: AgentState, rest: str) -> Outcome:
+    m = _ID_AND_CONTENT.fullmatch(js_trim_start(rest))
+    if m is None:
+        return _usage()
+    item_id, content = m.groups()
+    mutation = mutations.add_work_item(state, {"id": item_id, "content": content})
+    return _info(messages.added_work_item(item_id)), mutation
+
+
+def _set(state: AgentState, rest: str) -> Outcome:
+    m = _ID_AND_STATUS.fullmatch(js_trim(rest))
+    if m is None:
+        return _usage()
+    item_id, status = m.groups()
+    if status not in WORK_ITEM_STATUSES:
+        return _warning(messages.invalid_status(status)), None
+    mutation = mutations.set_work_item_status(state, item_id, status)
+    return _info(messages.status_set(item_id, status)), mutation
+
+
+def _remove(state: AgentState, rest: str) -> Outcome:
+    item_id = single_argument(rest)
+    if item_id is None:
+        return _usage()
+    mutation = mutations.remove_work_item(state, item_id)
+    if not mutation.changed:
+        return _warning(messages.unknown_work_item(item_id)), None
+    return _info(messages.removed_work_item(item_id)), mutation
+
+
+def _decide(state: AgentState, rest: str) -> Outcome:
+    m = _ID_AND_CONTENT.fullmatch(js_trim_start(rest))
+    if m is None:
+        return _usage()
+    decision_id, content = m.groups()
+    mutation = mutations.add_decision(state, {"id": decision_id, "content": content})
+    return _info(messages.added_decision(decision_id)), mutation
+
+
+def _clear(state: AgentState, rest: str) -> Outcome:
+    snapshot = state.snapshot()
+    if not is_confirmed(rest):
+        return _warning(
+            messages.clear_needs_confirmation(
+                "objective" in snapshot, len(snapshot["workItems"]), len(snapshot["decisions"])
+            )
+        ), None
+    mutation = mutations.clear(state)
+    if not mutation.changed:
+        return _info(messages.ALREADY_EMPTY), None
+    return _info(messages.CLEARED), mutation
+
+
+_HANDLERS: dict[str, Callable[[AgentState, str], Outcome]] = {
+    "status": _status,
+    "objective": _objective,
+    "add": _add,
+    "set": _set,
+    "remove": _remove,
+    "decide": _decide,
+    "clear": _clear,
+}
+
+
+def run_command(state: AgentState, args: str) -> Outcome:
+    """Handle ``/agent-state <args>``; core errors become a warning via ``formatStateError``."""
+    parsed = split_subcommand(args)
+    handler = _HANDLERS.get(parsed[0]) if parsed else None
+    if parsed is None or handler is None:
+        return _usage()
+    try:
+        return handler(state, parsed[1])
+    except AgentStateError as error:
+        return _warning(messages.format_state_error(error)), None
