@@ -67,7 +67,10 @@ def _judge(input: Any) -> dict[str, Any]:
     return verdict
 
 
-def judge_progress(input: Any) -> dict[str, Any]:
+_ABSENT: Any = object()  # JS ``undefined``: calling with no argument; None is JS null (§1.3)
+
+
+def judge_progress(input: Any = _ABSENT) -> dict[str, Any]:
     """Judge ``{"previous"?: {"milestones": [...]}, "current": {"milestones": [...]}}``.
 
     Raises ProgressError; any unexpected exception while reading the input becomes
