@@ -1,0 +1,143 @@
+"""The todo state: items, the plan and per-group goals (spec/jtodo.md §1, §3).
+
+Status and priority are stored as plain strings because restored foreign data may hold values
+outside the enums (an unknown status counts as open); writes are checked against the enums.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from core.jsutil import is_blank, js_trim
+
+
+class Status(str, Enum):
+    PENDING = "pending"
+    IN_PROGRESS = "in_progress"
+    COMPLETED = "completed"
+    CANCELLED = "cancelled"
+
+
+class Priority(str, Enum):
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+
+
+STATUSES = tuple(s.value for s in Status)
+PRIORITIES = tuple(p.value for p in Priority)
+_HISTORY_KEYS = (
+    "confidence_history",
+    "understands_user_intent_history",
+    "closed_feedback_loop_history",
+    "end_to_end_ownership_history",
+)
+
+
+class _JsonModel(BaseModel):
+    def to_json(self) -> dict[str, Any]:
+        """Serialisation order is field order; None values and empty histories are omitted."""
+        out = self.model_dump(exclude_none=True)
+        for key in _HISTORY_KEYS:
+            if key in out and not out[key]:
+                del out[key]
+        return out
+
+
+class TodoItem(_JsonModel):
+    content: str
+    status: str
+    priority: str
+    id: str
+    group: str | None = None
+    confidence: int | None = None
+    completion_confidence: int | None = None
+    confidence_history: list[int] = Field(default_factory=list)
+
+
+class TodoPlan(_JsonModel):
+    user_intention: str | None = None
+    understands_user_intent: int | None = None
+    understands_user_intent_history: list[int] = Field(default_factory=list)
+
+
+class TodoGoal(_JsonModel):
+    group: str | None = None
+    closed_feedback_loop: int | None = None
+    closed_feedback_loop_history: list[int] = Field(default_factory=list)
+    feedback_loop: str | None = None
+    end_to_end_ownership: int | None = None
+    end_to_end_ownership_history: list[int] = Field(default_factory=list)
+
+
+class TodoState(BaseModel):
+    todos: list[TodoItem] = Field(default_factory=list)
+    plan: TodoPlan = Field(default_factory=TodoPlan)
+    goals: list[TodoGoal] = Field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "todos": [t.to_json() for t in self.todos],
+            "plan": self.plan.to_json(),
+            "goals": [g.to_json() for g in self.goals],
+        }
+
+    def is_empty(self) -> bool:
+        return not self.todos and not self.plan.to_json() and not self.goals
+
+    def same_as(self, other: TodoState) -> bool:
+        return self.to_json() == other.to_json()
+
+
+def normalise_group(value: Any) -> str | None:
+    """None for absent, null or blank; otherwise the JS-trimmed string."""
+    if not isinstance(value, str) or is_blank(value):
+        return None
+    return js_trim(value)
+
+
+def is_open(item: TodoItem) -> bool:
+    return item.status not in ("completed", "cancelled")
+
+
+def open_items(todos: list[TodoItem]) -> list[TodoItem]:
+    return [t for t in todos if is_open(t)]
+
+
+def display_confidence(item: TodoItem) -> int | None:
+    if item.status == "completed" and item.completion_confidence is not None:
+        return item.completion_confidence
+    return item.confidence
+
+
+def priority_weight(priority: str) -> int:
+    return {"high": 3, "medium": 2}.get(priority, 1)
+
+
+def weighted_average(pairs: list[tuple[int, int]]) -> int | None:
+    """Exact integer rounding half up: ``(Σ s·w + W // 2) // W``; None when the weight is 0."""
+    total = sum(w for _, w in pairs)
+    if total == 0:
+        return None
+    return (sum(s * w for s, w in pairs) + total // 2) // total
+
+
+def last_by_id(todos: list[TodoItem]) -> dict[str, TodoItem]:
+    """Lookup by id; with duplicate ids (restored data) the last item counts."""
+    return {t.id: t for t in todos}
+
+
+def group_complete(todos: list[TodoItem], group: str | None) -> bool:
+    members = [t for t in todos if t.group == group]
+    return bool(members) and all(t.status == "completed" for t in members)
+
+
+def groups_in_order(todos: list[TodoItem]) -> list[str | None]:
+    seen: list[str | None] = []
+    for t in todos:
+        if t.group not in seen:
+            seen.append(t.group)
+    return seen
