@@ -40,7 +40,8 @@ class AgentStateAdapter:
         return self._state.snapshot()
 
     def _apply(self, mutation: Mutation | None) -> None:
-        """Append-on-change: keep the new state and persist it whole, only when it changed."""
+        """Append-on-change: persist the whole new state only when it changed. The live state
+        moves only once the append succeeded, so it never runs ahead of the log."""
         if mutation is not None and mutation.changed:
+            self._append_custom(self.ENTRY_TYPE, persistence.payload(mutation.state))
             self._state = mutation.state
-            self._append_custom(self.ENTRY_TYPE, persistence.payload(self._state))
