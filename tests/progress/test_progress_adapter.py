@@ -564,7 +564,7 @@ def test_progress_adapter_tool_extra_params_are_ignored():
 
 def test_progress_adapter_unknown_tool_is_text_not_raised():
     h = Harness()
-    assert h.adapter.call_tool("agent_state_get", {}) == "Agent Progress: invalid input."
+    assert h.adapter.call_tool("agent_state_get", {}) == 'Agent Progress: unknown tool "agent_state_get".'
     assert h.appended == []
 
 

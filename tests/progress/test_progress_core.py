@@ -37,7 +37,8 @@ def expect_error(input, code, *call_args):
 
 def test_progress_core_public_boundary_and_no_agent_state_dependency():
     assert sorted(progress_module.__all__) == ["ProgressError", "judge_progress"]
-    source = open(progress_module.__file__, encoding="utf-8").read()
+    with open(progress_module.__file__, encoding="utf-8") as file:
+        source = file.read()
     assert "core.state" not in source and "agent_state" not in source
     assert issubclass(ProgressError, Exception)
     assert compact_json(judge([], ["plain-observation"])) == (

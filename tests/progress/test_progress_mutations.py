@@ -6,7 +6,10 @@ import copy
 
 import pytest
 
-from core.adapters.agent_progress.format import format_progress_state, format_progress_verdict
+from core.adapters.agent_progress.format import (
+    format_progress_state,
+    format_progress_verdict,
+)
 from core.adapters.agent_progress.mutations import (
     add_milestone,
     empty_state,

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from core.adapters.host import Notice
-from core.adapters.parsing import is_blank_rest, is_confirmed, single_argument, split_subcommand
+from core.adapters.parsing import (
+    is_blank_rest,
+    is_confirmed,
+    single_argument,
+    split_subcommand,
+)
 
 from . import messages
 from .controller import Controller

@@ -20,11 +20,11 @@ def format_progress_state(state: dict[str, Any]) -> str:
     declared = len(state["currentMilestones"])
     recorded = len(state["recordedMilestones"])
     baseline = "established" if state["hasBaseline"] else "not established"
-    lines = [
+    header = (
         f"{PREFIX}{declared} declared {plural(declared, 'milestone')}; baseline {baseline}"
-        f" ({recorded} recorded {plural(recorded, 'milestone')}).",
-        *_milestone_block("Declared milestones", state["currentMilestones"]),
-    ]
+        f" ({recorded} recorded {plural(recorded, 'milestone')})."
+    )
+    lines = [header, *_milestone_block("Declared milestones", state["currentMilestones"])]
     return "\n".join(lines)
 
 

@@ -37,6 +37,11 @@ def withdrew_milestone(milestone: str) -> str:
     return f'{PREFIX}withdrew milestone "{milestone}".'
 
 
+def unknown_tool(name: str) -> str:
+    """Not an upstream text (pi never routes a foreign name); worded like the Handoff port's."""
+    return f'{PREFIX}unknown tool "{name}".'
+
+
 def clear_would_remove(declared: int, recorded: int) -> str:
     return (
         f"{PREFIX}clear would remove {declared} declared {plural(declared, 'milestone')}"

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from core.adapters.host import ToolDef
 
@@ -10,7 +11,6 @@ from . import messages
 from .controller import Controller
 from .format import format_progress_state, format_progress_verdict
 from .mutations import Mutation, add_milestone, withdraw_milestone
-
 
 
 def _no_parameters() -> dict[str, Any]:
@@ -129,4 +129,4 @@ def call_tool(controller: Controller, name: str, params: Any) -> str:
             return format_progress_verdict(controller.judge())
     except Exception as error:
         return messages.format_progress_error(error)
-    return messages.INVALID_INPUT
+    return messages.unknown_tool(name)
