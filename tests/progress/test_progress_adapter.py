@@ -483,6 +483,12 @@ def test_progress_adapter_reload_replaces_state():
     assert len(h.appended) == 1
 
 
+def test_progress_adapter_unreadable_branch_warns_and_starts_fresh():
+    adapter = AgentProgressAdapter(MemoryLog().append_custom)
+    assert adapter.load(["not an entry"]) == [Notice(INVALID_STATE, "warning")]
+    assert adapter.state() == {"hasBaseline": False, "currentMilestones": [], "recordedMilestones": []}
+
+
 def test_progress_adapter_loaded_state_does_not_alias_entry():
     data = {"schemaVersion": 1, "hasBaseline": False, "currentMilestones": ["a"], "recordedMilestones": []}
     h = Harness([entry(data)])

@@ -26,13 +26,15 @@ class AgentProgressAdapter:
     def load(self, entries: Iterable[dict[str, Any]]) -> list[Notice]:
         """Restore from the newest matching entry only: invalid means one warning and a fresh
         state, never a fallback to an older entry. Never appends."""
-        entry = latest_custom(entries, ENTRY_TYPE)
-        if entry is None:
-            self._controller.state = empty_state()
-            return []
-        state = parse_payload(entry.get("data"))  # absent data reads as None: invalid
+        self._controller.state = empty_state()
+        try:
+            entry = latest_custom(entries, ENTRY_TYPE)
+            if entry is None:
+                return []
+            state = parse_payload(entry.get("data"))  # absent data reads as None: invalid
+        except Exception:  # an unreadable branch warns like upstream's catch-all
+            state = None
         if state is None:
-            self._controller.state = empty_state()
             return [Notice(messages.INVALID_STATE_WARNING, "warning")]
         self._controller.state = state
         return []
