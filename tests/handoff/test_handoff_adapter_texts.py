@@ -263,7 +263,7 @@ def test_handoff_unused_clear_message_is_never_emitted():
         "Agent Handoff: clear requires confirmation; run /agent-handoff clear --yes to wipe all "
         "handoff packets."
     )
-    log, adapter = with_packets("a")
+    _, adapter = with_packets("a")
     texts = [n.message for args in ("clear", "clear x", "clear --yes", "clear") for n in
              adapter.command(args)]
     assert unused not in texts

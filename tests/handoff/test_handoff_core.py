@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-import core.handoff as handoff
+from core import handoff
 from core.handoff import HandoffError, create_handoff
 from core.jsutil import compact_json
 
@@ -157,7 +157,9 @@ def test_handoff_core_10_rejects_unknown_keys_before_reading_fields(key):
     assert_invalid(with_(**{key: "x"}))
 
     class Recording(dict):
-        reads: list = []
+        def __init__(self, *args):
+            super().__init__(*args)
+            self.reads = []
 
         def __getitem__(self, name):
             self.reads.append(name)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from core.adapters.agent_handoff import messages as m
 from core.adapters.agent_handoff.commands import run_command
@@ -46,7 +47,7 @@ class AgentHandoffAdapter:
         try:
             notice, new_state = run_command(self._state, args)
             self._commit(new_state)
-        except Exception as exc:  # upstream wraps the whole handler
+        except Exception as exc:  # noqa: BLE001 (upstream wraps the whole handler)
             return [Notice(format_handoff_error(exc), "warning")]
         return [notice]
 
@@ -54,7 +55,7 @@ class AgentHandoffAdapter:
         try:
             text, new_state = run_tool(self._state, name, params)
             self._commit(new_state)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 (errors are text, never raised)
             return format_handoff_error(exc)
         return text
 

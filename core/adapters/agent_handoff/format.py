@@ -1,4 +1,4 @@
-"""Display texts of the registry and of one packet (spec/primitives.md §9.5), lines joined by \\n."""
+"""Display texts of the registry and of one packet (spec §9.5); lines are joined by \\n."""
 
 from __future__ import annotations
 

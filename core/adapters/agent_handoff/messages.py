@@ -52,7 +52,10 @@ def duplicate_packet(packet_id: str) -> str:
 
 
 def created_packet(packet_id: str, count: int) -> str:
-    return f'Agent Handoff: created packet "{packet_id}"; {packet_count(count)} in the current session.'
+    return (
+        f'Agent Handoff: created packet "{packet_id}"; {packet_count(count)} '
+        "in the current session."
+    )
 
 
 def removed_packet_tool(packet_id: str, count: int) -> str:
