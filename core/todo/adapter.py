@@ -1,0 +1,252 @@
+"""The todo adapter: the `todo` tool, `/todos`, and the turn-end machine on a host EntryLog.
+
+All state is replayed from ``log.branch_entries()`` on every call, so a reload, a branch switch or
+another writer never leaves this object with stale state.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from core.adapters.host import EntryLog, Notice
+from core.jsutil import js_trim
+from core.todo import commands as cmd
+from core.todo import constants as c
+from core.todo.config import TodoConfig
+from core.todo.display import GoalRow, StripLine, goal_rows, goal_table_text, strip_lines
+from core.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, open_items
+from core.todo.observations import Observation
+from core.todo.overlay import overlay_markdown
+from core.todo.replay import CycleFlags, Replay, replay
+from core.todo.restore import state_entry_data
+from core.todo.tool_output import pretty
+from core.todo.tool_schema import TODO_TOOL
+from core.todo.turn_end import (
+    Step,
+    arm,
+    idle_nudge_step,
+    poke_followup,
+    rearm_on_new_work,
+    settle_step,
+    watchdog_step,
+)
+from core.todo.write import TodoCallResult, apply_todo_call
+
+Clock = Callable[[], int]
+
+
+def wall_clock_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class TodoAdapter:
+    COMMAND = "todos"
+    DESCRIPTION = "Show the todo list; export or clear it; control the auto-poke cycle"
+    ENTRY_TYPE = c.STATE_CUSTOM_TYPE
+    TOOLS = (TODO_TOOL,)
+
+    def __init__(
+        self,
+        log: EntryLog,
+        clock: Clock = wall_clock_ms,
+        config: TodoConfig | None = None,
+        cwd: Path | None = None,
+    ) -> None:
+        self.log = log
+        self.clock = clock
+        self.config = config or TodoConfig()
+        self.cwd = cwd
+        self.busy = False  # set by the host integration while the agent runs a turn
+        self._appended_at: tuple[int, int] | None = None  # (branch length, clock) of our last append
+
+    # ----------------------------------------------------------------- derived state
+
+    def replay(self, entries: Iterable[dict[str, Any]] | None = None) -> Replay:
+        source = self.log.branch_entries() if entries is None else entries
+        armed = self.config.enabled and self.config.auto_poke
+        return replay(source, armed, self.config.max_gate_observations)
+
+    @property
+    def state(self) -> TodoState:
+        return self.replay().state
+
+    @property
+    def todos(self) -> list[TodoItem]:
+        return self.state.todos
+
+    @property
+    def plan(self) -> TodoPlan:
+        return self.state.plan
+
+    @property
+    def goals(self) -> list[TodoGoal]:
+        return self.state.goals
+
+    @property
+    def cycle(self) -> CycleFlags:
+        return self.replay().flags
+
+    @property
+    def observations(self) -> list[Observation]:
+        return self.replay().observations
+
+    def strip_lines(self, max_lines: int | None = None) -> list[StripLine]:
+        r = self.replay()
+        limit = self.config.widget_max_lines if max_lines is None else max_lines
+        return strip_lines(r.state, r.flags.targets, limit)
+
+    def strip_text(self, max_lines: int | None = None) -> str:
+        return "\n".join(line.text for line in self.strip_lines(max_lines))
+
+    def goal_rows(self) -> list[GoalRow]:
+        return goal_rows(self.state)
+
+    def goal_table_text(self) -> str:
+        return goal_table_text(self.goal_rows())
+
+    def overlay_markdown(self) -> str:
+        r = self.replay()
+        return overlay_markdown(r.state, r.flags.armed)
+
+    def snapshot(self) -> dict[str, Any]:
+        """``{todos, plan, goals, cycle}`` for ``pideck inspect --json``."""
+        r = self.replay()
+        return {**r.state.to_json(), "cycle": r.flags.to_json()}
+
+    # ----------------------------------------------------------------- adapter protocol
+
+    def load(self, entries: Iterable[dict[str, Any]] | None = None) -> list[Notice]:
+        """Replay the branch; only warnings come back (the state is never cached)."""
+        return [Notice(w, "warning") for w in self.replay(entries).warnings]
+
+    def call_tool(self, name: str, params: Any) -> str:
+        return self.run_tool(name, params).text
+
+    def run_tool(self, name: str, params: Any) -> TodoCallResult:
+        """The full result: text, ``is_error`` and ``details`` ({todos, plan, goals})."""
+        r = self.replay()
+        if name != c.TOOL_NAME:
+            return TodoCallResult("error", f"Unknown tool: {name}", r.state)
+        if not self.config.enabled:
+            return TodoCallResult("error", c.DISABLED_ERROR, r.state)
+        result = apply_todo_call(r.state, params)
+        if result.outcome == "accepted":
+            self._append_custom(c.STATE_CUSTOM_TYPE, state_entry_data(result.state))
+            cycle = rearm_on_new_work(r, self.config, bool(open_items(result.state.todos)))
+            if cycle:
+                self._append_custom(c.CYCLE_CUSTOM_TYPE, cycle)
+        return result
+
+    def command(self, args: str) -> list[Notice]:
+        tokens = js_trim(args).split()
+        if not tokens:
+            return [Notice(self.overlay_markdown())]
+        sub, rest = tokens[0], tokens[1:]
+        if sub == "export":
+            return self._export(rest)
+        if sub == "clear" and len(rest) <= 1:
+            return self._clear(rest == ["--yes"], rest)
+        if sub == "poke":
+            return self._poke(rest)
+        return [Notice(cmd.USAGE, "warning")]
+
+    # ----------------------------------------------------------------- turn end
+
+    def settle(self) -> tuple[str | None, Notice | None]:
+        """One turn-end settle: append what the machine decides; return (follow-up text, notice)."""
+        step = settle_step(self.replay(), self.config)
+        self._apply(step)
+        return (step.followup.content if step.followup else None), step.notice
+
+    def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
+        now = self.clock() if now_ms is None else now_ms
+        r = self.replay()
+        step = watchdog_step(r, self.config, now, self._newest_ms(r))
+        self._apply(step)
+        return [step.notice] if step.notice else []
+
+    def after_assistant_message(self) -> str | None:
+        """Call after a new assistant message entry; returns the nudge text when one was sent."""
+        step = idle_nudge_step(self.replay(), self.config)
+        self._apply(step)
+        return step.followup.content if step.followup else None
+
+    def after_user_message(self) -> bool:
+        """Call after a new user message entry; re-arms on new work. True when it appended."""
+        r = self.replay()
+        cycle = rearm_on_new_work(r, self.config, True)
+        if cycle:
+            self._append_custom(c.CYCLE_CUSTOM_TYPE, cycle)
+        return cycle is not None
+
+    # ----------------------------------------------------------------- internals
+
+    def _newest_ms(self, r: Replay) -> int | None:
+        if r.newest_entry_ms is not None:
+            return r.newest_entry_ms
+        if self._appended_at and self._appended_at[0] == r.entry_count:
+            return self._appended_at[1]
+        return None
+
+    def _append_custom(self, custom_type: str, data: Any) -> None:
+        self.log.append_custom(custom_type, data)
+        self._mark_appended()
+
+    def _mark_appended(self) -> None:
+        self._appended_at = (len(self.log.branch_entries()), self.clock())
+
+    def _apply(self, step: Step) -> None:
+        if step.followup:
+            f = step.followup
+            self.log.append_custom_message(c.FOLLOWUP_CUSTOM_TYPE, f.content, True, f.details())
+            self._mark_appended()
+        if step.cycle:
+            self._append_custom(c.CYCLE_CUSTOM_TYPE, step.cycle)
+
+    def _export(self, tokens: list[str]) -> list[Notice]:
+        parsed = cmd.parse_export(tokens)
+        if parsed is None:
+            return [Notice(cmd.USAGE, "warning")]
+        fmt, path = parsed
+        target = Path(path or f"todos.{fmt}").expanduser()
+        if not target.is_absolute():
+            target = (self.cwd or Path.cwd()) / target
+        text = pretty(self.state.to_json()) if fmt == "json" else self.overlay_markdown()
+        try:
+            target.write_text(text + "\n", encoding="utf-8")
+        except OSError as exc:
+            return [Notice(f"Could not export todos to {target}: {exc.strerror or exc}.", "warning")]
+        return [Notice(cmd.EXPORTED.format(path=target.resolve()))]
+
+    def _clear(self, confirmed: bool, rest: list[str]) -> list[Notice]:
+        if rest and not confirmed:
+            return [Notice(cmd.USAGE, "warning")]
+        if self.state.is_empty():
+            return [Notice(cmd.ALREADY_EMPTY)]
+        if not confirmed:
+            return [Notice(cmd.CONFIRM_CLEAR, "warning")]
+        self._append_custom(c.STATE_CUSTOM_TYPE, state_entry_data(TodoState()))
+        return [Notice(cmd.CLEARED)]
+
+    def _poke(self, tokens: list[str]) -> list[Notice]:
+        action = tokens[0] if len(tokens) == 1 else None
+        r = self.replay()
+        opened = open_items(r.state.todos)
+        if action in ("on", "trigger"):
+            self._append_custom(c.CYCLE_CUSTOM_TYPE, arm("user"))
+            if not opened:
+                return [Notice(cmd.POKE_ON_NOTHING_OPEN)]
+            if self.busy:
+                return [Notice(cmd.POKE_ON_BUSY)]
+            self._apply(Step(followup=poke_followup("poke", self.replay())))
+            return [Notice(cmd.poke_on_idle(len(opened)))]
+        if action == "off":
+            if r.flags.armed:
+                self._append_custom(c.CYCLE_CUSTOM_TYPE, {"armed": False, "reason": "user"})
+            return [Notice(cmd.POKE_OFF)]
+        if action == "status":
+            return [Notice(cmd.poke_status(r.flags.armed, len(opened), self.busy))]
+        return [Notice(cmd.POKE_USAGE, "warning")]

@@ -1,0 +1,48 @@
+"""Parsing and reply texts of `/todos` (spec/jtodo.md §9.2, §11.5)."""
+
+from __future__ import annotations
+
+from core.todo.constants import plural_s
+
+USAGE = "Usage: /todos [export [md|json] [PATH] | clear [--yes] | poke on|off|status|trigger]"
+POKE_USAGE = "Usage: /todos poke on|off|status|trigger"
+CLEARED = "Todos cleared."
+ALREADY_EMPTY = "Todos are already empty."
+CONFIRM_CLEAR = (
+    "This removes every todo, the plan and the goals from the session. "
+    "Run /todos clear --yes to confirm."
+)
+POKE_ON_NOTHING_OPEN = (
+    "Auto-poke enabled. Nothing unfinished right now; we'll poke the agent if it stops with "
+    "todos left."
+)
+POKE_ON_BUSY = (
+    "👉 Poke queued. We'll re-check for unfinished todos after this turn. /todos poke off to stop."
+)
+POKE_ON_IDLE = "👉 {n} incomplete todo{s}. We poked the agent. /todos poke off to stop."
+POKE_OFF = "Auto-poke disabled."
+POKE_STATUS = "Auto-poke: {state}. {n} incomplete todo{s}."
+POKE_STATUS_BUSY = " A turn is currently running."
+EXPORTED = "Exported todos to {path}."
+
+
+def poke_on_idle(n: int) -> str:
+    return POKE_ON_IDLE.format(n=n, s=plural_s(n))
+
+
+def poke_status(armed: bool, n: int, busy: bool) -> str:
+    text = POKE_STATUS.format(state="ON" if armed else "OFF", n=n, s=plural_s(n))
+    return text + (POKE_STATUS_BUSY if busy else "")
+
+
+def parse_export(tokens: list[str]) -> tuple[str, str | None] | None:
+    """``[md|json] [PATH]`` -> (format, path or None); None when there are too many words."""
+    fmt = None
+    if tokens and tokens[0] in ("md", "json"):
+        fmt, tokens = tokens[0], tokens[1:]
+    if len(tokens) > 1:
+        return None
+    path = tokens[0] if tokens else None
+    if fmt is None:
+        fmt = "json" if path and path.lower().endswith(".json") else "md"
+    return fmt, path

@@ -1,0 +1,167 @@
+"""pideck's `[todo]` configuration: defaults, pi-jtodo's JSON, then pideck's TOML (spec §12).
+
+The calibration numbers are deliberately not keys here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+import tomli_w
+from pydantic import BaseModel, ConfigDict
+
+from core.todo.constants import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_OBSERVATIONS
+
+_AT_LEAST_ONE = ("widget_max_lines", "watchdog_tick_ms", "max_gate_observations")
+
+
+class TodoConfig(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    enabled: bool = True
+    auto_poke: bool = True
+    completion_gate_max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    max_gate_observations: int = DEFAULT_MAX_OBSERVATIONS
+    max_consecutive_pokes_without_progress: int = 0
+    idle_nudge: bool = True
+    idle_nudge_after_assistant_turns: int = 50
+    widget_max_lines: int = 6
+    watchdog: bool = True
+    watchdog_idle_ms: int = 90_000
+    watchdog_tick_ms: int = 30_000
+    watchdog_max_re_pokes: int = 3
+
+
+KEYS = tuple(TodoConfig.model_fields)
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(p.capitalize() for p in rest)
+
+
+CAMEL_KEYS = {_camel(k): k for k in KEYS}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def check_value(key: str, value: Any) -> Any:
+    """The value if it is valid for ``key``; raises ConfigError naming the key otherwise."""
+    if key not in KEYS:
+        raise ConfigError(f"unknown key {key!r}")
+    if isinstance(TodoConfig.model_fields[key].default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key} must be true or false (got {value!r})")
+        return value
+    minimum = 1 if key in _AT_LEAST_ONE else 0
+    if type(value) is not int or value < minimum:
+        raise ConfigError(f"{key} must be an integer of at least {minimum} (got {value!r})")
+    return value
+
+
+def config_path() -> Path:
+    """``PIDECK_CONFIG``, else ``$PIDECK_HOME/config.toml``, else the platform config dir."""
+    if os.environ.get("PIDECK_CONFIG"):
+        return Path(os.environ["PIDECK_CONFIG"])
+    if os.environ.get("PIDECK_HOME"):
+        return Path(os.environ["PIDECK_HOME"]) / "config.toml"
+    return Path(platformdirs.user_config_dir("pideck")) / "config.toml"
+
+
+def pi_jtodo_config_path() -> Path:
+    return Path.home() / ".pi" / "agent" / "state" / "pi-jtodo" / "config.json"
+
+
+def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], source: Path,
+           warnings: list[str]) -> None:
+    for name, value in raw.items():
+        key = names.get(name)
+        if key is None:
+            warnings.append(f"{source}: unknown key {name!r} ignored.")
+            continue
+        try:
+            values[key] = check_value(key, value)
+        except ConfigError as exc:
+            warnings.append(f"{source}: {exc}; using {values[key]!r}.")
+
+
+def _read_toml(path: Path, warnings: list[str]) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        warnings.append(f"{path}: not valid TOML, ignored ({exc}).")
+        return {}
+
+
+def load_config(
+    path: Path | None = None, json_path: Path | None = None
+) -> tuple[TodoConfig, list[str]]:
+    """The effective config and the warnings met while reading it; never raises."""
+    warnings: list[str] = []
+    values = TodoConfig().model_dump()
+    json_path = json_path or pi_jtodo_config_path()
+    if json_path.exists():
+        try:
+            raw = json.loads(json_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            warnings.append(f"{json_path}: not valid JSON, ignored ({exc}).")
+            raw = {}
+        if isinstance(raw, dict):
+            _apply(values, raw, CAMEL_KEYS, json_path, warnings)
+        else:
+            warnings.append(f"{json_path}: not a JSON object, ignored.")
+    path = path or config_path()
+    table = _read_toml(path, warnings).get("todo", {})
+    if isinstance(table, dict):
+        _apply(values, table, {k: k for k in KEYS}, path, warnings)
+    else:
+        warnings.append(f"{path}: [todo] is not a table, ignored.")
+    return TodoConfig(**values), warnings
+
+
+def parse_cli_value(key: str, text: str) -> Any:
+    """``pideck config set KEY VALUE``: VALUE is TOML-ish text (true/false or an integer)."""
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = text
+    return check_value(key, value)
+
+
+def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConfig:
+    """Validate and write one key; the whole ``[todo]`` table is written, other tables kept.
+
+    A str value is parsed as the CLI gives it. Raises ConfigError naming the key when invalid.
+    """
+    key = key.removeprefix("todo.")
+    value = parse_cli_value(key, value) if isinstance(value, str) else check_value(key, value)
+    path = path or config_path()
+    warnings: list[str] = []
+    document = _read_toml(path, warnings)
+    if warnings:
+        raise ConfigError(warnings[0])
+    current, _ = load_config(path, json_path=Path("/nonexistent/pi-jtodo.json"))
+    table = current.model_dump()
+    table[key] = value
+    document["todo"] = table
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(tomli_w.dumps(document), encoding="utf-8")
+    return TodoConfig(**table)
+
+
+def show_config(path: Path | None = None) -> str:
+    """The effective ``[todo]`` table as TOML, with the file it was read from."""
+    config, warnings = load_config(path)
+    lines = [f"# {path or config_path()}"]
+    lines += [f"# warning: {w}" for w in warnings]
+    lines.append(tomli_w.dumps({"todo": config.model_dump()}).rstrip("\n"))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,174 @@
+"""Plain data for the todo strip and the goal table, and their text forms (spec/jtodo.md §11.1–§11.3).
+
+The TUI only renders these; colours are named by band, never by number.
+"""
+
+from __future__ import annotations
+
+from core.jsutil import is_blank
+
+from dataclasses import dataclass
+from typing import Literal
+
+from core.todo.constants import QUALITY_BAR, SEVERE_INTENT
+from core.todo.merge import find_goal
+from core.todo.model import (
+    TodoItem,
+    TodoState,
+    display_confidence,
+    groups_in_order,
+    is_open,
+    priority_weight,
+    weighted_average,
+)
+
+Band = Literal["success", "warning", "error", "missing"]
+ICONS = {"in_progress": "▶", "pending": "○", "completed": "✓", "cancelled": "✗"}
+_RANK = {"in_progress": 0, "pending": 1, "completed": 2, "cancelled": 3}
+_FILL = {"in_progress": 0, "pending": 1, "completed": 3, "cancelled": 4}  # other: 2
+_COUNT_LABELS = (
+    ("in_progress", "in progress"),
+    ("pending", "pending"),
+    ("completed", "completed"),
+    ("cancelled", "cancelled"),
+    ("other", "other"),
+)
+
+
+def band(score: int | None) -> Band:
+    if score is None:
+        return "missing"
+    if score >= QUALITY_BAR:
+        return "success"
+    return "warning" if score >= SEVERE_INTENT else "error"
+
+
+def icon(status: str) -> str:
+    return ICONS.get(status, "○")
+
+
+def _status_class(status: str) -> str:
+    return status if status in _RANK else "other"
+
+
+@dataclass(frozen=True)
+class StripLine:
+    """One strip row. ``kind`` header/item/overflow; item fields are None on other rows."""
+
+    kind: Literal["header", "item", "overflow"]
+    text: str
+    branch: str = ""
+    icon: str = ""
+    id: str | None = None
+    content: str | None = None
+    status: str | None = None
+    confidence: int | None = None
+    targeted: bool = False
+    active: bool = False  # header: some item is open
+
+
+def _item_line(item: TodoItem, branch: str, targets: set[str]) -> StripLine:
+    conf = display_confidence(item)
+    text = f"{branch} {icon(item.status)} #{item.id} {item.content} · conf {'?' if conf is None else conf}"
+    targeted = item.id in targets
+    if targeted:
+        text += " 👉"
+    return StripLine(
+        "item", text, branch, icon(item.status), item.id, item.content, item.status, conf, targeted
+    )
+
+
+def strip_lines(state: TodoState, targets: list[str], max_lines: int) -> list[StripLine]:
+    todos = state.todos
+    if not todos:
+        return []
+    settled = sum(1 for t in todos if not is_open(t))
+    active = any(is_open(t) for t in todos)
+    header = f"{'●' if active else '○'} Todos ({settled}/{len(todos)})"
+    intention = state.plan.user_intention
+    if intention is not None and not is_blank(intention):
+        header += f" — {intention}"
+    lines = [StripLine("header", header, active=active)]
+    ranked = sorted(range(len(todos)), key=lambda i: (_RANK.get(todos[i].status, 4), i))
+    if len(todos) <= max_lines - 1:
+        shown, hidden = ranked, []
+    elif max_lines <= 1:
+        return lines
+    else:
+        by_fill = sorted(range(len(todos)), key=lambda i: (_FILL.get(todos[i].status, 2), i))
+        keep = set(by_fill[: max_lines - 2])
+        shown = [i for i in ranked if i in keep]
+        hidden = [i for i in ranked if i not in keep]
+    target_set = set(targets)
+    for n, i in enumerate(shown):
+        last = not hidden and n == len(shown) - 1
+        lines.append(_item_line(todos[i], "└─" if last else "├─", target_set))
+    if hidden:
+        counts = {label: 0 for label, _ in _COUNT_LABELS}
+        for i in hidden:
+            counts[_status_class(todos[i].status)] += 1
+        parts = ", ".join(f"{counts[k]} {label}" for k, label in _COUNT_LABELS if counts[k])
+        lines.append(StripLine("overflow", f"└─ +{len(hidden)} more ({parts})", "└─"))
+    return lines
+
+
+@dataclass(frozen=True)
+class GoalRow:
+    group: str | None
+    label: str  # the group name or "(ungrouped)"
+    settled: int
+    total: int
+    conf: int | None
+    own: int | None
+    feedback: int | None
+    feedback_loop: str | None
+
+    @property
+    def cells(self) -> list[str]:
+        def show(v: int | None) -> str:
+            return "—" if v is None else str(v)
+
+        return [self.label, f"{self.settled}/{self.total}", show(self.conf), show(self.own), show(self.feedback)]
+
+    @property
+    def bands(self) -> tuple[Band, Band, Band]:
+        """Colour bands of Conf, Own and Feedback."""
+        return band(self.conf), band(self.own), band(self.feedback)
+
+
+GOAL_COLUMNS = ("Todo Goal", "Settled", "Conf", "Own", "Feedback")
+
+
+def goal_rows(state: TodoState) -> list[GoalRow]:
+    rows = []
+    for group in groups_in_order(state.todos):
+        members = [t for t in state.todos if t.group == group]
+        scored = [
+            (display_confidence(t), priority_weight(t.priority))
+            for t in members
+            if t.status != "cancelled" and display_confidence(t) is not None
+        ]
+        goal = find_goal(state.goals, group)
+        rows.append(
+            GoalRow(
+                group=group,
+                label="(ungrouped)" if group is None else group,
+                settled=sum(1 for t in members if not is_open(t)),
+                total=len(members),
+                conf=weighted_average(scored),
+                own=goal.end_to_end_ownership if goal else None,
+                feedback=goal.closed_feedback_loop if goal else None,
+                feedback_loop=goal.feedback_loop if goal else None,
+            )
+        )
+    return rows
+
+
+def goal_table_text(rows: list[GoalRow]) -> str:
+    if not rows:
+        return ""
+    table = [list(GOAL_COLUMNS), *(r.cells for r in rows)]
+    widths = [max(len(row[i]) for row in table) for i in range(len(GOAL_COLUMNS))]
+    return "\n".join(
+        " | ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in table
+    )

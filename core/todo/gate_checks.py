@@ -1,0 +1,67 @@
+"""Turn-end checks over the list: confidence summary, spikes, the signature (§7.3–§7.5)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from core.todo.constants import CONFIDENCE_SPIKE, QUALITY_BAR
+from core.todo.model import TodoItem, priority_weight, weighted_average
+
+
+def completed(todos: list[TodoItem]) -> list[TodoItem]:
+    return [t for t in todos if t.status == "completed"]
+
+
+def spikes(item: TodoItem) -> bool:
+    if item.status != "completed":
+        return False
+    hist = item.confidence_history
+    if not hist:
+        return (
+            item.confidence is not None
+            and item.completion_confidence is not None
+            and item.completion_confidence - item.confidence >= CONFIDENCE_SPIKE
+        )
+    return len(hist) >= 2 and hist[-1] - hist[-2] >= CONFIDENCE_SPIKE
+
+
+def spike_completed(todos: list[TodoItem]) -> list[TodoItem]:
+    return [t for t in todos if spikes(t)]
+
+
+@dataclass(frozen=True)
+class ConfidenceSummary:
+    completion_average: int | None
+    needs_validation: bool
+    spike_detected: bool
+    missing: list[str]  # completed ids without completion_confidence
+    weak: list[str]  # completed ids whose completion_confidence is low
+    spiked: list[str]
+
+
+def confidence_summary(todos: list[TodoItem]) -> ConfidenceSummary:
+    done = completed(todos)
+    scored = [t for t in done if t.completion_confidence is not None]
+    average = weighted_average([(t.completion_confidence, priority_weight(t.priority)) for t in scored])
+    missing = [t.id for t in done if t.completion_confidence is None]
+    weak = [t.id for t in scored if t.completion_confidence < QUALITY_BAR]
+    spiked = [t.id for t in spike_completed(todos)]
+    return ConfidenceSummary(
+        completion_average=average,
+        needs_validation=average is None or average < QUALITY_BAR or bool(missing) or bool(weak),
+        spike_detected=bool(spiked),
+        missing=missing,
+        weak=weak,
+        spiked=spiked,
+    )
+
+
+def signature(todos: list[TodoItem]) -> list[str]:
+    """What a re-validation must move: completed ids, statuses, completion scores, last history."""
+    return sorted(
+        json.dumps(
+            [t.id, t.status, t.completion_confidence, t.confidence_history[-1] if t.confidence_history else None]
+        )
+        for t in completed(todos)
+    )

@@ -1,0 +1,143 @@
+"""The `/todos` overlay as a Markdown document (spec/jtodo.md §11.4)."""
+
+from __future__ import annotations
+
+from core.jsutil import is_blank
+
+import math
+
+from core.todo.display import icon
+from core.todo.merge import find_goal
+from core.todo.model import (
+    TodoGoal,
+    TodoItem,
+    TodoState,
+    display_confidence,
+    groups_in_order,
+    priority_weight,
+    weighted_average,
+)
+
+EMPTY = "# Todos\n\nNo todos yet. The agent can create them with the `todo` tool."
+_SECTIONS = (
+    ("in_progress", "In progress"),
+    ("pending", "Pending"),
+    ("completed", "Completed"),
+    ("cancelled", "Cancelled"),
+)
+_PRIORITY_ORDER = {"high": 0, "medium": 1, "low": 2}
+
+
+def _pct(value: int | None) -> str:
+    return "**unknown**" if value is None else f"**{value}%**"
+
+
+def _goal_lines(goal: TodoGoal | None) -> list[str]:
+    if goal is None:
+        return []
+    lines = []
+    if goal.closed_feedback_loop is not None:
+        lines.append(f"- Closed feedback loop: **{goal.closed_feedback_loop}%**")
+    if goal.feedback_loop is not None:
+        lines.append(f"- Feedback loop: {goal.feedback_loop}")
+    if goal.end_to_end_ownership is not None:
+        lines.append(f"- End-to-end ownership: **{goal.end_to_end_ownership}%**")
+    return lines
+
+
+def _item_lines(item: TodoItem) -> list[str]:
+    conf = "?" if item.confidence is None else f"{item.confidence}%"
+    lines = [
+        f"- {icon(item.status)} `#{item.id}` [{item.priority}] {item.content}",
+        f"  - confidence: `{conf}`",
+    ]
+    if item.completion_confidence is not None:
+        lines.append(f"  - completion confidence: `{item.completion_confidence}%`")
+    if len(item.confidence_history) >= 2:
+        lines.append(f"  - history: `{' → '.join(str(v) for v in item.confidence_history)}`")
+    return lines
+
+
+def _status_blocks(items: list[TodoItem], level: str) -> list[str]:
+    blocks = []
+    for status, title in _SECTIONS:
+        if status == "pending":
+            members = [t for t in items if t.status not in ("in_progress", "completed", "cancelled")]
+        else:
+            members = [t for t in items if t.status == status]
+        if not members:
+            continue
+        members.sort(key=lambda t: (_PRIORITY_ORDER.get(t.priority, 3), t.content, t.id))
+        lines = [f"{level} {title}"]
+        for t in members:
+            lines += _item_lines(t)
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def _done(items: list[TodoItem]) -> str:
+    return f"{sum(1 for t in items if t.status == 'completed')}/{len(items)}"
+
+
+def overlay_markdown(state: TodoState, armed: bool) -> str:
+    todos = state.todos
+    if not todos:
+        return EMPTY
+    completed = [t for t in todos if t.status == "completed"]
+    count = lambda s: sum(1 for t in todos if t.status == s)  # noqa: E731
+    pending = sum(1 for t in todos if t.status not in ("in_progress", "completed", "cancelled"))
+    weighted = weighted_average(
+        [
+            (display_confidence(t), priority_weight(t.priority))
+            for t in todos
+            if t.status != "cancelled" and display_confidence(t) is not None
+        ]
+    )
+    scores = [t.completion_confidence for t in completed if t.completion_confidence is not None]
+    pct = math.floor(len(completed) * 100 / len(todos) + 0.5)
+    blocks = [
+        "# Todos",
+        "\n".join(
+            [
+                f"- Progress: **{len(completed)}/{len(todos)} completed** ({pct}%)",
+                f"- In progress: {count('in_progress')}",
+                f"- Pending: {pending}",
+                f"- Cancelled: {count('cancelled')}",
+                f"- Weighted confidence: {_pct(weighted)}",
+                f"- Lowest completed confidence: {_pct(min(scores) if scores else None)}",
+                f"- Missing completion confidence: {sum(1 for t in completed if t.completion_confidence is None)}",
+                f"- Auto-poke: {'ON' if armed else 'OFF'}",
+            ]
+        ),
+    ]
+    plan = state.plan
+    has_intention = plan.user_intention is not None and not is_blank(plan.user_intention)
+    if has_intention or plan.understands_user_intent is not None:
+        lines = ["## Plan"]
+        if has_intention:
+            lines.append(f"- User intention: {plan.user_intention}")
+        if plan.understands_user_intent is not None:
+            lines.append(f"- Understands user intent: **{plan.understands_user_intent}%**")
+        blocks.append("\n".join(lines))
+    groups = groups_in_order(todos)
+    if any(g is not None for g in groups):
+        ordered = [g for g in groups if g is not None] + ([None] if None in groups else [])
+        for group in ordered:
+            items = [t for t in todos if t.group == group]
+            title = "Other" if group is None else group
+            blocks.append(
+                "\n".join([f"## {title} ({_done(items)})", *_goal_lines(find_goal(state.goals, group))])
+            )
+            blocks += _status_blocks(items, "###")
+    else:
+        ungrouped = _goal_lines(find_goal(state.goals, None))
+        if ungrouped:
+            blocks.append("\n".join(ungrouped))
+        blocks += _status_blocks(todos, "##")
+    orphans = [g for g in state.goals if g.group not in groups]
+    if orphans:
+        blocks.append("## Goals without todos")
+        for goal in orphans:
+            title = "(ungrouped)" if goal.group is None else goal.group
+            blocks.append("\n".join([f"### {title}", *_goal_lines(goal)]))
+    return "\n\n".join(blocks)

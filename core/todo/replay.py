@@ -1,0 +1,248 @@
+"""Derive the todo state, the gate-cycle flags and the turn counters from a branch (§10.2–§10.4, §9.3–§9.4).
+
+Nothing here is held between calls: every reader replays the branch, so a reload or a branch
+switch yields exactly what the live machine had at that point.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Iterable
+
+from core.todo import constants as c
+from core.todo.gate_checks import signature
+from core.todo.model import TodoState
+from core.todo.observations import Observation, cap, record_reframe_observations
+from core.todo.restore import restore_state_data, restore_tool_details
+from core.todo.write import is_write_call
+
+_POKE_RE = re.compile(r"You have \d+ incomplete todos?\. Continue working, or update the todo tool\.")
+CYCLE_WARNING = 'pi-jtodo: ignored a pi-jtodo/cycle entry without a boolean "armed".'
+
+
+@dataclass
+class CycleFlags:
+    armed: bool
+    digest_delivered: bool = False
+    spike_challenged: bool = False
+    attempts: int = 0
+    last_signature: list[str] | None = None
+    poke_state: dict[str, Any] | None = None
+    unchanged_settles: int = 0
+    targets: list[str] = field(default_factory=list)
+    last_disarm_reason: str | None = None
+
+    def reset(self) -> None:
+        self.digest_delivered = False
+        self.spike_challenged = False
+        self.attempts = 0
+        self.last_signature = None
+        self.poke_state = None
+        self.unchanged_settles = 0
+        self.targets = []
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "armed": self.armed,
+            "digest_delivered": self.digest_delivered,
+            "spike_challenged": self.spike_challenged,
+            "attempts": self.attempts,
+            "last_signature": self.last_signature,
+            "unchanged_settles": self.unchanged_settles,
+            "targets": list(self.targets),
+            "last_disarm_reason": self.last_disarm_reason,
+        }
+
+
+@dataclass
+class Replay:
+    """Everything the turn-end machine and the views need, derived from one branch."""
+
+    state: TodoState
+    flags: CycleFlags
+    observations: list[Observation]
+    warnings: list[str]
+    dead_watchdog_pokes: int  # watchdog follow-ups since the last activity or cycle entry
+    assistant_turns_since_write: int  # since the newest todo write or nudge
+    newest_entry_ms: int | None
+    entry_count: int
+
+
+def timestamp_ms(entry: dict[str, Any]) -> int | None:
+    value = entry.get("timestamp")
+    if not isinstance(value, str):
+        return None
+    try:
+        return int(datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp() * 1000)
+    except ValueError:
+        return None
+
+
+def message_text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(
+            b.get("text", "") for b in content if isinstance(b, dict) and b.get("type") == "text"
+        )
+    return ""
+
+
+def followup_kind(entry: dict[str, Any]) -> tuple[str | None, list[str]]:
+    details = entry.get("details")
+    if isinstance(details, dict) and details.get("kind") in c.FOLLOWUP_KINDS:
+        ids = details.get("ids")
+        return details["kind"], [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+    text = message_text(entry.get("content"))
+    if text.startswith(c.DIGEST_PREFIX):
+        return "digest", []
+    if text.startswith(c.SPIKE_CONTINUATION):
+        return "spike", []
+    if text.startswith(c.COMPLETION_CONTINUATION):
+        return "completion", []
+    if _POKE_RE.fullmatch(text):
+        return "poke", []
+    return None, []
+
+
+def _is_followup(entry: dict[str, Any]) -> bool:
+    return entry.get("type") == "custom_message" and entry.get("customType") == c.FOLLOWUP_CUSTOM_TYPE
+
+
+def _is_cycle(entry: dict[str, Any]) -> bool:
+    return entry.get("type") == "custom" and entry.get("customType") == c.CYCLE_CUSTOM_TYPE
+
+
+def _message(entry: dict[str, Any]) -> dict[str, Any] | None:
+    msg = entry.get("message") if entry.get("type") == "message" else None
+    return msg if isinstance(msg, dict) else None
+
+
+class _Walker:
+    def __init__(self, armed: bool, max_observations: int) -> None:
+        self.state = TodoState()
+        self.flags = CycleFlags(armed=armed)
+        self.observations: list[Observation] = []
+        self.cap = max_observations
+        self.invalid = False
+        self.warnings: list[str] = []
+        self.dead = 0
+        self.turns = 0
+        self.calls: dict[str, Any] = {}
+
+    def candidate(self, restored: TodoState | None, is_write: bool | None) -> None:
+        """A state candidate; ``is_write`` None means "a write when the state changed"."""
+        previous = self.state
+        self.invalid = restored is None
+        self.state = restored if restored is not None else TodoState()
+        if restored is None:
+            return
+        if is_write is None:
+            is_write = not restored.same_as(previous)
+        if not is_write:
+            return
+        self.turns = 0
+        if restored.is_empty():
+            self.observations = []
+            return
+        new = record_reframe_observations(restored.plan, restored.goals, restored.todos, previous.todos)
+        self.observations = cap(self.observations + new, self.cap)
+
+    def entry(self, entry: dict[str, Any]) -> None:
+        if _is_followup(entry):
+            self.followup(entry)
+            return
+        self.dead = 0
+        if _is_cycle(entry):
+            self.cycle(entry.get("data"))
+            return
+        if entry.get("type") == "custom" and entry.get("customType") == c.STATE_CUSTOM_TYPE:
+            self.candidate(restore_state_data(entry.get("data")), True)
+            return
+        msg = _message(entry)
+        if msg is None:
+            return
+        role = msg.get("role")
+        if role == "assistant":
+            self.turns += 1
+            for block in msg.get("content") or []:
+                if isinstance(block, dict) and block.get("type") == "toolCall":
+                    self.calls[block.get("id")] = block.get("arguments")
+        elif role == "toolResult" and msg.get("toolName") == c.TOOL_NAME:
+            self.tool_result(msg)
+
+    def tool_result(self, msg: dict[str, Any]) -> None:
+        details = msg.get("details")
+        if not isinstance(details, dict) or "todos" not in details:
+            return
+        restored = restore_tool_details(details)
+        if msg.get("isError") is True or c.OWNERSHIP_CONTINUATION in message_text(msg.get("content")):
+            is_write: bool | None = False
+        elif msg.get("toolCallId") in self.calls:
+            is_write = is_write_call(self.calls[msg.get("toolCallId")])
+        else:
+            is_write = None
+        self.candidate(restored, is_write)
+
+    def cycle(self, data: Any) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("armed"), bool):
+            self.warnings.append(CYCLE_WARNING)
+            return
+        self.flags.armed = data["armed"]
+        self.flags.reset()
+        if not data["armed"]:
+            reason = data.get("reason")
+            self.flags.last_disarm_reason = reason if isinstance(reason, str) else None
+
+    def followup(self, entry: dict[str, Any]) -> None:
+        kind, ids = followup_kind(entry)
+        f = self.flags
+        if kind in ("poke", "watchdog"):
+            f.attempts, f.last_signature = 0, None
+            if kind == "poke":
+                now = self.state.to_json()
+                f.unchanged_settles = f.unchanged_settles + 1 if f.poke_state == now else 0
+                f.poke_state = now
+            else:
+                self.dead += 1
+        elif kind == "digest":
+            f.digest_delivered = True
+            self.observations = []
+        elif kind in ("completion", "spike"):
+            f.attempts += 1
+            f.last_signature = signature(self.state.todos)
+            if kind == "spike":
+                f.spike_challenged = True
+        elif kind == "nudge":
+            self.turns = 0
+            return
+        else:
+            return
+        f.targets = ids
+
+
+def replay(entries: Iterable[dict[str, Any]], armed_at_start: bool, max_observations: int) -> Replay:
+    walker = _Walker(armed_at_start, max_observations)
+    newest = None
+    count = 0
+    for entry in entries:
+        if not isinstance(entry, dict):
+            continue
+        walker.entry(entry)
+        newest = timestamp_ms(entry)
+        count += 1
+    warnings = list(walker.warnings)
+    if walker.invalid:
+        warnings.append(c.RESTORE_WARNING)
+    return Replay(
+        state=walker.state,
+        flags=walker.flags,
+        observations=walker.observations,
+        warnings=warnings,
+        dead_watchdog_pokes=walker.dead,
+        assistant_turns_since_write=walker.turns,
+        newest_entry_ms=newest,
+        entry_count=count,
+    )
