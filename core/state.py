@@ -84,22 +84,25 @@ def _guarded(message: str, validate: Any, *args: Any, **kwargs: Any) -> Any:
         raise _invalid(message) from error
 
 
+def _unique(candidates: list[Any], validate: Any, duplicate: Any) -> dict[str, dict[str, str]]:
+    """Validate in array order, each duplicate check right after its element (first problem wins)."""
+    stored: dict[str, dict[str, str]] = {}
+    for candidate in candidates:
+        value = validate(candidate)
+        if value["id"] in stored:
+            raise duplicate(value["id"])
+        stored[value["id"]] = value
+    return stored
+
+
 def _collections(
     raw_items: list[Any], raw_decisions: list[Any], *, snapshot: bool
 ) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
-    """Validate items then decisions, in array order, each duplicate check right after its item."""
-    items: dict[str, dict[str, str]] = {}
-    for candidate in raw_items:
-        item = _work_item(candidate, snapshot=snapshot)
-        if item["id"] in items:
-            raise _duplicate_work_item(item["id"])
-        items[item["id"]] = item
-    decisions: dict[str, dict[str, str]] = {}
-    for candidate in raw_decisions:
-        decision = _decision(candidate, snapshot=snapshot)
-        if decision["id"] in decisions:
-            raise _duplicate_decision(decision["id"])
-        decisions[decision["id"]] = decision
+    """All work items are checked before any decision."""
+    items = _unique(raw_items, lambda v: _work_item(v, snapshot=snapshot), _duplicate_work_item)
+    decisions = _unique(
+        raw_decisions, lambda v: _decision(v, snapshot=snapshot), _duplicate_decision
+    )
     return items, decisions
 
 

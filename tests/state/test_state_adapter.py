@@ -356,7 +356,7 @@ def test_command_usage_cases(args):
 
 
 def test_leading_whitespace_is_ignored_and_trailing_kept():
-    log, adapter, _ = start()
+    _, adapter, _ = start()
     assert run(adapter, "  \n add a  two  words \n") == Notice('Agent State: added work item "a".', "info")
     assert adapter.snapshot()["workItems"] == [{"id": "a", "content": "two  words \n", "status": "open"}]
 
@@ -385,7 +385,7 @@ def test_set_same_status_reports_but_does_not_append():
 
 
 def test_set_invalid_status_checked_before_unknown_id():
-    log, adapter, _ = start()
+    _, adapter, _ = start()
     assert run(adapter, "set missing OPEN") == Notice(
         'Agent State: invalid status "OPEN"; expected open, in_progress, blocked, done.', "warning"
     )

@@ -53,13 +53,18 @@ def _objective(state: AgentState, rest: str) -> Outcome:
     return _info(messages.OBJECTIVE_UPDATED), mutation
 
 
-def _add(state: AgentState, rest: str) -> Outcome:
-    m = _ID_AND_CONTENT.fullmatch(js_trim_start(rest))
-    if m is None:
-        return _usage()
-    item_id, content = m.groups()
-    mutation = mutations.add_work_item(state, {"id": item_id, "content": content})
-    return _info(messages.added_work_item(item_id)), mutation
+def _adder(add: Callable[[AgentState, dict], Mutation], done: Callable[[str], str]):
+    """``add`` and ``decide``: ``<id> <content...>``, content kept as typed (note 1 of §7.3)."""
+
+    def handle(state: AgentState, rest: str) -> Outcome:
+        m = _ID_AND_CONTENT.fullmatch(js_trim_start(rest))
+        if m is None:
+            return _usage()
+        item_id, content = m.groups()
+        mutation = add(state, {"id": item_id, "content": content})
+        return _info(done(item_id)), mutation
+
+    return handle
 
 
 def _set(state: AgentState, rest: str) -> Outcome:
@@ -83,15 +88,6 @@ def _remove(state: AgentState, rest: str) -> Outcome:
     return _info(messages.removed_work_item(item_id)), mutation
 
 
-def _decide(state: AgentState, rest: str) -> Outcome:
-    m = _ID_AND_CONTENT.fullmatch(js_trim_start(rest))
-    if m is None:
-        return _usage()
-    decision_id, content = m.groups()
-    mutation = mutations.add_decision(state, {"id": decision_id, "content": content})
-    return _info(messages.added_decision(decision_id)), mutation
-
-
 def _clear(state: AgentState, rest: str) -> Outcome:
     snapshot = state.snapshot()
     if not is_confirmed(rest):
@@ -109,10 +105,10 @@ def _clear(state: AgentState, rest: str) -> Outcome:
 _HANDLERS: dict[str, Callable[[AgentState, str], Outcome]] = {
     "status": _status,
     "objective": _objective,
-    "add": _add,
+    "add": _adder(mutations.add_work_item, messages.added_work_item),
     "set": _set,
     "remove": _remove,
-    "decide": _decide,
+    "decide": _adder(mutations.add_decision, messages.added_decision),
     "clear": _clear,
 }
 

@@ -12,19 +12,18 @@ def format_agent_state(snapshot: dict[str, Any]) -> str:
     summary = summarize_agent_state(snapshot)
     total = summary["total"]
     decisions = snapshot["decisions"]
-    objective = (
-        f"objective: {snapshot['objective']}" if "objective" in snapshot else "no objective"
-    )
+    objective = f"objective: {snapshot['objective']}" if "objective" in snapshot else "no objective"
     counts = (
         ""
         if total == 0
         else f" ({summary['open']} open, {summary['in_progress']} in_progress, "
         f"{summary['blocked']} blocked, {summary['done']} done)"
     )
-    lines = [
+    headline = (
         f"Agent State: {objective}, {total} {plural(total, 'work item')}{counts}, "
         f"{len(decisions)} {plural(len(decisions), 'decision')}."
-    ]
+    )
+    lines = [headline]
     if snapshot["workItems"]:
         lines.append("Work items:")
         lines.extend(f"- {i['id']} [{i['status']}]: {i['content']}" for i in snapshot["workItems"])
