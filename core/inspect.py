@@ -1,0 +1,52 @@
+"""``pideck inspect``: the Deck's derived state as one JSON object or as the adapters' texts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.deck import Deck
+
+
+def session_summary(deck: Deck) -> dict[str, Any]:
+    log = deck.log
+    header = log.header
+    return {
+        "path": str(log.path),
+        "id": header.get("id"),
+        "cwd": header.get("cwd"),
+        "writable": log.writable,
+        "entries": log.entry_count,
+        "leaf": log.leaf_id,
+        "branch_length": len(log.branch_entries()),
+    }
+
+
+def inspect_json(deck: Deck) -> dict[str, Any]:
+    progress = deck.progress.state()
+    return {
+        "session": session_summary(deck),
+        "state": deck.state.snapshot() if deck.restored[deck.state.ENTRY_TYPE] else None,
+        "progress": {
+            "hasBaseline": progress["hasBaseline"],
+            "currentMilestones": progress["currentMilestones"],
+            "recordedMilestones": progress["recordedMilestones"],
+        },
+        "handoff": {"packets": deck.handoff.packets()},
+        "todo": None,
+        "warnings": list(deck.warnings) + list(deck.log.warnings),
+    }
+
+
+def inspect_text(deck: Deck) -> str:
+    """The adapters' own status texts (read-only commands: nothing is appended)."""
+    s = session_summary(deck)
+    parts = [
+        f"Session: {s['path']} ({s['entries']} entries, {'writable' if s['writable'] else 'read-only'})",
+        deck.state.call_tool("agent_state_get", {}),
+        deck.progress.call_tool("agent_progress_get", {}),
+        deck.handoff.call_tool("agent_handoff_get", {}),
+    ]
+    warnings = list(deck.warnings) + list(deck.log.warnings)
+    if warnings:
+        parts.append("Warnings:\n" + "\n".join(f"- {w}" for w in warnings))
+    return "\n\n".join(parts)
