@@ -1,0 +1,173 @@
+"""Where sessions live: pi's folders and pideck's own (pi-session.md §2, §17.3).
+
+- pi: ``$PI_CODING_AGENT_DIR`` (else ``~/.pi/agent``) ``/sessions/<encoded cwd>/``; when
+  ``$PI_CODING_AGENT_SESSION_DIR`` is set, pi keeps every session flat in that folder instead and
+  they are matched by the header's ``cwd``.
+- pideck: ``$PIDECK_HOME`` (else the platform's user state dir for "pideck") ``/sessions/<encoded cwd>/``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import platformdirs
+
+from .parse import is_header, loads_line
+from .writer import iso_timestamp, utc_now, uuid7
+
+Kind = Literal["pi", "pideck"]
+
+
+def normalise_cwd(cwd: str | os.PathLike[str]) -> str:
+    """``~`` expanded and made absolute, symlinks not resolved (as pi does)."""
+    return os.path.abspath(os.path.expanduser(os.fspath(cwd)))
+
+
+def encode_cwd(cwd: str | os.PathLike[str]) -> str:
+    """pi's per-cwd folder name: ``/home/ana/src/project`` -> ``--home-ana-src-project--``."""
+    s = re.sub(r"^[/\\]", "", normalise_cwd(cwd))
+    return "--" + re.sub(r"[/\\:]", "-", s) + "--"
+
+
+def pi_agent_dir() -> Path:
+    value = os.environ.get("PI_CODING_AGENT_DIR")
+    return Path(os.path.expanduser(value)) if value else Path.home() / ".pi" / "agent"
+
+
+def pi_custom_session_dir() -> Path | None:
+    """pi's flat session folder when ``$PI_CODING_AGENT_SESSION_DIR`` is set."""
+    value = os.environ.get("PI_CODING_AGENT_SESSION_DIR")
+    return Path(os.path.expanduser(value)) if value else None
+
+
+def pi_sessions_root() -> Path:
+    return pi_agent_dir() / "sessions"
+
+
+def pideck_home() -> Path:
+    value = os.environ.get("PIDECK_HOME")
+    return Path(os.path.expanduser(value)) if value else Path(platformdirs.user_state_dir("pideck"))
+
+
+def pideck_sessions_dir(cwd: str | os.PathLike[str]) -> Path:
+    return pideck_home() / "sessions" / encode_cwd(cwd)
+
+
+def pi_sessions_dir(cwd: str | os.PathLike[str]) -> Path:
+    custom = pi_custom_session_dir()
+    return custom if custom is not None else pi_sessions_root() / encode_cwd(cwd)
+
+
+def _under(path: Path, folder: Path) -> bool:
+    for a, b in ((os.path.abspath(path), os.path.abspath(folder)), (os.path.realpath(path), os.path.realpath(folder))):
+        if a == b or a.startswith(b.rstrip(os.sep) + os.sep):
+            return True
+    return False
+
+
+def is_pi_session_path(path: str | os.PathLike[str]) -> bool:
+    """True for a file inside pi's session folders (opened read-only unless asked to write)."""
+    path = Path(path)
+    folders = [pi_sessions_root()]
+    if (custom := pi_custom_session_dir()) is not None:
+        folders.append(custom)
+    return any(_under(path, folder) for folder in folders)
+
+
+def session_file_name(session_id: str, timestamp: str) -> str:
+    """``<timestamp with : and . replaced by ->_<id>.jsonl``, as pi names its files."""
+    return f"{timestamp.replace(':', '-').replace('.', '-')}_{session_id}.jsonl"
+
+
+def new_session_path(
+    cwd: str | os.PathLike[str], session_id: str | None = None, timestamp: str | None = None
+) -> tuple[Path, str, str]:
+    """A path for a new pideck session of ``cwd``: ``(path, session_id, timestamp)``.
+
+    Pass the id and timestamp on to ``SessionLog.create`` so the header matches the file name.
+    """
+    now = utc_now()
+    timestamp = timestamp or iso_timestamp(now)
+    session_id = session_id or uuid7(now)
+    return pideck_sessions_dir(cwd) / session_file_name(session_id, timestamp), session_id, timestamp
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """One session file found for a working directory."""
+
+    path: Path
+    kind: Kind
+    id: str
+    cwd: str | None
+    entries: int  # complete lines after the header (blank or bad lines included; counted cheaply)
+    size: int
+    mtime: float
+
+
+def read_header(path: str | os.PathLike[str], max_bytes: int = 1 << 16) -> dict | None:
+    """The header of ``path`` (its first parsed line), or None when it is not a session."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(max_bytes)
+    except OSError:
+        return None
+    for raw in head.split(b"\n")[:-1]:  # complete lines only
+        if not raw.strip():
+            continue
+        try:
+            value = loads_line(raw)
+        except ValueError:
+            continue
+        return value if is_header(value) else None
+    return None
+
+
+def _count_lines(path: Path) -> int:
+    count = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            count += chunk.count(b"\n")
+    return count
+
+
+def _scan(folder: Path, kind: Kind, cwd_filter: str | None) -> list[SessionInfo]:
+    found: list[SessionInfo] = []
+    try:
+        candidates = [p for p in folder.iterdir() if p.suffix == ".jsonl" and p.is_file()]
+    except OSError:
+        return found
+    for path in candidates:
+        header = read_header(path)
+        if header is None:
+            continue
+        cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else None
+        if cwd_filter is not None and (cwd is None or normalise_cwd(cwd) != cwd_filter):
+            continue
+        try:
+            st = path.stat()
+            lines = _count_lines(path)
+        except OSError:
+            continue
+        found.append(SessionInfo(path, kind, header["id"], cwd, max(lines - 1, 0), st.st_size, st.st_mtime))
+    return found
+
+
+def list_sessions(cwd: str | os.PathLike[str]) -> list[SessionInfo]:
+    """pi's and pideck's sessions for ``cwd``, newest modification first (pi's ``--continue`` order)."""
+    target = normalise_cwd(cwd)
+    custom = pi_custom_session_dir()
+    sessions = _scan(pi_sessions_dir(cwd), "pi", target if custom is not None else None)
+    sessions += _scan(pideck_sessions_dir(cwd), "pideck", None)
+    sessions.sort(key=lambda s: s.mtime, reverse=True)
+    return sessions
+
+
+def newest_session(cwd: str | os.PathLike[str]) -> SessionInfo | None:
+    sessions = list_sessions(cwd)
+    return sessions[0] if sessions else None
+

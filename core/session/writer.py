@@ -1,0 +1,116 @@
+"""Serialising entries exactly as pi writes them (pi-session.md §5, §7, §8, §17.2).
+
+pideck writes only the header of a new file, ``custom`` and ``custom_message`` entries.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+import secrets
+import time
+import uuid
+from datetime import datetime, timezone
+from typing import Any, Callable, Container
+
+from core.jsutil import compact_json
+
+Clock = Callable[[], datetime]
+IdFactory = Callable[[], str]
+
+MISSING: Any = object()
+"""``data`` left out of a ``custom`` entry (pi's ``appendEntry(type)`` with ``data`` undefined)."""
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso_timestamp(moment: datetime) -> str:
+    """``new Date().toISOString()``: UTC, milliseconds, ``Z``."""
+    moment = moment.astimezone(timezone.utc)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def short_id() -> str:
+    """pi's entry id: the first 8 hex characters of a random UUID."""
+    return str(uuid.uuid4())[:8]
+
+
+def unique_id(taken: Container[str], factory: IdFactory = short_id) -> str:
+    """A fresh id not in ``taken``: up to 100 tries, then a full UUID, as pi does."""
+    for _ in range(100):
+        candidate = factory()
+        if candidate not in taken:
+            return candidate
+    return str(uuid.uuid4())
+
+
+def uuid7(moment: datetime | None = None) -> str:
+    """A UUIDv7: 48-bit Unix milliseconds, version 7, variant ``10``, the rest random."""
+    ms = int(moment.timestamp() * 1000) if moment is not None else time.time_ns() // 1_000_000
+    value = (ms & ((1 << 48) - 1)) << 80 | secrets.randbits(80)
+    value = (value & ~(0xF << 76)) | (0x7 << 76)  # version
+    value = (value & ~(0x3 << 62)) | (0x2 << 62)  # variant
+    return str(uuid.UUID(int=value))
+
+
+def _js_value(value: Any) -> Any:
+    """What ``JSON.stringify`` would see: integral floats print as integers, NaN/Infinity as null."""
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        return int(value) if value.is_integer() and abs(value) < 1e21 else value
+    if isinstance(value, dict):
+        return {k: _js_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_js_value(v) for v in value]
+    return value
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _escape_lone_surrogates(text: str) -> str:
+    """JavaScript keeps a high+low pair as one character and writes a lone one as ``\\udxxx``."""
+    if not _SURROGATE.search(text):
+        return text
+    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return _SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
+
+
+def serialise(entry: dict[str, Any]) -> bytes:
+    """One log line: compact JSON, non-ASCII as is, lone surrogates escaped, ``\\n``, UTF-8."""
+    return (_escape_lone_surrogates(compact_json(_js_value(entry))) + "\n").encode("utf-8")
+
+
+def custom_entry(custom_type: str, data: Any, id: str, parent_id: str | None, timestamp: str) -> dict[str, Any]:
+    """A ``custom`` entry in pi's key order (``data`` omitted when MISSING)."""
+    entry: dict[str, Any] = {"type": "custom", "customType": custom_type}
+    if data is not MISSING:
+        entry["data"] = data
+    entry.update(id=id, parentId=parent_id, timestamp=timestamp)
+    return entry
+
+
+def custom_message_entry(
+    custom_type: str, content: Any, display: bool, details: Any, id: str, parent_id: str | None, timestamp: str
+) -> dict[str, Any]:
+    """A ``custom_message`` entry in pi's key order (``details`` omitted when None)."""
+    entry: dict[str, Any] = {"type": "custom_message", "customType": custom_type, "content": content, "display": display}
+    if details is not None:
+        entry["details"] = details
+    entry.update(id=id, parentId=parent_id, timestamp=timestamp)
+    return entry
+
+
+def header_entry(session_id: str, timestamp: str, cwd: str) -> dict[str, Any]:
+    return {"type": "session", "version": 3, "id": session_id, "timestamp": timestamp, "cwd": cwd}
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """``os.write`` until every byte is written."""
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
