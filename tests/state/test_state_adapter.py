@@ -619,3 +619,17 @@ def test_pideck_01_persisted_lines_round_trip_through_json():
     for entry in log.appended:
         line = compact_json(entry["data"])
         assert compact_json(json.loads(line)) == line
+
+
+def test_tool_unexpected_exception_reading_params_is_invalid_input_text():
+    class Exploding(dict):
+        def __contains__(self, key):
+            raise RuntimeError("boom")
+
+        def get(self, key, default=None):
+            raise RuntimeError("boom")
+
+    log, adapter, _ = start()
+    for name in MUTATING_TOOLS:
+        assert adapter.call_tool(name, Exploding()) == "Agent State: invalid input."
+    assert log.appended == []

@@ -8,7 +8,7 @@ from core.adapters.agent_state import messages, mutations
 from core.adapters.agent_state.format import format_agent_state
 from core.adapters.agent_state.mutations import Mutation
 from core.adapters.host import ToolDef
-from core.state import WORK_ITEM_STATUSES, AgentState, AgentStateError
+from core.state import WORK_ITEM_STATUSES, AgentState
 
 _ABSENT: Any = object()
 """A missing params key: upstream reads it as ``undefined``, which the core always rejects."""
@@ -141,5 +141,5 @@ def run_tool(state: AgentState, name: str, params: Any) -> tuple[str, Mutation |
         return messages.INVALID_INPUT, None
     try:
         return execute(state, params if isinstance(params, dict) else {})
-    except AgentStateError as error:
+    except Exception as error:  # upstream catches everything: a core error or "invalid input."
         return messages.format_state_error(error), None
