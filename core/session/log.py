@@ -253,6 +253,8 @@ class SessionLog:
                 self._branch = [record]
             elif branch and branch[-1].id == record.parent_id:
                 branch.append(record)
+                if branch[0].parent_id == record.id:  # the root pointed at this id: a cycle
+                    self._warn_cycle(record.id)
             else:
                 self._branch = None
         self.records.append(record)
@@ -304,6 +306,11 @@ class SessionLog:
         self._warn(f"line {record.line_no}: entry {record.id} could not be read back ({problem})")
         return {"type": record.type, "id": record.id, "parentId": record.parent_id}
 
+    def _warn_cycle(self, entry_id: str) -> None:
+        if entry_id not in self._cycle_warned:
+            self._cycle_warned.add(entry_id)
+            self._warn(f"parentId cycle at entry {entry_id}: the branch stops there")
+
     def _warn(self, text: str) -> None:
         self.warnings.append(text)
 
@@ -322,9 +329,8 @@ class SessionLog:
         """Index records of the current branch, root first."""
         if self._branch is None:
             path, cycle_at = branch_path(self.leaf, self.by_id)
-            if cycle_at is not None and cycle_at not in self._cycle_warned:
-                self._cycle_warned.add(cycle_at)
-                self._warn(f"parentId cycle at entry {cycle_at}: the branch stops there")
+            if cycle_at is not None:
+                self._warn_cycle(cycle_at)
             self._branch = path
         return list(self._branch)
 
