@@ -6,6 +6,7 @@ The Deck keeps no state the log cannot rebuild: ``reload`` re-derives everything
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from core.adapters.agent_handoff import AgentHandoffAdapter
@@ -13,6 +14,8 @@ from core.adapters.agent_progress import AgentProgressAdapter
 from core.adapters.agent_state import AgentStateAdapter
 from core.adapters.dispatch import Dispatcher
 from core.adapters.host import EntryLog, Notice, latest_custom
+from core.todo import TodoAdapter, TodoConfig
+from core.todo.adapter import wall_clock_ms
 
 READ_ONLY_HINT = (
     "This session is read-only: it belongs to pi, which keeps its tree in memory, so entries "
@@ -21,17 +24,34 @@ READ_ONLY_HINT = (
 )
 
 
+@dataclass(frozen=True)
+class DeckChange:
+    """What one ``Deck.refresh()`` took in."""
+
+    reset: bool  # the file was truncated, replaced or rewritten: everything was re-read
+    new_entries: int
+    branch_switched: bool = False  # the new leaf is not a descendant of the old one
+
+
 class Deck:
     """Derived state of Agent State, Agent Progress, Agent Handoff (and todos) over one log."""
 
-    def __init__(self, log: EntryLog, *, read_only_error: type[Exception] | None = None) -> None:
+    def __init__(
+        self,
+        log: EntryLog,
+        *,
+        read_only_error: type[Exception] | None = None,
+        todo_config: TodoConfig | None = None,
+        clock: Callable[[], int] | None = None,
+    ) -> None:
         self.log = log
         self._read_only_error = read_only_error
         self.state = AgentStateAdapter(log.append_custom)
         self.progress = AgentProgressAdapter(log.append_custom)
         self.handoff = AgentHandoffAdapter(log.append_custom)
-        self.dispatcher = Dispatcher([self.state, self.progress, self.handoff])
-        self.warnings: list[str] = []
+        self.todo = TodoAdapter(log, clock=clock or wall_clock_ms, config=todo_config)
+        self.dispatcher = Dispatcher([self.state, self.progress, self.handoff, self.todo])
+        self._warnings: dict[str, list[str]] = {}
         self.restored: dict[str, bool] = {}
         """Per entry type: the branch holds an entry of it and the newest one was valid."""
         self.reload()
@@ -39,14 +59,64 @@ class Deck:
     def reload(self) -> None:
         """Re-derive every primitive from the current branch (session_start for each adapter)."""
         branch = self.log.branch_entries()
-        warnings: list[str] = []
-        self.restored = {}
+        self._warnings = {}
         for adapter in self.dispatcher.adapters:
-            notices = adapter.load(branch)
-            warnings.extend(n.message for n in notices)
-            found = latest_custom(branch, adapter.ENTRY_TYPE) is not None
-            self.restored[adapter.ENTRY_TYPE] = found and not notices
-        self.warnings = warnings
+            self._reload_one(adapter, branch)
+        self._records = getattr(self.log, "records", None)
+        self._count = len(self._records) if self._records is not None else 0
+        self._leaf = getattr(self.log, "leaf_id", None)
+
+    def _reload_one(self, adapter: Any, entries: list[Any]) -> None:
+        notices = adapter.load(entries)
+        self._warnings[adapter.ENTRY_TYPE] = [n.message for n in notices]
+        found = latest_custom(entries, adapter.ENTRY_TYPE) is not None
+        self.restored[adapter.ENTRY_TYPE] = found and not notices
+
+    @property
+    def warnings(self) -> list[str]:
+        """Restore warnings of every primitive (an invalid newest entry), in adapter order."""
+        return [w for ws in self._warnings.values() for w in ws]
+
+    def refresh(self) -> DeckChange | None:
+        """Take in what other writers appended (the tail path). None when nothing changed.
+
+        When the new entries extend the current branch, only the adapters whose entry type
+        appeared are reloaded, from their newest entry; a reset or a branch switch reloads all.
+        """
+        if not hasattr(self.log, "refresh"):  # a log without a file (MemoryLog): re-derive
+            self.reload()
+            return DeckChange(reset=False, new_entries=0)
+        result = self.log.refresh()
+        records = self.log.records
+        reset = result.reset or records is not self._records
+        new = records[self._count:] if not reset else records
+        self._records, self._count = records, len(records)
+        if not reset and not new:
+            return None
+        extends = not reset and all(
+            r.parent_id == (new[i - 1].id if i else self._leaf) for i, r in enumerate(new)
+        )
+        self._leaf = self.log.leaf_id
+        if extends:
+            types = {r.custom_type for r in new if r.type == "custom"}
+            for adapter in self.dispatcher.adapters[:3]:
+                if adapter.ENTRY_TYPE in types:
+                    newest = self.log.latest_custom(adapter.ENTRY_TYPE)
+                    self._reload_one(adapter, [newest] if newest is not None else [])
+        else:
+            self.reload()
+        return DeckChange(reset=reset, new_entries=len(new), branch_switched=not extends and not reset)
+
+    def has_todo_state(self) -> bool:
+        """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry or a ``todo``
+        tool result), valid or not."""
+        for entry in self.log.branch_entries():
+            kind = entry.get("type")
+            if kind == "custom" and entry.get("customType") == "pi-jtodo/state":
+                return True
+            if kind == "message" and _is_todo_result(entry):
+                return True
+        return False
 
     def apply(self, line: str) -> list[Notice]:
         """Run one slash-command line; returns its notifications."""
@@ -56,6 +126,10 @@ class Deck:
         """Call one model tool; returns its result text. Raises ``UnknownTool`` for a bad name."""
         return self._mutating(lambda: self.dispatcher.call_tool(name, params), lambda m: m)
 
+    def settle(self) -> tuple[str | None, Notice | None]:
+        """One turn-end settle of the todo gates (what a harness calls when the agent stops)."""
+        return self._mutating(self.todo.settle, lambda m: (None, Notice(m, "warning")))
+
     def _mutating(self, run: Callable[[], Any], refused: Callable[[str], Any]) -> Any:
         try:
             return run()
@@ -64,3 +138,11 @@ class Deck:
                 raise
             self.reload()  # the adapter never moved its state, but stay exact anyway
             return refused(READ_ONLY_HINT)
+
+
+def _is_todo_result(entry: Any) -> bool:
+    """A ``todo`` toolResult message; index records answer from memory, dicts from the body."""
+    if hasattr(entry, "role"):
+        return entry.role == "toolResult" and entry.tool_name == "todo"
+    message = entry.get("message")
+    return isinstance(message, dict) and message.get("role") == "toolResult" and message.get("toolName") == "todo"

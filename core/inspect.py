@@ -15,7 +15,7 @@ def session_summary(deck: Deck) -> dict[str, Any]:
         "id": header.get("id"),
         "cwd": header.get("cwd"),
         "writable": log.writable,
-        "entries": log.entry_count,
+        "entries": len(log.records),
         "leaf": log.leaf_id,
         "branch_length": len(log.branch_entries()),
     }
@@ -32,7 +32,7 @@ def inspect_json(deck: Deck) -> dict[str, Any]:
             "recordedMilestones": progress["recordedMilestones"],
         },
         "handoff": {"packets": deck.handoff.packets()},
-        "todo": None,
+        "todo": deck.todo.snapshot() if deck.has_todo_state() else None,
         "warnings": list(deck.warnings) + list(deck.log.warnings),
     }
 
@@ -45,6 +45,7 @@ def inspect_text(deck: Deck) -> str:
         deck.state.call_tool("agent_state_get", {}),
         deck.progress.call_tool("agent_progress_get", {}),
         deck.handoff.call_tool("agent_handoff_get", {}),
+        deck.todo.overlay_markdown(),
     ]
     warnings = list(deck.warnings) + list(deck.log.warnings)
     if warnings:

@@ -1,0 +1,175 @@
+"""``pideck``: the TUI launcher and the headless commands for scripts and agents."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Sequence
+
+from core import __version__
+from core.adapters.dispatch import UnknownTool
+from core.deck import Deck
+from core.inspect import inspect_json, inspect_text
+from core.session import ReadOnlySession, SessionError, SessionLog
+from core.session.discovery import is_pi_session_path, list_sessions, new_session_path, newest_session
+
+COMMANDS = ("run", "tool", "inspect", "sessions", "demo")
+
+EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
+
+
+def open_session(path: str | None, write: bool) -> SessionLog:
+    """Session selection shared by every command: ``--session PATH``, else ``$PIDECK_SESSION``,
+    else the newest session for the current directory (pideck's or pi's), else a new pideck
+    session. A PATH that does not exist becomes a new pideck session there. pi's own files open
+    read-only unless ``write`` is set."""
+    cwd = os.getcwd()
+    chosen = path or os.environ.get("PIDECK_SESSION") or None
+    if chosen is not None:
+        target = Path(chosen)
+        if not target.exists():
+            return SessionLog.create(target, cwd=cwd)
+        return SessionLog.open(target, writable=write or not is_pi_session_path(target))
+    newest = newest_session(cwd)
+    if newest is not None:
+        return SessionLog.open(newest.path, writable=write or newest.kind == "pideck")
+    new_path, session_id, timestamp = new_session_path(cwd)
+    return SessionLog.create(new_path, cwd=cwd, session_id=session_id, timestamp=timestamp)
+
+
+def open_deck(args: argparse.Namespace) -> Deck:
+    return Deck(open_session(args.session, getattr(args, "write", False)), read_only_error=ReadOnlySession)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    deck = open_deck(args)
+    notices = deck.apply(args.line)
+    for notice in notices:
+        print(notice.message)
+    return EXIT_WARNING if any(n.level != "info" for n in notices) else EXIT_OK
+
+
+def read_params(raw: str | None) -> Any:
+    if raw is None:
+        return {}
+    text = sys.stdin.read() if raw == "-" else raw
+    return json.loads(text)
+
+
+def cmd_tool(args: argparse.Namespace) -> int:
+    try:
+        params = read_params(args.params)
+    except json.JSONDecodeError as exc:
+        print(f"pideck tool: malformed JSON parameters: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    deck = open_deck(args)
+    try:
+        print(deck.call_tool(args.name, params))
+    except UnknownTool as exc:
+        print(f"pideck tool: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def cmd_inspect(args: argparse.Namespace) -> int:
+    deck = open_deck(args)
+    if args.json:
+        print(json.dumps(inspect_json(deck), ensure_ascii=False, indent=2))
+    else:
+        print(inspect_text(deck))
+    return EXIT_OK
+
+
+def cmd_sessions(args: argparse.Namespace) -> int:
+    sessions = list_sessions(os.getcwd())
+    if not sessions:
+        print("No sessions for this directory. `pideck` starts one.")
+        return EXIT_OK
+    print(f"{'KIND':<7} {'ENTRIES':>7} {'SIZE':>9}  {'LAST CHANGE':<19}  PATH")
+    for s in sessions:
+        changed = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(s.mtime))
+        print(f"{s.kind:<7} {s.entries:>7} {human_size(s.size):>9}  {changed:<19}  {s.path}")
+    return EXIT_OK
+
+
+def human_size(size: int) -> str:
+    for unit in ("B", "KB", "MB", "GB"):
+        if size < 1024 or unit == "GB":
+            return f"{size} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024  # type: ignore[assignment]
+    raise AssertionError("unreachable")
+
+
+def _session_options(parser: argparse.ArgumentParser, write: bool = True) -> None:
+    parser.add_argument("--session", metavar="PATH", help="session file (default: $PIDECK_SESSION, "
+                        "else the newest session for this directory, else a new one)")
+    if write:
+        parser.add_argument("--write", action="store_true",
+                            help="allow appending to a pi session (pi's files are read-only otherwise)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pideck",
+        description="A live deck for a coding agent's declared state, kept in a pi session log.",
+        epilog="Without a command, `pideck [PATH]` opens the TUI on PATH or on the newest session "
+               "for this directory.",
+    )
+    parser.add_argument("--version", action="version", version=f"pideck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("run", help="run one slash command line", description="Run one slash "
+                       "command line, print each message; exit 0 when all are info, 1 otherwise.")
+    _session_options(p)
+    p.add_argument("line", metavar="LINE", help='e.g. "/agent-state add a Do it"')
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("tool", help="call one model tool", description="Call one model tool and "
+                       "print its result text (tool errors are texts, exit 0); exit 2 for an unknown "
+                       "tool or malformed JSON.")
+    _session_options(p)
+    p.add_argument("name", metavar="NAME", help="tool name, e.g. agent_state_add_work_item")
+    p.add_argument("params", metavar="JSON", nargs="?", help="parameters as JSON, or - to read stdin "
+                   "(default: {})")
+    p.set_defaults(func=cmd_tool)
+
+    p = sub.add_parser("inspect", help="print the derived state", description="Print the derived "
+                       "state of every primitive without the TUI.")
+    _session_options(p, write=False)
+    p.add_argument("--json", action="store_true", help="one JSON object instead of status texts")
+    p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("sessions", help="list sessions for this directory",
+                       description="List pi's and pideck's sessions for this directory, newest first.")
+    p.set_defaults(func=cmd_sessions)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        return cmd_tui(argv, parser)
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except SessionError as exc:
+        print(f"pideck: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def cmd_tui(argv: list[str], parser: argparse.ArgumentParser) -> int:
+    """``pideck [PATH]``. Until the TUI lands this says what there is, honestly."""
+    if len(argv) > 1:
+        parser.error("expected at most one PATH")
+    print(f"pideck {__version__}: the TUI is not built yet. Headless commands: "
+          + ", ".join(c for c in COMMANDS if c != "demo") + " (see `pideck --help`).")
+    return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())
