@@ -103,13 +103,13 @@ def _read_toml(path: Path, warnings: list[str]) -> dict[str, Any]:
 
 
 def load_config(
-    path: Path | None = None, json_path: Path | None = None
+    path: Path | None = None, json_path: Path | None = None, include_pi_jtodo: bool = True
 ) -> tuple[TodoConfig, list[str]]:
     """The effective config and the warnings met while reading it; never raises."""
     warnings: list[str] = []
     values = TodoConfig().model_dump()
     json_path = json_path or pi_jtodo_config_path()
-    if json_path.exists():
+    if include_pi_jtodo and json_path.exists():
         try:
             raw = json.loads(json_path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
@@ -149,7 +149,7 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
     document = _read_toml(path, warnings)
     if warnings:
         raise ConfigError(warnings[0])
-    current, _ = load_config(path, json_path=Path("/nonexistent/pi-jtodo.json"))
+    current, _ = load_config(path, include_pi_jtodo=False)  # pi-jtodo's values stay in its file
     table = current.model_dump()
     table[key] = value
     document["todo"] = table

@@ -1,0 +1,76 @@
+"""D05 and §12: defaults, pi-jtodo JSON, pideck TOML, validation naming the key, set/show."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+
+import pytest
+
+from core.todo import ConfigError, TodoConfig, config_path, load_config, set_config_value, show_config
+
+
+@pytest.fixture
+def paths(tmp_path, monkeypatch):
+    toml_path = tmp_path / "config.toml"
+    json_path = tmp_path / "pi" / "config.json"
+    json_path.parent.mkdir()
+    monkeypatch.setenv("PIDECK_CONFIG", str(toml_path))
+    monkeypatch.setattr("core.todo.config.pi_jtodo_config_path", lambda: json_path)
+    return toml_path, json_path
+
+
+def test_D05_precedence_and_per_key_fallback(paths):
+    toml_path, json_path = paths
+    assert load_config() == (TodoConfig(), [])
+    json_path.write_text(json.dumps({"autoPoke": False, "watchdogIdleMs": 1000, "widgetMaxLines": 9}))
+    toml_path.write_text("[todo]\nwidget_max_lines = 4\nidle_nudge = \"yes\"\nthreshold = 3\n[other]\nx = 1\n")
+    config, warnings = load_config()
+    assert (config.auto_poke, config.watchdog_idle_ms, config.widget_max_lines) == (False, 1000, 4)
+    assert config.idle_nudge is True
+    assert any("idle_nudge" in w and str(toml_path) in w for w in warnings)
+    assert any("'threshold'" in w for w in warnings)
+
+
+def test_config_validation_rules(paths):
+    toml_path, json_path = paths
+    json_path.write_text("[1, 2]")
+    toml_path.write_text("[todo]\nwidget_max_lines = 0\nwatchdog_idle_ms = 0\nenabled = 1\nauto_poke = true\n"
+                         "completion_gate_max_attempts = true\n")
+    config, warnings = load_config()
+    assert config.widget_max_lines == 6 and config.watchdog_idle_ms == 0 and config.enabled is True
+    assert config.completion_gate_max_attempts == 5
+    assert len(warnings) == 4
+    toml_path.write_text("not = [valid")
+    json_path.write_text("{bad json")
+    config, warnings = load_config()
+    assert config == TodoConfig() and len(warnings) == 2
+
+
+def test_set_and_show(paths):
+    toml_path, _ = paths
+    toml_path.write_text("[ui]\ntheme = \"dark\"\n[todo]\nwatchdog = false\n")
+    config = set_config_value("widget_max_lines", "8")
+    assert config.widget_max_lines == 8 and config.watchdog is False
+    document = tomllib.loads(toml_path.read_text())
+    assert document["ui"] == {"theme": "dark"}
+    assert list(document["todo"]) == list(TodoConfig.model_fields)
+    set_config_value("todo.auto_poke", "false")
+    assert load_config()[0].auto_poke is False
+    with pytest.raises(ConfigError, match="widget_max_lines"):
+        set_config_value("widget_max_lines", "0")
+    with pytest.raises(ConfigError, match="idle_nudge"):
+        set_config_value("idle_nudge", "7")
+    with pytest.raises(ConfigError, match="nope"):
+        set_config_value("nope", "1")
+    shown = show_config()
+    assert shown.startswith(f"# {toml_path}\n[todo]\n")
+    assert "widget_max_lines = 8\n" in shown
+
+
+def test_config_path_resolution(monkeypatch, tmp_path):
+    monkeypatch.delenv("PIDECK_CONFIG", raising=False)
+    monkeypatch.setenv("PIDECK_HOME", str(tmp_path))
+    assert config_path() == tmp_path / "config.toml"
+    monkeypatch.delenv("PIDECK_HOME")
+    assert config_path().name == "config.toml" and "pideck" in str(config_path())

@@ -1,0 +1,96 @@
+"""B17 secrecy, the tool definition, and the jcode reference cases on continuations and schema."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from todo_helpers import GOOD_GOAL, item, make, assistant
+
+from core.todo import TODO_TOOL, TodoAdapter
+from core.todo import constants as c
+
+SECRETS = re.compile(r"96|60|15|threshold", re.IGNORECASE)
+
+
+def _visible_constants() -> list[str]:
+    return [v for k, v in vars(c).items() if k.isupper() and isinstance(v, str)]
+
+
+def test_B17_no_model_visible_text_discloses_calibration():
+    adapter, log, clock = make(idle_nudge_after_assistant_turns=2)
+    texts = [TODO_TOOL.description, json.dumps(TODO_TOOL.parameters)]
+    calls = [
+        {"todos": [item("a", conf=40), item("b", conf=50, group="g")],
+         "plan": {"user_intention": "build it", "understands_user_intent": 30},
+         "goals": [{"group": "g", "closed_feedback_loop": 50, "feedback_loop": "check"}]},
+        {"todos": [item("a", "completed", 40), item("b", "completed", 50, group="g")]},  # rejected
+        {"todos": "nonsense"},
+        {"todos": [item("a", "completed", 40, completion_confidence=90), item("b", conf=50, group="g")],
+         "plan": {"understands_user_intent": 80}, "goals": [GOOD_GOAL]},
+        {},
+    ]
+    for params in calls:
+        texts.append(adapter.call_tool("todo", params))
+    for _ in range(2):
+        log.add(assistant())
+        adapter.after_assistant_message()
+    adapter.settle()  # poke
+    clock.advance(100_000)
+    adapter.watchdog_tick()
+    adapter.call_tool("todo", {"todos": [item("a", "completed", 40, completion_confidence=90),
+                                         item("b", "completed", 50, group="g", completion_confidence=80)],
+                               "goals": [{"group": "g", "end_to_end_ownership": 99}]})
+    for _ in range(4):
+        adapter.settle()  # digest, completion, ...
+    adapter.call_tool("todo", {"todos": [item("a", "completed", 40, completion_confidence=100),
+                                         item("b", "completed", 50, group="g", completion_confidence=100)]})
+    adapter.command("poke on")
+    for _ in range(3):
+        adapter.settle()
+    followups = [e["content"] for e in log.appended if e["type"] == "custom_message"]
+    assert {e["details"]["kind"] for e in log.appended if e["type"] == "custom_message"} >= {
+        "poke", "watchdog", "nudge", "digest", "completion", "spike"}
+    texts += followups
+    assert c.INTENT_CONTINUATION in texts[2] and c.OWNERSHIP_CONTINUATION in texts[3]
+    for text in texts + _visible_constants():
+        assert not SECRETS.search(text), text
+    schema = json.dumps(TODO_TOOL.parameters).lower()
+    assert "threshold" not in schema and "quality gate" not in schema
+
+
+def test_continuations_name_their_action():
+    assert "`end_to_end_ownership`" in c.OWNERSHIP_CONTINUATION
+    assert "call the todo tool again" in c.OWNERSHIP_CONTINUATION
+    assert "unchanged" in c.OWNERSHIP_CONTINUATION
+    assert "completion_confidence" in c.COMPLETION_CONTINUATION
+
+
+def test_tool_definition():
+    assert TodoAdapter.TOOLS == (TODO_TOOL,)
+    assert (TODO_TOOL.name, TODO_TOOL.label) == ("todo", "Todo")
+    assert TODO_TOOL.description == (
+        "Read or update structured todo items and optional goal-level assessments.")
+    props = TODO_TOOL.parameters["properties"]
+    assert list(props) == ["todos", "plan", "goals"]
+    items = props["todos"]["items"]
+    assert items["required"] == ["content", "status", "priority", "id", "confidence"]
+    assert items["properties"]["status"]["enum"] == ["pending", "in_progress", "completed", "cancelled"]
+    assert items["properties"]["priority"]["enum"] == ["high", "medium", "low"]
+    plan = props["plan"]
+    assert list(plan["properties"]) == ["user_intention", "understands_user_intent"]
+    assert plan["required"] == ["user_intention", "understands_user_intent"]
+    goal = props["goals"]["items"]
+    assert list(goal["properties"]) == ["group", "closed_feedback_loop", "feedback_loop",
+                                        "end_to_end_ownership"]
+    assert goal["required"] == ["closed_feedback_loop", "feedback_loop"]
+    assert "intent" not in props
+    assert (TodoAdapter.COMMAND, TodoAdapter.ENTRY_TYPE) == ("todos", "pi-jtodo/state")
+
+
+def test_core_never_imports_textual():
+    import pathlib
+    import core.todo
+    root = pathlib.Path(core.todo.__file__).parent
+    for path in root.glob("*.py"):
+        assert "textual" not in path.read_text(), path
