@@ -128,6 +128,8 @@ def idle_nudge_step(replay: Replay, config: TodoConfig) -> Step:
 def rearm_on_new_work(replay: Replay, config: TodoConfig, has_open_work: bool) -> dict[str, object] | None:
     """The cycle entry that re-arms a disarmed cycle, unless the user turned it off (§9.1)."""
     flags = replay.flags
-    if flags.armed or not config.auto_poke or flags.last_disarm_reason == "user":
+    if not config.enabled or flags.armed or not config.auto_poke:
+        return None
+    if flags.last_disarm_reason == "user":
         return None
     return arm("new_work") if has_open_work else None

@@ -419,3 +419,25 @@ def test_B20_poke_command_texts():
     assert adapter.command("poke status")[0].message == "Auto-poke: OFF. 2 incomplete todos."
     for bad in ("poke", "poke maybe", "poke on now"):
         assert adapter.command(bad)[0].message == "Usage: /todos poke on|off|status|trigger"
+
+
+def test_scripted_full_cycle_leaves_the_expected_log():
+    adapter, log, _ = make()
+    adapter.call_tool("todo", {"todos": [item("a", conf=80), item("b", conf=90)],
+                               "plan": {"user_intention": "x", "understands_user_intent": 80},
+                               "goals": [GOOD_GOAL]})
+    adapter.settle()  # poke
+    adapter.call_tool("todo", {"todos": [item("a", "completed", 80, completion_confidence=100),
+                                         item("b", "completed", 90)], "goals": [GOOD_GOAL]})
+    adapter.settle()  # digest
+    adapter.settle()  # completion: b has no completion_confidence
+    adapter.call_tool("todo", {"todos": [item("a", "completed", 80),
+                                         item("b", "completed", 90, completion_confidence=97)]})
+    adapter.settle()  # spike on a (80 -> 100)
+    adapter.settle()  # pass
+    adapter.settle()  # disarmed: nothing
+    assert kinds(log) == ["state", "poke", "state", "digest", "completion", "state", "spike",
+                          "cycle:off:passed"]
+    assert adapter.cycle.to_json() == {
+        "armed": False, "digest_delivered": False, "spike_challenged": False, "attempts": 0,
+        "last_signature": None, "unchanged_settles": 0, "targets": [], "last_disarm_reason": "passed"}
