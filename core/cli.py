@@ -15,9 +15,10 @@ from core.adapters.dispatch import UnknownTool
 from core.deck import Deck
 from core.inspect import inspect_json, inspect_text
 from core.session import ReadOnlySession, SessionError, SessionLog
+from core.todo import ConfigError, config_path, load_config, set_config_value, show_config
 from core.session.discovery import is_pi_session_path, list_sessions, new_session_path, newest_session
 
-COMMANDS = ("run", "tool", "inspect", "sessions", "demo")
+COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -42,7 +43,11 @@ def open_session(path: str | None, write: bool) -> SessionLog:
 
 
 def open_deck(args: argparse.Namespace) -> Deck:
-    return Deck(open_session(args.session, getattr(args, "write", False)), read_only_error=ReadOnlySession)
+    config, warnings = load_config()
+    for warning in warnings:
+        print(f"pideck: config: {warning}", file=sys.stderr)
+    log = open_session(args.session, getattr(args, "write", False))
+    return Deck(log, read_only_error=ReadOnlySession, todo_config=config)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -81,6 +86,32 @@ def cmd_inspect(args: argparse.Namespace) -> int:
         print(json.dumps(inspect_json(deck), ensure_ascii=False, indent=2))
     else:
         print(inspect_text(deck))
+    return EXIT_OK
+
+
+def cmd_gate(args: argparse.Namespace) -> int:
+    """One turn-end settle: the follow-up goes to stdout (exit 2: the agent should go on), the
+    display-only notice to stderr; exit 0 when there is nothing to say."""
+    deck = open_deck(args)
+    followup, notice = deck.settle()
+    if notice is not None:
+        print(notice.message, file=sys.stderr)
+    if followup is not None:
+        print(followup)
+        return EXIT_USAGE
+    return EXIT_OK
+
+
+def cmd_config(args: argparse.Namespace) -> int:
+    if args.action == "show":
+        print(show_config(), end="")
+        return EXIT_OK
+    try:
+        set_config_value(args.key, args.value)
+    except ConfigError as exc:
+        print(f"pideck config: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"Set {args.key} = {args.value} in {config_path()}.")
     return EXIT_OK
 
 
@@ -142,6 +173,23 @@ def build_parser() -> argparse.ArgumentParser:
     _session_options(p, write=False)
     p.add_argument("--json", action="store_true", help="one JSON object instead of status texts")
     p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("gate", help="run one turn-end settle of the todo gates",
+                       description="Run one turn-end settle (what a harness calls when the agent "
+                       "stops): print the follow-up on stdout and exit 2 when the agent should go "
+                       "on; print the notice on stderr; exit 0 when there is nothing to say.")
+    _session_options(p)
+    p.set_defaults(func=cmd_gate)
+
+    p = sub.add_parser("config", help="show or set the todo configuration",
+                       description=f"Show or set the [todo] table of the config file "
+                       f"($PIDECK_CONFIG overrides the path).")
+    config_sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    config_sub.add_parser("show", help="print the effective configuration")
+    q = config_sub.add_parser("set", help="set one key")
+    q.add_argument("key", metavar="KEY")
+    q.add_argument("value", metavar="VALUE")
+    p.set_defaults(func=cmd_config)
 
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")
