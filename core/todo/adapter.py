@@ -9,7 +9,8 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from core.adapters.host import EntryLog, Notice
 from core.jsutil import js_trim
@@ -61,13 +62,32 @@ class TodoAdapter:
         self.cwd = cwd
         self.busy = False  # set by the host integration while the agent runs a turn
         self._appended_at: tuple[int, int] | None = None  # (branch length, clock) of our last append
+        self._cache: tuple[tuple[Any, ...], Replay] | None = None
 
     # ----------------------------------------------------------------- derived state
 
-    def replay(self, entries: Iterable[dict[str, Any]] | None = None) -> Replay:
-        source = self.log.branch_entries() if entries is None else entries
+    def replay(self, entries: Iterable[Mapping[str, Any]] | None = None) -> Replay:
+        """The derived state of ``entries`` (default: the log's current branch)."""
+        if entries is not None:
+            return self._replay(entries)
+        branch = self.log.branch_entries()
+        key = self._cache_key(branch)
+        if key is not None and self._cache is not None and self._cache[0] == key:
+            return self._cache[1]
+        result = self._replay(branch)
+        self._cache = (key, result) if key is not None else None
+        return result
+
+    def _replay(self, entries: Iterable[Mapping[str, Any]]) -> Replay:
         armed = self.config.enabled and self.config.auto_poke
-        return replay(source, armed, self.config.max_gate_observations)
+        return replay(entries, armed, self.config.max_gate_observations)
+
+    def _cache_key(self, branch: list[Mapping[str, Any]]) -> tuple[Any, ...] | None:
+        """Entries with ids (a real session log) identify a branch by its length and leaf id."""
+        leaf_id = branch[-1].get("id") if branch else None
+        if not isinstance(leaf_id, str):
+            return None
+        return (len(branch), leaf_id, self.config)
 
     @property
     def state(self) -> TodoState:
@@ -118,7 +138,7 @@ class TodoAdapter:
 
     # ----------------------------------------------------------------- adapter protocol
 
-    def load(self, entries: Iterable[dict[str, Any]] | None = None) -> list[Notice]:
+    def load(self, entries: Iterable[Mapping[str, Any]] | None = None) -> list[Notice]:
         """Replay the branch; only warnings come back (the state is never cached)."""
         return [Notice(w, "warning") for w in self.replay(entries).warnings]
 

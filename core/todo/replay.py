@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from core.todo import constants as c
 from core.todo.gate_checks import signature
@@ -70,7 +71,7 @@ class Replay:
     entry_count: int
 
 
-def timestamp_ms(entry: dict[str, Any]) -> int | None:
+def timestamp_ms(entry: Mapping[str, Any]) -> int | None:
     value = entry.get("timestamp")
     if not isinstance(value, str):
         return None
@@ -90,7 +91,7 @@ def message_text(content: Any) -> str:
     return ""
 
 
-def followup_kind(entry: dict[str, Any]) -> tuple[str | None, list[str]]:
+def followup_kind(entry: Mapping[str, Any]) -> tuple[str | None, list[str]]:
     details = entry.get("details")
     if isinstance(details, dict) and details.get("kind") in c.FOLLOWUP_KINDS:
         ids = details.get("ids")
@@ -107,17 +108,31 @@ def followup_kind(entry: dict[str, Any]) -> tuple[str | None, list[str]]:
     return None, []
 
 
-def _is_followup(entry: dict[str, Any]) -> bool:
+def _is_followup(entry: Mapping[str, Any]) -> bool:
     return entry.get("type") == "custom_message" and entry.get("customType") == c.FOLLOWUP_CUSTOM_TYPE
 
 
-def _is_cycle(entry: dict[str, Any]) -> bool:
+def _is_cycle(entry: Mapping[str, Any]) -> bool:
     return entry.get("type") == "custom" and entry.get("customType") == c.CYCLE_CUSTOM_TYPE
 
 
-def _message(entry: dict[str, Any]) -> dict[str, Any] | None:
-    msg = entry.get("message") if entry.get("type") == "message" else None
-    return msg if isinstance(msg, dict) else None
+def _role(entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """(role, toolName) of a ``message`` entry without loading a lazy record's body."""
+    if not isinstance(entry, dict) and hasattr(entry, "role"):  # a session-log index record
+        return entry.role, getattr(entry, "tool_name", None)
+    msg = entry.get("message")
+    if not isinstance(msg, dict):
+        return None, None
+    return msg.get("role"), msg.get("toolName")
+
+
+def _tool_call_arguments(assistant: Mapping[str, Any], call_id: Any) -> tuple[bool, Any]:
+    msg = assistant.get("message")
+    content = msg.get("content") if isinstance(msg, dict) else None
+    for block in content if isinstance(content, list) else []:
+        if isinstance(block, dict) and block.get("type") == "toolCall" and block.get("id") == call_id:
+            return True, block.get("arguments")
+    return False, None
 
 
 class _Walker:
@@ -130,7 +145,7 @@ class _Walker:
         self.warnings: list[str] = []
         self.dead = 0
         self.turns = 0
-        self.calls: dict[str, Any] = {}
+        self.assistants: list[Mapping[str, Any]] = []
 
     def candidate(self, restored: TodoState | None, is_write: bool | None) -> None:
         """A state candidate; ``is_write`` None means "a write when the state changed"."""
@@ -150,7 +165,7 @@ class _Walker:
         new = record_reframe_observations(restored.plan, restored.goals, restored.todos, previous.todos)
         self.observations = cap(self.observations + new, self.cap)
 
-    def entry(self, entry: dict[str, Any]) -> None:
+    def entry(self, entry: Mapping[str, Any]) -> None:
         if _is_followup(entry):
             self.followup(entry)
             return
@@ -161,29 +176,37 @@ class _Walker:
         if entry.get("type") == "custom" and entry.get("customType") == c.STATE_CUSTOM_TYPE:
             self.candidate(restore_state_data(entry.get("data")), True)
             return
-        msg = _message(entry)
-        if msg is None:
+        if entry.get("type") != "message":
             return
-        role = msg.get("role")
+        role, tool_name = _role(entry)
         if role == "assistant":
             self.turns += 1
-            for block in msg.get("content") or []:
-                if isinstance(block, dict) and block.get("type") == "toolCall":
-                    self.calls[block.get("id")] = block.get("arguments")
-        elif role == "toolResult" and msg.get("toolName") == c.TOOL_NAME:
-            self.tool_result(msg)
+            self.assistants.append(entry)
+        elif role == "toolResult" and tool_name == c.TOOL_NAME:
+            msg = entry.get("message")
+            if isinstance(msg, dict):
+                self.tool_result(msg)
+
+    def call_arguments(self, call_id: Any) -> tuple[bool, Any]:
+        """The matching tool call, searched from the newest assistant message (bodies load lazily)."""
+        for assistant in reversed(self.assistants):
+            found, arguments = _tool_call_arguments(assistant, call_id)
+            if found:
+                return True, arguments
+        return False, None
 
     def tool_result(self, msg: dict[str, Any]) -> None:
         details = msg.get("details")
         if not isinstance(details, dict) or "todos" not in details:
             return
         restored = restore_tool_details(details)
+        is_write: bool | None = None
         if msg.get("isError") is True or c.OWNERSHIP_CONTINUATION in message_text(msg.get("content")):
-            is_write: bool | None = False
-        elif msg.get("toolCallId") in self.calls:
-            is_write = is_write_call(self.calls[msg.get("toolCallId")])
+            is_write = False
         else:
-            is_write = None
+            found, arguments = self.call_arguments(msg.get("toolCallId"))
+            if found:
+                is_write = is_write_call(arguments)
         self.candidate(restored, is_write)
 
     def cycle(self, data: Any) -> None:
@@ -196,7 +219,7 @@ class _Walker:
             reason = data.get("reason")
             self.flags.last_disarm_reason = reason if isinstance(reason, str) else None
 
-    def followup(self, entry: dict[str, Any]) -> None:
+    def followup(self, entry: Mapping[str, Any]) -> None:
         kind, ids = followup_kind(entry)
         f = self.flags
         if kind in ("poke", "watchdog"):
@@ -225,13 +248,13 @@ class _Walker:
 
 def replay(entries: Iterable[dict[str, Any]], armed_at_start: bool, max_observations: int) -> Replay:
     walker = _Walker(armed_at_start, max_observations)
-    newest = None
+    last = None
     count = 0
     for entry in entries:
-        if not isinstance(entry, dict):
+        if not isinstance(entry, Mapping):
             continue
         walker.entry(entry)
-        newest = timestamp_ms(entry)
+        last = entry
         count += 1
     warnings = list(walker.warnings)
     if walker.invalid:
@@ -243,6 +266,6 @@ def replay(entries: Iterable[dict[str, Any]], armed_at_start: bool, max_observat
         warnings=warnings,
         dead_watchdog_pokes=walker.dead,
         assistant_turns_since_write=walker.turns,
-        newest_entry_ms=newest,
+        newest_entry_ms=timestamp_ms(last) if last is not None else None,
         entry_count=count,
     )
