@@ -61,7 +61,8 @@ class TodoAdapter:
         self.config = config or TodoConfig()
         self.cwd = cwd
         self.busy = False  # set by the host integration while the agent runs a turn
-        self._appended_at: tuple[int, int] | None = None  # (branch length, clock) of our last append
+        # (branch length, clock) at our last append: the time of entries without a timestamp
+        self._appended_at: tuple[int, int] | None = None
         self._cache: tuple[tuple[Any, ...], Replay] | None = None
 
     # ----------------------------------------------------------------- derived state
@@ -238,7 +239,8 @@ class TodoAdapter:
         try:
             target.write_text(text + "\n", encoding="utf-8")
         except OSError as exc:
-            return [Notice(f"Could not export todos to {target}: {exc.strerror or exc}.", "warning")]
+            reason = exc.strerror or exc
+            return [Notice(f"Could not export todos to {target}: {reason}.", "warning")]
         return [Notice(cmd.EXPORTED.format(path=target.resolve()))]
 
     def _clear(self, confirmed: bool, rest: list[str]) -> list[Notice]:

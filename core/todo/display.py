@@ -1,4 +1,4 @@
-"""Plain data for the todo strip and the goal table, and their text forms (spec/jtodo.md §11.1–§11.3).
+"""Plain data for the todo strip and the goal table, and their text forms (spec/jtodo.md §11).
 
 The TUI only renders these; colours are named by band, never by number.
 """
@@ -69,7 +69,8 @@ class StripLine:
 
 def _item_line(item: TodoItem, branch: str, targets: set[str]) -> StripLine:
     conf = display_confidence(item)
-    text = f"{branch} {icon(item.status)} #{item.id} {item.content} · conf {'?' if conf is None else conf}"
+    shown = "?" if conf is None else str(conf)
+    text = f"{branch} {icon(item.status)} #{item.id} {item.content} · conf {shown}"
     targeted = item.id in targets
     if targeted:
         text += " 👉"
@@ -128,7 +129,8 @@ class GoalRow:
         def show(v: int | None) -> str:
             return "—" if v is None else str(v)
 
-        return [self.label, f"{self.settled}/{self.total}", show(self.conf), show(self.own), show(self.feedback)]
+        scores = [show(self.conf), show(self.own), show(self.feedback)]
+        return [self.label, f"{self.settled}/{self.total}", *scores]
 
     @property
     def bands(self) -> tuple[Band, Band, Band]:

@@ -43,7 +43,9 @@ class ConfidenceSummary:
 def confidence_summary(todos: list[TodoItem]) -> ConfidenceSummary:
     done = completed(todos)
     scored = [t for t in done if t.completion_confidence is not None]
-    average = weighted_average([(t.completion_confidence, priority_weight(t.priority)) for t in scored])
+    average = weighted_average(
+        [(t.completion_confidence, priority_weight(t.priority)) for t in scored]
+    )
     missing = [t.id for t in done if t.completion_confidence is None]
     weak = [t.id for t in scored if t.completion_confidence < QUALITY_BAR]
     spiked = [t.id for t in spike_completed(todos)]
@@ -59,9 +61,8 @@ def confidence_summary(todos: list[TodoItem]) -> ConfidenceSummary:
 
 def signature(todos: list[TodoItem]) -> list[str]:
     """What a re-validation must move: completed ids, statuses, completion scores, last history."""
-    return sorted(
-        json.dumps(
-            [t.id, t.status, t.completion_confidence, t.confidence_history[-1] if t.confidence_history else None]
-        )
-        for t in completed(todos)
-    )
+    def key(t: TodoItem) -> str:
+        last = t.confidence_history[-1] if t.confidence_history else None
+        return json.dumps([t.id, t.status, t.completion_confidence, last])
+
+    return sorted(key(t) for t in completed(todos))

@@ -1,4 +1,4 @@
-"""Replace-on-membership for items, merge-on-fields for items, the plan and goals (§5.3–§5.5)."""
+"""Replace-on-membership for the list; merge-on-fields for items, the plan and goals (§5.3–§5.5)."""
 
 from __future__ import annotations
 

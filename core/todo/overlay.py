@@ -26,6 +26,7 @@ _SECTIONS = (
     ("cancelled", "Cancelled"),
 )
 _PRIORITY_ORDER = {"high": 0, "medium": 1, "low": 2}
+_NOT_PENDING = ("in_progress", "completed", "cancelled")  # anything else is listed as pending
 
 
 def _pct(value: int | None) -> str:
@@ -62,7 +63,7 @@ def _status_blocks(items: list[TodoItem], level: str) -> list[str]:
     blocks = []
     for status, title in _SECTIONS:
         if status == "pending":
-            members = [t for t in items if t.status not in ("in_progress", "completed", "cancelled")]
+            members = [t for t in items if t.status not in _NOT_PENDING]
         else:
             members = [t for t in items if t.status == status]
         if not members:
@@ -85,7 +86,8 @@ def overlay_markdown(state: TodoState, armed: bool) -> str:
         return EMPTY
     completed = [t for t in todos if t.status == "completed"]
     count = lambda s: sum(1 for t in todos if t.status == s)  # noqa: E731
-    pending = sum(1 for t in todos if t.status not in ("in_progress", "completed", "cancelled"))
+    pending = sum(1 for t in todos if t.status not in _NOT_PENDING)
+    missing = sum(1 for t in completed if t.completion_confidence is None)
     weighted = weighted_average(
         [
             (display_confidence(t), priority_weight(t.priority))
@@ -105,7 +107,7 @@ def overlay_markdown(state: TodoState, armed: bool) -> str:
                 f"- Cancelled: {count('cancelled')}",
                 f"- Weighted confidence: {_pct(weighted)}",
                 f"- Lowest completed confidence: {_pct(min(scores) if scores else None)}",
-                f"- Missing completion confidence: {sum(1 for t in completed if t.completion_confidence is None)}",
+                f"- Missing completion confidence: {missing}",
                 f"- Auto-poke: {'ON' if armed else 'OFF'}",
             ]
         ),
@@ -125,9 +127,8 @@ def overlay_markdown(state: TodoState, armed: bool) -> str:
         for group in ordered:
             items = [t for t in todos if t.group == group]
             title = "Other" if group is None else group
-            blocks.append(
-                "\n".join([f"## {title} ({_done(items)})", *_goal_lines(find_goal(state.goals, group))])
-            )
+            goal_lines = _goal_lines(find_goal(state.goals, group))
+            blocks.append("\n".join([f"## {title} ({_done(items)})", *goal_lines]))
             blocks += _status_blocks(items, "###")
     else:
         ungrouped = _goal_lines(find_goal(state.goals, None))

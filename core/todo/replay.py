@@ -1,4 +1,4 @@
-"""Derive the todo state, the gate-cycle flags and the turn counters from a branch (§10.2–§10.4, §9.3–§9.4).
+"""Derive the todo state, gate-cycle flags and turn counters from a branch (§9.3–§9.4, §10).
 
 Nothing here is held between calls: every reader replays the branch, so a reload or a branch
 switch yields exactly what the live machine had at that point.
@@ -19,7 +19,9 @@ from core.todo.observations import Observation, cap, record_reframe_observations
 from core.todo.restore import restore_state_data, restore_tool_details
 from core.todo.write import is_write_call
 
-_POKE_RE = re.compile(r"You have \d+ incomplete todos?\. Continue working, or update the todo tool\.")
+_POKE_RE = re.compile(
+    r"You have \d+ incomplete todos?\. Continue working, or update the todo tool\."
+)
 CYCLE_WARNING = 'pi-jtodo: ignored a pi-jtodo/cycle entry without a boolean "armed".'
 
 
@@ -95,7 +97,8 @@ def followup_kind(entry: Mapping[str, Any]) -> tuple[str | None, list[str]]:
     details = entry.get("details")
     if isinstance(details, dict) and details.get("kind") in c.FOLLOWUP_KINDS:
         ids = details.get("ids")
-        return details["kind"], [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+        ids = [i for i in ids if isinstance(i, str)] if isinstance(ids, list) else []
+        return details["kind"], ids
     text = message_text(entry.get("content"))
     if text.startswith(c.DIGEST_PREFIX):
         return "digest", []
@@ -109,7 +112,10 @@ def followup_kind(entry: Mapping[str, Any]) -> tuple[str | None, list[str]]:
 
 
 def _is_followup(entry: Mapping[str, Any]) -> bool:
-    return entry.get("type") == "custom_message" and entry.get("customType") == c.FOLLOWUP_CUSTOM_TYPE
+    return (
+        entry.get("type") == "custom_message"
+        and entry.get("customType") == c.FOLLOWUP_CUSTOM_TYPE
+    )
 
 
 def _is_cycle(entry: Mapping[str, Any]) -> bool:
@@ -130,7 +136,9 @@ def _tool_call_arguments(assistant: Mapping[str, Any], call_id: Any) -> tuple[bo
     msg = assistant.get("message")
     content = msg.get("content") if isinstance(msg, dict) else None
     for block in content if isinstance(content, list) else []:
-        if isinstance(block, dict) and block.get("type") == "toolCall" and block.get("id") == call_id:
+        if not isinstance(block, dict) or block.get("type") != "toolCall":
+            continue
+        if block.get("id") == call_id:
             return True, block.get("arguments")
     return False, None
 
@@ -162,7 +170,8 @@ class _Walker:
         if restored.is_empty():
             self.observations = []
             return
-        new = record_reframe_observations(restored.plan, restored.goals, restored.todos, previous.todos)
+        plan, goals, todos = restored.plan, restored.goals, restored.todos
+        new = record_reframe_observations(plan, goals, todos, previous.todos)
         self.observations = cap(self.observations + new, self.cap)
 
     def entry(self, entry: Mapping[str, Any]) -> None:
@@ -188,7 +197,7 @@ class _Walker:
                 self.tool_result(msg)
 
     def call_arguments(self, call_id: Any) -> tuple[bool, Any]:
-        """The matching tool call, searched from the newest assistant message (bodies load lazily)."""
+        """The matching tool call, newest assistant message first (bodies load lazily)."""
         for assistant in reversed(self.assistants):
             found, arguments = _tool_call_arguments(assistant, call_id)
             if found:
@@ -201,7 +210,8 @@ class _Walker:
             return
         restored = restore_tool_details(details)
         is_write: bool | None = None
-        if msg.get("isError") is True or c.OWNERSHIP_CONTINUATION in message_text(msg.get("content")):
+        rejected = c.OWNERSHIP_CONTINUATION in message_text(msg.get("content"))
+        if msg.get("isError") is True or rejected:
             is_write = False
         else:
             found, arguments = self.call_arguments(msg.get("toolCallId"))
@@ -246,7 +256,9 @@ class _Walker:
         f.targets = ids
 
 
-def replay(entries: Iterable[dict[str, Any]], armed_at_start: bool, max_observations: int) -> Replay:
+def replay(
+    entries: Iterable[Mapping[str, Any]], armed_at_start: bool, max_observations: int
+) -> Replay:
     walker = _Walker(armed_at_start, max_observations)
     last = None
     count = 0

@@ -116,7 +116,8 @@ def restore_state_data(data: Any) -> TodoState | None:
 def restore_tool_details(details: dict[str, Any]) -> TodoState | None:
     """A ``todo`` tool result's details (plan and goals may be absent), or None when invalid."""
     plan, goals = details.get("plan"), details.get("goals")
-    return _state(details.get("todos"), {} if plan is None else plan, [] if goals is None else goals)
+    plan = {} if plan is None else plan
+    return _state(details.get("todos"), plan, [] if goals is None else goals)
 
 
 def state_entry_data(state: TodoState) -> dict[str, Any]:

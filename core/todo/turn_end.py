@@ -125,7 +125,9 @@ def idle_nudge_step(replay: Replay, config: TodoConfig) -> Step:
     return Step(followup=Followup("nudge", c.NUDGE_TEXT, [t.id for t in opened]))
 
 
-def rearm_on_new_work(replay: Replay, config: TodoConfig, has_open_work: bool) -> dict[str, object] | None:
+def rearm_on_new_work(
+    replay: Replay, config: TodoConfig, has_open_work: bool
+) -> dict[str, object] | None:
     """The cycle entry that re-arms a disarmed cycle, unless the user turned it off (§9.1)."""
     flags = replay.flags
     if not config.enabled or flags.armed or not config.auto_poke:
