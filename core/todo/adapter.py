@@ -68,7 +68,8 @@ class TodoAdapter:
     # ----------------------------------------------------------------- derived state
 
     def replay(self, entries: Iterable[Mapping[str, Any]] | None = None) -> Replay:
-        """The derived state of ``entries`` (default: the log's current branch)."""
+        """The derived state of ``entries`` (default: the log's current branch, cached per branch;
+        treat what it returns as read-only)."""
         if entries is not None:
             return self._replay(entries)
         branch = self.log.branch_entries()
