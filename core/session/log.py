@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fcntl
+import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -10,7 +11,7 @@ from typing import Any, Callable, Mapping
 
 from . import discovery
 from .errors import NotASession, ReadOnlySession
-from .parse import FAST_MIN, FastHead, header_version, is_header, loads_line, parse_line, upgrade_legacy_message
+from .parse import FAST_MIN, fast_head, header_version, is_header, loads_line, parse_line, upgrade_legacy_message
 from .records import EntryRecord
 from .tail import Tailer, TailChunk
 from .tree import branch_path
@@ -156,51 +157,61 @@ class SessionLog:
         """Read what was appended since the last call (all of it at first; everything after a reset)."""
         result = Refresh()
         first_warning = len(self.warnings)
-        while (chunk := self._tail.read()) is not None:
-            if chunk.reset:
-                self._reset_state()
-                first_warning = 0
-                result = Refresh(reset=True)
-            before = len(self.records)
-            self._ingest(chunk)
-            result.new.extend(self.records[before:])
+        # Indexing creates one small object per entry and nothing cyclic: pausing the cycle collector
+        # meanwhile saves the repeated full-heap scans that would otherwise dominate a big open.
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            while (chunk := self._tail.read()) is not None:
+                if chunk.reset:
+                    self._reset_state()
+                    first_warning = 0
+                    result = Refresh(reset=True)
+                before = len(self.records)
+                self._ingest(chunk)
+                result.new.extend(self.records[before:])
+        finally:
+            if gc_was_enabled:
+                gc.enable()
         if result.new:
             self._verify_leaf(result)
         result.warnings = self.warnings[first_warning:]
         return result
 
     def _ingest(self, chunk: TailChunk) -> None:
-        data, base = chunk.data, chunk.offset
-        for line_no, start, end in chunk.iter_lines():
+        # The hot loop of opening a big file: lines are walked in place (no copies), and large
+        # message lines are indexed from their head (parse.fast_head).
+        data, base, size = chunk.data, chunk.offset, chunk.size
+        find, load = data.find, self._load
+        fast_min = self._fast_min if self._fast_min is not None else size + 1
+        line_no, pos = chunk.first_line_no, 0
+        while (end := find(b"\n", pos, size)) >= 0:
+            start, pos, n = pos, end + 1, line_no
+            line_no += 1
+            if end - start >= fast_min and self.header is not None:
+                head = fast_head(data, start, end)
+                if head is not None and (head[2] != "toolResult" or head[3] not in (None, "todo")):
+                    # (a toolResult without a toolName in its head, or a todo result, is parsed in full)
+                    record = EntryRecord(head[0], head[1], "message", base + start, end - start, n, loader=load)
+                    record.role, record.tool_name, record.verified = head[2], head[3], False
+                    self._add(record)
+                    continue
             try:
-                value = parse_line(data, start, end, self._fast_min)
+                value = parse_line(data, start, end)
             except ValueError as exc:
-                self._warn(f"line {line_no}: {exc}; skipped")
+                self._warn(f"line {n}: {exc}; skipped")
                 continue
             if value is None:
                 continue
             if self.header is None:
                 if not is_header(value):
-                    raise NotASession(f"{self.path} is not a pi session file: line {line_no} is not a session header")
+                    raise NotASession(f"{self.path} is not a pi session file: line {n} is not a session header")
                 self.header = value
                 if self.version < 3:
-                    self._warn(f"line {line_no}: version {self.version} session file; opened read-only")
+                    self._warn(f"line {n}: version {self.version} session file; opened read-only")
                 continue
-            if isinstance(value, FastHead):
-                if value.role == "toolResult" and value.tool_name == "todo":
-                    try:  # the todo system restores from these: keep them parsed
-                        value = loads_line(data[start:end])
-                    except ValueError as exc:
-                        self._warn(f"line {line_no}: invalid JSON ({exc}); skipped")
-                        continue
-                else:
-                    self._add(EntryRecord(
-                        id=value.id, parent_id=value.parent_id, type="message", role=value.role,
-                        tool_name=value.tool_name, offset=base + start, length=end - start,
-                        line_no=line_no, verified=False, loader=self._load,
-                    ))
-                    continue
-            self._add_parsed(value, line_no, base + start, end - start)
+            self._add_parsed(value, n, base + start, end - start)
+        chunk.line_count_hint = line_no - chunk.first_line_no
 
     def _add_parsed(self, value: Any, line_no: int, offset: int, length: int) -> None:
         if not isinstance(value, dict):
@@ -327,17 +338,20 @@ class SessionLog:
 
     def branch(self) -> list[EntryRecord]:
         """Index records of the current branch, root first."""
+        return list(self._current_branch())
+
+    def _current_branch(self) -> list[EntryRecord]:
         if self._branch is None:
             path, cycle_at = branch_path(self.leaf, self.by_id)
             if cycle_at is not None:
                 self._warn_cycle(cycle_at)
             self._branch = path
-        return list(self._branch)
+        return self._branch
 
     def branch_entries(self) -> list[Mapping[str, Any]]:
         """Entries of the current branch, root first: kept entries as their dicts, the others as
         records that read their body from the file when a key beyond type/id is looked up."""
-        return [r.entry if r.entry is not None else r for r in self.branch()]
+        return [r.entry if r.entry is not None else r for r in self._current_branch()]
 
     def entry(self, entry_id: str) -> dict[str, Any] | None:
         """The full entry with this id (the later one for a duplicate id), or None."""
@@ -346,7 +360,7 @@ class SessionLog:
 
     def latest_custom(self, custom_type: str) -> dict[str, Any] | None:
         """The newest ``custom`` entry of ``custom_type`` on the current branch, or None."""
-        for record in reversed(self.branch()):
+        for record in reversed(self._current_branch()):
             if record.type == "custom" and record.custom_type == custom_type:
                 return record.load()
         return None

@@ -28,13 +28,13 @@ class EntryRecord(Mapping):
 
     def __init__(
         self,
-        *,
         id: str,
         parent_id: str | None,
         type: str | None,
         offset: int,
         length: int,
         line_no: int,
+        *,
         custom_type: str | None = None,
         role: str | None = None,
         tool_name: str | None = None,

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-CHUNK = 4 << 20
+CHUNK = 1 << 20
 _FINGERPRINT = 4096  # bytes of the first line compared to detect a rewrite
 
 
@@ -23,28 +23,41 @@ _FINGERPRINT = 4096  # bytes of the first line compared to detect a rewrite
 class TailChunk:
     """Complete lines read in one go: ``data`` holds whole lines, each ending with ``\\n``."""
 
-    data: bytes
+    # data[:size] holds the complete lines. data may be the tailer's reusable buffer: it is only
+    # valid until the next read (copy what you keep).
+    data: bytes | bytearray
     offset: int  # file offset of data[0]
     first_line_no: int  # 1-based number of the first line in data
     reset: bool = False  # the file was replaced/truncated/rewritten: these lines start from scratch
-    _count: int | None = None
+    size: int = -1
+    line_count_hint: int | None = None  # set by a consumer that counted the lines while parsing
+
+    def __post_init__(self) -> None:
+        if self.size < 0:
+            self.size = len(self.data)
 
     def iter_lines(self) -> Iterator[tuple[int, int, int]]:
-        """``(line_no, start, end)`` of each line in ``data`` (``end`` excludes the ``\\n``)."""
-        data, find = self.data, self.data.find
+        """``(line_no, start, end)`` of each line (``end`` excludes the ``\\n``)."""
+        find, size = self.data.find, self.size
         line_no, pos = self.first_line_no, 0
-        while (end := find(b"\n", pos)) >= 0:
+        while (end := find(b"\n", pos, size)) >= 0:
             yield line_no, pos, end
             line_no, pos = line_no + 1, end + 1
-        self._count = line_no - self.first_line_no
+        self.line_count_hint = line_no - self.first_line_no
 
     @property
     def line_count(self) -> int:
-        return self._count if self._count is not None else self.data.count(b"\n")
+        if self.line_count_hint is None:
+            self.line_count_hint = self.data.count(b"\n", 0, self.size)
+        return self.line_count_hint
 
     def lines(self) -> list[tuple[int, bytes]]:
         """``(line_no, raw line)`` pairs; handy in tests."""
-        return [(n, self.data[s:e]) for n, s, e in self.iter_lines()]
+        return [(n, bytes(self.data[s:e])) for n, s, e in self.iter_lines()]
+
+    @property
+    def complete(self) -> bytes:
+        return bytes(self.data[: self.size])
 
 
 class Tailer:
@@ -62,6 +75,7 @@ class Tailer:
         self._last: TailChunk | None = None
         self.partial = b""
         self._first_line = b""
+        self._buf = bytearray()  # reused between reads: fresh 4 MB objects cost more than parsing
 
     @property
     def lines(self) -> int:
@@ -86,30 +100,38 @@ class Tailer:
         except FileNotFoundError:
             return None
         reset = False
-        with open(self.path, "rb") as fh:
+        first_line_no = self.lines + 1  # (counts the previous chunk before its buffer is reused)
+        with open(self.path, "rb", buffering=0) as fh:
             if self._inode is not None and self._changed_under_us(st, fh):
                 self._clear()
                 reset = True
             self._inode, self._mtime_ns = st.st_ino, st.st_mtime_ns
             if st.st_size <= self.offset:
-                return TailChunk(b"", self.consumed, self.lines + 1, True) if reset else None
+                return TailChunk(b"", self.consumed, 1, True) if reset else None
             fh.seek(self.offset)
             while True:
-                # Read at least as much as is already held, so one huge line costs linear time.
-                more = fh.read(max(max_bytes, len(self.partial)))
-                self.offset += len(more)
-                data = self.partial + more if self.partial else more
-                cut = data.rfind(b"\n") + 1
-                start = self.offset - len(data)
-                self.partial = data[cut:]
-                if cut or not more or self.offset >= st.st_size:
+                # Read at least as much as is already held, so that one huge line costs linear time.
+                held = len(self.partial)
+                need = held + max(min(max(max_bytes, held), st.st_size - self.offset), 1)
+                if len(self._buf) < need:
+                    self._buf = bytearray(need + need // 2)
+                buf = self._buf
+                buf[:held] = self.partial
+                got = fh.readinto(memoryview(buf)[held:need]) or 0
+                self.offset += got
+                end = held + got
+                cut = buf.rfind(b"\n", 0, end) + 1
+                start = self.offset - end
+                self.partial = bytes(buf[cut:end])
+                if cut or not got or self.offset >= st.st_size:
                     break
+        if reset:
+            first_line_no = 1
         if not cut:
-            return TailChunk(b"", start, self.lines + 1, True) if reset else None
-        complete = data[:cut] if cut < len(data) else data
+            return TailChunk(b"", start, first_line_no, True) if reset else None
         if not self._first_line and start == 0:
-            self._first_line = complete[: min(complete.find(b"\n") + 1, _FINGERPRINT)]
-        chunk = TailChunk(complete, start, self.lines + 1, reset)
+            self._first_line = bytes(buf[: min(buf.find(b"\n", 0, cut) + 1, _FINGERPRINT)])
+        chunk = TailChunk(buf, start, first_line_no, reset, size=cut)
         self._last = chunk
         return chunk
 

@@ -48,7 +48,7 @@ def test_tailer_reads_only_appended_bytes(tmp_path):
     t.read()
     append(p, b"new\n")
     chunk = t.read()
-    assert chunk.data == b"new\n" and chunk.offset == 100_001 and chunk.first_line_no == 2
+    assert chunk.complete == b"new\n" and chunk.offset == 100_001 and chunk.first_line_no == 2
 
 
 def test_tailer_huge_line_in_small_reads(tmp_path):
