@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import fcntl
 import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: appends are not locked
+    fcntl = None  # type: ignore[assignment]
 
 from . import discovery
 from .errors import NotASession, ReadOnlySession
@@ -81,6 +85,8 @@ class SessionLog:
         """Open and index ``path``. ``writable=None``: read-only inside pi's session folders,
         writable elsewhere. Raises ``NotASession`` when the first parsed line is not a header."""
         log = cls(path, writable=writable, **options)
+        if not log.path.is_file():
+            raise FileNotFoundError(f"no session file at {log.path}")
         log.refresh()
         if log.header is None:
             raise NotASession(f"{log.path} is not a pi session file: it has no session header line")
@@ -390,7 +396,8 @@ class SessionLog:
             raise ReadOnlySession(reason)
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)  # released by close
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # released by close
             self.refresh()  # another process may have appended: choose the parent from the file
             if self._tail.partial:
                 write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line

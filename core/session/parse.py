@@ -15,6 +15,12 @@ import json
 import re
 from typing import Any
 
+ENTRY_TYPES = frozenset({
+    "message", "model_change", "thinking_level_change", "usage", "compaction", "context_edit",
+    "branch_summary", "custom", "custom_message", "label", "session_info",
+})
+"""Every entry type pi writes (pi-session.md §8); others are kept as tree nodes of unknown type."""
+
 FAST_MIN = 1024
 """Lines at least this long may be indexed from their head (see module docstring)."""
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Callable, Iterator
 
+from .parse import ENTRY_TYPES
+
 Loader = Callable[["EntryRecord"], dict[str, Any]]
 
 
@@ -54,6 +56,11 @@ class EntryRecord(Mapping):
         self.entry = entry
         self.verified = verified  # False: indexed from its head only, body not JSON-checked yet
         self._loader = loader
+
+    @property
+    def known(self) -> bool:
+        """False for an entry type pi does not write (kept in the tree, shown as unknown)."""
+        return self.type in ENTRY_TYPES
 
     # -- the full entry ---------------------------------------------------------------------------
 

@@ -109,6 +109,7 @@ def test_unknown_types_are_tree_nodes(tmp_path):
     data = session_bytes(entry("aaaaaaa1", None), {"type": "future_thing", "id": "aaaaaaa2", "parentId": "aaaaaaa1", "x": 1})
     log = SessionLog.open(write(tmp_path, data))
     assert log.leaf_id == "aaaaaaa2" and [r.type for r in log.branch()] == ["custom", "future_thing"]
+    assert [r.known for r in log.branch()] == [True, False]
     assert log.entry("aaaaaaa2")["x"] == 1
 
 
@@ -118,6 +119,11 @@ def test_unknown_types_are_tree_nodes(tmp_path):
 def test_not_a_session(tmp_path, data):
     with pytest.raises(NotASession, match="not a pi session file"):
         SessionLog.open(write(tmp_path, data))
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError):
+        SessionLog.open(tmp_path / "nope.jsonl")
 
 
 def test_invalid_lines_before_the_header_are_skipped(tmp_path):
