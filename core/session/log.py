@@ -289,7 +289,7 @@ class SessionLog:
             if ok:
                 record.verified = True
                 return
-            self._warn(f"line {record.line_no}: invalid JSON; skipped")
+            self._warn(f"line {record.line_no}: invalid JSON or UTF-8; skipped")
             self.records.pop()
             if record in result.new:
                 result.new.remove(record)
@@ -356,7 +356,8 @@ class SessionLog:
 
     def branch_entries(self) -> list[Mapping[str, Any]]:
         """Entries of the current branch, root first: kept entries as their dicts, the others as
-        records that read their body from the file when a key beyond type/id is looked up."""
+        records that read their body from the file when a key beyond type/id is looked up (so on a
+        big session, filter on ``type`` before looking at ``message``)."""
         return [r.entry if r.entry is not None else r for r in self._current_branch()]
 
     def entry(self, entry_id: str) -> dict[str, Any] | None:
@@ -368,6 +369,14 @@ class SessionLog:
         """The newest ``custom`` entry of ``custom_type`` on the current branch, or None."""
         for record in reversed(self._current_branch()):
             if record.type == "custom" and record.custom_type == custom_type:
+                return record.load()
+        return None
+
+    def latest_tool_result(self, tool_name: str) -> dict[str, Any] | None:
+        """The newest ``toolResult`` message entry of ``tool_name`` on the current branch, or None
+        (found from the index; only that entry's body is read)."""
+        for record in reversed(self._current_branch()):
+            if record.type == "message" and record.role == "toolResult" and record.tool_name == tool_name:
                 return record.load()
         return None
 

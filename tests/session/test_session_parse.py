@@ -149,6 +149,9 @@ def test_message_bodies_are_not_kept(tmp_path):
     assert r2["message"]["content"][0]["text"] == big and r2.verified
     assert log.entry("aaaaaaa3")["message"]["details"] == {"n": 1}
     assert r3["type"] == "message" and r3["id"] == "aaaaaaa3"
+    assert log.latest_tool_result("todo") is r4.entry
+    assert log.latest_tool_result("bash")["message"]["details"] == {"n": 1}
+    assert log.latest_tool_result("read") is None
 
 
 def test_a_torn_large_line_is_never_the_leaf(tmp_path):
@@ -159,7 +162,7 @@ def test_a_torn_large_line_is_never_the_leaf(tmp_path):
     torn = torn[: torn.index(b"}}") + 2] + b"\n"
     log = SessionLog.open(write(tmp_path, line(HEADER) + good + torn))
     assert [r.id for r in log.records] == ["aaaaaaa1"] and log.leaf_id == "aaaaaaa1"
-    assert log.warnings == ["line 3: invalid JSON; skipped"]
+    assert log.warnings == ["line 3: invalid JSON or UTF-8; skipped"]
 
 
 def test_duplicate_ids_later_wins(tmp_path):
