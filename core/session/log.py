@@ -106,7 +106,7 @@ class SessionLog:
         path = Path(path)
         now = (options.get("clock") or utc_now)()
         header = header_entry(session_id or uuid7(now), timestamp or iso_timestamp(now), discovery.normalise_cwd(cwd))
-        path.parent.mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.fchmod(fd, 0o600)
@@ -403,6 +403,7 @@ class SessionLog:
         reason = self.read_only_reason
         if reason is not None:
             raise ReadOnlySession(reason)
+        serialise(build("00000000", None, ""))  # a value JSON cannot hold fails here, before any write
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         try:
             if fcntl is not None:

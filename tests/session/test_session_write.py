@@ -150,6 +150,16 @@ def test_pi_sessions_open_read_only(tmp_path, monkeypatch):
     assert SessionLog.open(p, writable=True).append_custom("x", 1)["parentId"] == "aaaaaaa1"
 
 
+def test_unserialisable_data_writes_nothing(tmp_path):
+    log = make(tmp_path, entry("aaaaaaa1", None))
+    with open(log.path, "ab") as fh:
+        fh.write(b'{"partial')
+    before = log.path.read_bytes()
+    with pytest.raises(TypeError):
+        log.append_custom("x", {"s": {1, 2}})
+    assert log.path.read_bytes() == before
+
+
 def test_explicitly_read_only(tmp_path):
     log = make(tmp_path, writable=False)
     with pytest.raises(ReadOnlySession, match="--write"):
