@@ -78,14 +78,6 @@ def parse_line(buf: bytes, start: int, end: int) -> Any:
         raise ValueError(f"invalid JSON ({exc})") from None
 
 
-def _is_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
-
 def is_header(value: Any) -> bool:
     """pi's test for a session header: an object with ``type == "session"`` and a string ``id``."""
     return isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str)

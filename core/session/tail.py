@@ -75,7 +75,7 @@ class Tailer:
         self._last: TailChunk | None = None
         self.partial = b""
         self._first_line = b""
-        self._buf = bytearray()  # reused between reads: fresh 4 MB objects cost more than parsing
+        self._buf = bytearray()  # reused between reads: fresh big buffers cost more than parsing
 
     @property
     def lines(self) -> int:
@@ -125,6 +125,8 @@ class Tailer:
                 self.partial = bytes(buf[cut:end])
                 if cut or not got or self.offset >= st.st_size:
                     break
+        if self.offset >= st.st_size and len(self._buf) > 1 << 16:
+            self._buf = bytearray()  # caught up: later reads are small (the chunk keeps its buffer)
         if reset:
             first_line_no = 1
         if not cut:
