@@ -172,3 +172,24 @@ def test_many_appends_keep_one_chain(tmp_path):
         log.append_custom("x", i)
     reread = SessionLog.open(log.path)
     assert [r.id for r in reread.branch()] == [f"{i:08x}" for i in range(50)] == [r.id for r in log.branch()]
+
+
+def test_writer_killed_mid_line(tmp_path):
+    """A real process dies (SIGKILL) after writing half an entry; the next append repairs the line."""
+    import signal
+    import subprocess
+    import sys
+
+    log = make(tmp_path, entry("aaaaaaa1", None))
+    script = (
+        "import os, signal, sys\n"
+        "fd = os.open(sys.argv[1], os.O_WRONLY | os.O_APPEND)\n"
+        "os.write(fd, b'{\"type\":\"custom\",\"customType\":\"x\",\"data\":{\"half\":')\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script, str(log.path)])
+    assert proc.returncode == -signal.SIGKILL
+    e = log.append_custom("x", {"after": True})
+    reread = SessionLog.open(log.path)
+    assert [r.id for r in reread.branch()] == ["aaaaaaa1", e["id"]]
+    assert len(reread.warnings) == 1 and reread.warnings[0].startswith("line 3: invalid JSON")
