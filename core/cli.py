@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import sys
@@ -191,6 +192,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("value", metavar="VALUE")
     p.set_defaults(func=cmd_config)
 
+    p = sub.add_parser("demo", help="open the TUI on a generated demo session",
+                       description="Write a demo session (every pane populated) to a temp dir and "
+                       "open it in the TUI, writable.")
+    p.set_defaults(func=cmd_demo)
+
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")
     p.set_defaults(func=cmd_sessions)
@@ -211,12 +217,34 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def cmd_tui(argv: list[str], parser: argparse.ArgumentParser) -> int:
-    """``pideck [PATH]``. Until the TUI lands this says what there is, honestly."""
-    if len(argv) > 1:
-        parser.error("expected at most one PATH")
-    print(f"pideck {__version__}: the TUI is not built yet. Headless commands: "
-          + ", ".join(c for c in COMMANDS if c != "demo") + " (see `pideck --help`).")
+    """``pideck [PATH] [--write]``: the TUI on PATH or on the default session (as ``--session``)."""
+    tui_parser = argparse.ArgumentParser(prog="pideck", description="Open the TUI.")
+    tui_parser.add_argument("path", metavar="PATH", nargs="?", help="session file (default: as --session)")
+    tui_parser.add_argument("--write", action="store_true", help="allow appending to a pi session")
+    args = tui_parser.parse_args(argv)
+    try:
+        deck = open_deck(argparse.Namespace(session=args.path, write=args.write))
+    except SessionError as exc:
+        print(f"pideck: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    _tui_app()(deck).run()
     return EXIT_OK
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    """``pideck demo``: write a session with every pane populated to a temp dir and open it."""
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="pideck-demo-")) / "demo.jsonl"
+    deck = importlib.import_module("tui.demo").write_demo(path)
+    _tui_app()(deck).run()
+    print(f"The demo session is kept at {path}")
+    return EXIT_OK
+
+
+def _tui_app() -> Any:
+    """``tui.app.PideckApp``, imported only when the TUI runs: core never loads Textual."""
+    return importlib.import_module("tui.app").PideckApp
 
 
 if __name__ == "__main__":

@@ -1,0 +1,29 @@
+"""Make Textual snapshots independent of the developer's shell and of timing (textual-notes §2.3)."""
+
+import os
+
+import pytest
+import textual.constants
+from textual.widgets import Input
+
+# NO_COLOR is read in App.__init__, so dropping it here (before any app is built) works.
+os.environ.pop("NO_COLOR", None)
+
+
+@pytest.fixture(autouse=True)
+def deterministic_textual(monkeypatch: pytest.MonkeyPatch) -> None:
+    # App.__init__ copies constants.TEXTUAL_ANIMATIONS into app.animation_level.
+    monkeypatch.setattr(textual.constants, "TEXTUAL_ANIMATIONS", "none")
+    # Freeze Input cursors in the visible state.
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None)
+
+
+@pytest.fixture(autouse=True)
+def isolated_homes(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No real config, pideck state or pi sessions leak into a test."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("PIDECK_HOME", str(home / "pideck"))
+    monkeypatch.setenv("PIDECK_CONFIG", str(home / "config.toml"))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(home / "pi"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    monkeypatch.delenv("PIDECK_SESSION", raising=False)

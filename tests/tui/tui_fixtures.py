@@ -1,0 +1,105 @@
+"""Fixed sessions and app factories for the TUI tests: no randomness, no wall clock, no real paths."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Awaitable, Callable
+
+from core.deck import Deck
+from core.session import ReadOnlySession, SessionLog
+from core.session.discovery import SessionInfo
+from tui.app import PideckApp
+from tui.demo import counter_ids, write_demo
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+CWD = "/home/user/project"
+FIXED_MS = 1796050513000
+MOMENT = datetime(2026, 11, 30, 14, 55, 13, tzinfo=timezone.utc)
+INJECTED = "[red]x[/red] [/foo] [link=https://example.com]click[/link] \x1b[31mansi\x1b[0m [b]"
+
+
+def fixed_clock() -> datetime:
+    return MOMENT
+
+
+def demo_deck(folder: Path, name: str = "demo.jsonl") -> Deck:
+    return write_demo(folder / name, cwd=CWD, clock=fixed_clock, ids=counter_ids(), todo_clock=lambda: FIXED_MS)
+
+
+def open_deck(path: Path, writable: bool | None = None) -> Deck:
+    log = SessionLog.open(path, writable=writable, clock=fixed_clock)
+    return Deck(log, read_only_error=ReadOnlySession, clock=lambda: FIXED_MS)
+
+
+def pi_session(folder: Path) -> Path:
+    """pi's example session (its agent-state entry is invalid: a restore warning) plus a bad line."""
+    path = folder / "2026-11-30T14-55-13-547Z_pi-session.jsonl"
+    shutil.copy(FIXTURES / "pi_cli_session.jsonl", path)
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write("this line is not JSON\n")
+    return path
+
+
+def injected_session(folder: Path) -> Path:
+    """Every pane fed with markup, ANSI escapes, control characters and a lone surrogate."""
+    path = folder / "injected.jsonl"
+    deck = write_demo(path, cwd=CWD, clock=fixed_clock, ids=counter_ids(), todo_clock=lambda: FIXED_MS)
+    deck.apply(f"/agent-state objective {INJECTED}")
+    deck.apply(f"/agent-state add [/bold] {INJECTED}")
+    deck.apply(f"/agent-state decide [x] {INJECTED}")
+    deck.apply("/agent-progress add [link=https://example.com]m[/link]")
+    deck.call_tool("agent_handoff_create", {"schemaVersion": 1, "id": "[red]p[/red]", "source": "\x1b]0;t\x07",
+                                            "goal": INJECTED, "constraints": ["[/foo]"]})
+    deck.call_tool("todo", {"todos": [{"id": "[i]", "content": INJECTED, "status": "in_progress",
+                                       "priority": "high", "confidence": 70, "group": "[bold]g"}],
+                            "plan": {"user_intention": "[red]intent", "understands_user_intent": 90}})
+    line = {"type": "custom", "customType": "agent-handoff-state", "id": "ffff0001",
+            "parentId": deck.log.leaf_id, "timestamp": "2026-11-30T14:55:13.000Z",
+            "data": {"schemaVersion": 1, "packets": [
+                {"schemaVersion": 1, "id": "sur\ud800", "source": "s", "goal": "lone \ud800 surrogate"}]}}
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line, ensure_ascii=True) + "\n")  # ascii escapes keep the surrogate
+    return path
+
+
+SESSIONS = [
+    SessionInfo(Path("/sessions/2026-11-30T15-00-00-000Z_a.jsonl"), "pideck", "a", CWD, 22, 4096, 0.0),
+    SessionInfo(Path("/sessions/2026-11-30T14-55-13-547Z_b.jsonl"), "pi", "b", CWD, 9, 2327, 0.0),
+]
+
+
+def make_app(deck: Deck, **options: Any) -> PideckApp:
+    options.setdefault("follow", False)
+    options.setdefault("clock", lambda: FIXED_MS)
+    options.setdefault("sessions", lambda: SESSIONS)
+    return PideckApp(deck, **options)
+
+
+def run(app: PideckApp, scenario: Callable[[Any], Awaitable[Any]], size: tuple[int, int] = (120, 40)) -> Any:
+    """Run ``scenario(pilot)`` inside ``app.run_test`` without a pytest asyncio plugin."""
+
+    async def main() -> Any:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            return await scenario(pilot)
+
+    return asyncio.run(main())
+
+
+async def type_line(pilot: Any, line: str) -> None:
+    pilot.app.fill_command("")
+    await pilot.press(*line)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def wait_for(pilot: Any, condition: Callable[[], bool], timeout: float = 5.0) -> bool:
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return True
+        await pilot.pause(0.02)
+    return condition()

@@ -1,0 +1,99 @@
+"""`pideck demo`: a session with every pane populated, written through the Deck like a user would."""
+
+from __future__ import annotations
+
+import itertools
+import os
+from pathlib import Path
+from typing import Callable
+
+from core.deck import Deck
+from core.session import ReadOnlySession, SessionLog
+
+STATE_LINES = (
+    "/agent-state objective Ship the streaming JSONL parser behind a --follow flag",
+    "/agent-state add parse Write the streaming parser",
+    "/agent-state add flag Wire the --follow CLI flag",
+    "/agent-state add bench Benchmark 100 MB session files",
+    "/agent-state add docs Document the flag in the README",
+    "/agent-state set parse in_progress",
+    "/agent-state set bench blocked",
+    "/agent-state set docs done",
+    "/agent-state decide poll Poll the file every 100 ms instead of using inotify",
+    "/agent-state decide lazy Keep message bodies on disk and index them by offset",
+)
+
+PROGRESS_LINES = (
+    "/agent-progress add header-parsed",
+    "/agent-progress add entries-indexed",
+    "/agent-progress judge",  # sets the baseline
+    "/agent-progress add tail-follows-appends",
+    "/agent-progress withdraw header-parsed",
+    "/agent-progress judge",  # progress: one new, one withdrawn
+    "/agent-progress add truncation-detected",  # declared after the verdict: not judged yet
+)
+
+PACKETS = (
+    {"schemaVersion": 1, "id": "review-parser", "source": "builder", "destination": "reviewer",
+     "goal": "Review the streaming parser for partial-line handling",
+     "constraints": ["Do not change the on-disk format", "Keep the parser free of UI code"],
+     "openItems": ["CRLF line endings", "a 2 GB line"], "evidenceReferences": ["tests/session/test_tail.py"]},
+    {"schemaVersion": 1, "id": "bench-handover", "source": "builder",
+     "goal": "Finish the 100 MB benchmark once the CI runner has more disk",
+     "openItems": ["runner disk quota"]},
+)
+
+TODOS = {
+    "plan": {"user_intention": "Follow a pi session live without re-reading the whole file",
+             "understands_user_intent": 88},
+    "todos": [
+        {"id": "parse", "content": "Write the streaming parser", "status": "in_progress",
+         "priority": "high", "confidence": 80, "group": "parser"},
+        {"id": "lex", "content": "Split lines on bytes, keep the partial tail", "status": "completed",
+         "priority": "high", "confidence": 90, "completion_confidence": 97, "group": "parser"},
+        {"id": "crlf", "content": "Handle CRLF endings", "status": "pending", "priority": "medium",
+         "confidence": 55, "group": "parser"},
+        {"id": "flag", "content": "Wire the --follow CLI flag", "status": "pending", "priority": "medium",
+         "confidence": 70, "group": "cli"},
+        {"id": "color", "content": "Colour the output", "status": "cancelled", "priority": "low",
+         "confidence": 40, "group": "cli"},
+        {"id": "readme", "content": "Document the flag", "status": "pending", "priority": "low",
+         "confidence": 92},
+    ],
+    "goals": [
+        {"group": "parser", "closed_feedback_loop": 90,
+         "feedback_loop": "pytest tests/session: partial lines, truncation, replacement, CRLF"},
+        {"group": "cli", "closed_feedback_loop": 45, "feedback_loop": "run pideck --follow on a growing file"},
+    ],
+}
+
+
+def write_demo(
+    path: Path,
+    cwd: str | None = None,
+    clock: Callable | None = None,
+    ids: Callable | None = None,
+    todo_clock: Callable[[], int] | None = None,
+) -> Deck:
+    """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict)."""
+    options = {}
+    if clock is not None:
+        options["clock"] = clock
+    if ids is not None:
+        options["id_factory"] = ids
+    log = SessionLog.create(path, cwd=cwd or os.getcwd(), **options)
+    deck = Deck(log, read_only_error=ReadOnlySession, clock=todo_clock)
+    for line in STATE_LINES + PROGRESS_LINES:
+        deck.apply(line)
+    for packet in PACKETS:
+        deck.call_tool("agent_handoff_create", packet)
+    deck.call_tool("todo", TODOS)
+    deck.apply("/todos poke trigger")  # a follow-up naming the open items: the 👉 targets
+    deck.refresh()
+    return deck
+
+
+def counter_ids() -> Callable[[], str]:
+    """Deterministic 8-hex entry ids (tests and screenshots)."""
+    numbers = itertools.count(1)
+    return lambda: f"{next(numbers):08x}"

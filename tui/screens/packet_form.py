@@ -1,0 +1,81 @@
+"""Create a handoff packet: a form whose submit goes through the same core validation as the
+`agent_handoff_create` tool; the core's error text is shown in the form."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from tui.text import safe
+
+Create = Callable[[dict[str, Any]], tuple[bool, str]]
+"""``create(params) -> (created, core text)``."""
+
+SINGLE = (("id", "Id"), ("source", "Source"), ("destination", "Destination (optional)"), ("goal", "Goal"))
+MULTI = (("constraints", "Constraints (one per line)"), ("openItems", "Open items (one per line)"),
+         ("evidenceReferences", "Evidence references (one per line)"))
+
+
+def form_params(values: dict[str, str]) -> dict[str, Any]:
+    """Tool parameters from the form: optional fields left out when empty, lists split on lines."""
+    params: dict[str, Any] = {"schemaVersion": 1}
+    for key, _ in SINGLE:
+        if values.get(key, "") != "" or key in ("id", "source", "goal"):
+            params[key] = values.get(key, "")
+    for key, _ in MULTI:
+        lines = [line for line in values.get(key, "").splitlines() if line.strip()]
+        if lines:
+            params[key] = lines
+    return params
+
+
+class PacketForm(ModalScreen[str | None]):
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel"), Binding("ctrl+s", "create", "Create")]
+
+    def __init__(self, create: Create) -> None:
+        super().__init__()
+        self.create = create
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="form-box", classes="dialog"):
+            for key, label in SINGLE:
+                yield Label(label)
+                yield Input(id=f"f-{key}")
+            for key, label in MULTI:
+                yield Label(label)
+                yield TextArea(id=f"f-{key}", soft_wrap=True, show_line_numbers=False)
+            yield Static("", id="form-error", markup=False)
+            with Horizontal(id="form-buttons"):
+                yield Button("Create (ctrl+s)", id="create", variant="primary")
+                yield Button("Cancel (esc)", id="cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#form-box").border_title = "New handoff packet"
+        self.query_one("#f-id", Input).focus()
+
+    def values(self) -> dict[str, str]:
+        out = {key: self.query_one(f"#f-{key}", Input).value for key, _ in SINGLE}
+        out.update({key: self.query_one(f"#f-{key}", TextArea).text for key, _ in MULTI})
+        return out
+
+    def action_create(self) -> None:
+        created, message = self.create(form_params(self.values()))
+        if created:
+            self.dismiss(message)
+        else:
+            self.query_one("#form-error", Static).update(Text.assemble(("✗ ", "bold red"), safe(message, multiline=True)))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "create":
+            self.action_create()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.action_create()

@@ -1,0 +1,28 @@
+"""The `/todos` overlay: the full list, plan, goals with feedback-loop texts and histories."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Markdown, Static
+
+from tui.text import clean
+
+
+class TodosScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,f2", "dismiss", "Close")]
+
+    def __init__(self, markdown: str) -> None:
+        super().__init__()
+        self.markdown = markdown
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="todos-box", classes="dialog"):
+            # Markdown never parses Rich markup; control characters are made visible first.
+            yield Markdown(clean(self.markdown, multiline=True), id="todos-md")
+            yield Static("esc closes · /todos export writes this as todos.md", classes="dialog-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#todos-box").border_title = "Todos"

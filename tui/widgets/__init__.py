@@ -1,0 +1,1 @@
+"""Small widgets that only render what they are given."""

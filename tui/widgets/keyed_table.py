@@ -1,0 +1,96 @@
+"""A DataTable updated by diff: keyed rows, changed cells only, selection kept."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich.text import Text
+from textual.widgets import DataTable
+
+Row = tuple[str, Sequence[Text]]
+
+
+def _signature(cells: Sequence[Text]) -> tuple:
+    """Text equality ignores the base style, so compare plain text, style and spans."""
+    return tuple((c.plain, str(c.style), tuple(c.spans)) for c in cells)
+
+
+class KeyedTable(DataTable):
+    """Rows are ``(key, cells)``; ``show`` moves the table to exactly those rows.
+
+    Never clears for an ordinary change (that would reset the cursor and the scroll): rows that
+    went away are removed, changed cells updated, new rows appended. Only when the order of the
+    remaining keys changed is the table rebuilt, and then the cursor goes back to its key.
+    """
+
+    def __init__(self, columns: Sequence[tuple[str, str]], fill: str | None = None, **kwargs) -> None:
+        kwargs.setdefault("cursor_type", "row")
+        kwargs.setdefault("zebra_stripes", True)
+        super().__init__(**kwargs)
+        self._column_spec = list(columns)
+        self._fill = fill  # this column takes the width the others leave (cut with …)
+        self._shown: dict[str, tuple] = {}  # key -> signature of the cells on screen
+        for label, key in self._column_spec:
+            self.add_column(label, key=key)  # explicit keys: add_columns() makes random ones
+
+    @property
+    def keys(self) -> list[str]:
+        return list(self._shown)
+
+    def selected_key(self) -> str | None:
+        if not self._shown or self.cursor_row < 0 or self.cursor_row >= self.row_count:
+            return None
+        return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+
+    def show(self, rows: Sequence[Row]) -> None:
+        wanted = {key: _signature(cells) for key, cells in rows}
+        texts = {key: list(cells) for key, cells in rows}
+        if wanted == self._shown and list(wanted) == list(self._shown):
+            return
+        kept = [k for k in self._shown if k in wanted]
+        if kept != [k for k in wanted if k in self._shown]:
+            self._rebuild(rows)
+            return
+        for key in list(self._shown):
+            if key not in wanted:
+                self.remove_row(key)
+                del self._shown[key]
+        columns = [key for _, key in self._column_spec]
+        for key, sig in wanted.items():
+            old = self._shown.get(key)
+            if old is None:
+                self.add_row(*texts[key], key=key)
+            elif old != sig:
+                for column, before, after, text in zip(columns, old, sig, texts[key]):
+                    if before != after:
+                        self.update_cell(key, column, text, update_width=True)
+            self._shown[key] = sig
+        if list(self._shown) != list(wanted):  # new keys landed before old ones: order by rebuild
+            self._rebuild(rows)
+        self.call_after_refresh(self.fit_fill_column)  # column widths settle on the next refresh
+
+    def _rebuild(self, rows: Sequence[Row]) -> None:
+        selected = self.selected_key()
+        self.clear()
+        self._shown = {}
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+            self._shown[key] = _signature(cells)
+        if selected in self._shown:
+            self.move_cursor(row=self.get_row_index(selected), animate=False)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.fit_fill_column)
+
+    def fit_fill_column(self) -> None:
+        """Give the fill column exactly the room left, so no horizontal scrolling is needed."""
+        if self._fill is None or not self.size.width:
+            return
+        column = self.columns[self._fill]  # type: ignore[index]
+        others = sum(c.get_render_width(self) for k, c in self.columns.items() if k != self._fill)
+        scrollbar = self.styles.scrollbar_size_vertical if self.row_count > self.size.height - 1 else 0
+        width = max(self.size.width - others - scrollbar - 2 * self.cell_padding, 6)
+        if column.auto_width or column.width != width:
+            column.auto_width, column.width = False, width
+            self._require_update_dimensions = True
+            self.refresh()

@@ -1,0 +1,144 @@
+"""The three primitive panes: Agent State, Agent Progress, Agent Handoff.
+
+Each takes plain data from the core (snapshot dicts) and renders it; nothing is kept that the
+log cannot rebuild.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.widgets import Static
+
+from tui.text import clean, one_line, safe
+from tui.widgets.keyed_table import KeyedTable
+
+STATUS_BADGES = {
+    "open": ("○", "", ""),
+    "in_progress": ("▶", "bold cyan", "cyan"),
+    "blocked": ("■", "bold red", "red"),
+    "done": ("✓", "green", "dim"),
+}
+"""status -> (icon, icon style, content style); the icon is the badge (narrow panes keep the text)."""
+
+
+def status_badge(status: str) -> Text:
+    icon, style, _ = STATUS_BADGES.get(status, ("?", "", ""))
+    return Text(icon, style=style, no_wrap=True)
+
+
+def work_item_cells(item: dict[str, Any]) -> tuple[Text, ...]:
+    _, _, style = STATUS_BADGES.get(item["status"], ("?", "", ""))
+    return status_badge(item["status"]), one_line(item["id"], "bold"), one_line(item["content"], style)
+
+
+class StatePane(Vertical):
+    """Objective, work items with status badges, decisions."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.border_title = "Agent State"
+        self._objective: str | None | bool = False  # False: nothing shown yet
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="objective", markup=False)
+        yield KeyedTable([("", "status"), ("Id", "id"), ("Work item", "content")], "content",
+                         id="work-items")
+        yield KeyedTable([("Id", "id"), ("Decision", "content")], "content", id="decisions")
+
+    def show(self, snapshot: dict[str, Any]) -> None:
+        objective = snapshot.get("objective")
+        if objective != self._objective:
+            self._objective = objective
+            body = safe(objective, multiline=True) if objective is not None else Text("no objective set", "dim italic")
+            self.query_one("#objective", Static).update(Text.assemble(("Objective ", "bold"), body))
+        items = snapshot.get("workItems", [])
+        decisions = snapshot.get("decisions", [])
+        self.query_one("#work-items", KeyedTable).show(
+            [(i["id"], work_item_cells(i)) for i in items]
+        )
+        self.query_one("#decisions", KeyedTable).show(
+            [(d["id"], (one_line(d["id"], "bold"), one_line(d["content"]))) for d in decisions]
+        )
+        counts = {s: sum(1 for i in items if i["status"] == s) for s in STATUS_BADGES}
+        self.border_subtitle = " ".join(f"{STATUS_BADGES[s][0]}{n}" for s, n in counts.items() if n) or "no work items"
+
+
+def progress_text(state: dict[str, Any], verdict: dict[str, Any] | None) -> Text:
+    """Declared set, baseline and the last verdict; new milestones green, withdrawn red."""
+    current, recorded = state["currentMilestones"], state["recordedMilestones"]
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append("Baseline ", "bold")
+    if state["hasBaseline"]:
+        text.append(f"established · {len(recorded)} recorded\n", "green")
+    else:
+        text.append("none yet (judge sets it)\n", "dim")
+    text.append(f"Declared ({len(current)})\n", "bold")
+    if not current:
+        text.append("  nothing declared\n", "dim italic")
+    for milestone in current:
+        unjudged = state["hasBaseline"] and milestone not in recorded
+        text.append("  + " if unjudged else "  ● ", "green" if unjudged else "dim")
+        text.append_text(safe(milestone, "green" if unjudged else ""))
+        text.append(" · not judged yet\n" if unjudged else "\n", "dim")
+    for milestone in recorded:
+        if milestone not in current:
+            text.append("  − ", "red")
+            text.append_text(safe(milestone, "red strike"))
+            text.append(" · recorded, not declared\n", "dim")
+    text.append("Last verdict ", "bold")
+    if verdict is None:
+        text.append("none yet", "dim")
+        return text
+    outcome = verdict["outcome"]
+    style = {"progress": "bold green", "no_progress": "bold yellow"}.get(outcome, "bold")
+    text.append(clean(outcome), style)
+    if outcome == "unknown":
+        text.append(f" ({clean(verdict.get('reason', ''))})", "dim")
+    for milestone in verdict.get("newMilestones", []):
+        text.append("\n  new ", "green")
+        text.append_text(safe(milestone, "bold green"))
+    for milestone in verdict.get("withdrawnMilestones", []):
+        text.append("\n  withdrawn ", "red")
+        text.append_text(safe(milestone, "bold red"))
+    return text
+
+
+class ProgressPane(VerticalScroll):
+    """Declared milestones, the baseline and the last verdict."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.border_title = "Agent Progress"
+        self._shown: tuple | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="progress-body", markup=False)
+
+    def show(self, state: dict[str, Any], verdict: dict[str, Any] | None) -> None:
+        key = (repr(state), repr(verdict))
+        if key == self._shown:
+            return
+        self._shown = key
+        self.query_one("#progress-body", Static).update(progress_text(state, verdict))
+        self.border_subtitle = f"{len(state['currentMilestones'])} declared"
+
+
+class HandoffPane(Vertical):
+    """One line per packet; Enter on a row opens the packet detail screen."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.border_title = "Agent Handoff"
+
+    def compose(self) -> ComposeResult:
+        yield KeyedTable([("Id", "id"), ("Goal", "goal")], "goal", id="packets")
+
+    def show(self, packets: list[dict[str, Any]]) -> None:
+        self.query_one("#packets", KeyedTable).show(
+            [(p["id"], (one_line(p["id"], "bold"), one_line(p["goal"]))) for p in packets]
+        )
+        self.border_subtitle = f"{len(packets)} packets · enter opens"
