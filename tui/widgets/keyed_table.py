@@ -51,10 +51,13 @@ class KeyedTable(DataTable):
         if kept != [k for k in wanted if k in self._shown]:
             self._rebuild(rows)
             return
+        selected = self.selected_key()
         for key in list(self._shown):
             if key not in wanted:
                 self.remove_row(key)
                 del self._shown[key]
+        if selected in self._shown and self.get_row_index(selected) != self.cursor_row:
+            self.move_cursor(row=self.get_row_index(selected), animate=False)  # rows above went away
         columns = [key for _, key in self._column_spec]
         for key, sig in wanted.items():
             old = self._shown.get(key)

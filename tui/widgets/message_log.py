@@ -14,10 +14,14 @@ class MessageLog(RichLog):
     def __init__(self, **kwargs) -> None:
         super().__init__(markup=False, highlight=False, wrap=True, max_lines=1000, **kwargs)
         self.border_title = "Messages"
-        self.count = 0
+        self.messages: list[tuple[str, str, str]] = []  # (level, source, message), also while hidden
+
+    @property
+    def count(self) -> int:
+        return len(self.messages)
 
     def add(self, message: str, level: str = "info", source: str = "") -> None:
-        self.count += 1
+        self.messages.append((level, source, message))
         head = Text(f"{level:<7} ", LEVEL_STYLES.get(level, ""))
         if source:
             head.append(f"{source}  ", "dim")

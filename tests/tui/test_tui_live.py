@@ -1,0 +1,88 @@
+"""Live behaviour: another writer's appends, a branch switch, truncation, pause."""
+
+from __future__ import annotations
+
+import json
+
+from core.deck import Deck
+from core.session import SessionLog
+from tui.widgets.header import DeckHeader
+from tui.widgets.keyed_table import KeyedTable
+from tui.widgets.message_log import MessageLog
+from tui_fixtures import demo_deck, make_app, run, wait_for
+
+
+def test_append_by_another_writer_shows_up_without_losing_the_selection(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck, follow=True, poll=0.02)
+
+    async def scenario(pilot):
+        table = app.query_one("#work-items", KeyedTable)
+        table.move_cursor(row=2)  # select "bench"
+        other = Deck(SessionLog.open(deck.log.path))  # a second writer on the same file
+        other.apply("/agent-state add w2 Written by another process")
+        assert await wait_for(pilot, lambda: "w2" in table.keys)
+        assert table.selected_key() == "bench"
+        assert app.query_one(DeckHeader).info.entries == len(other.log.records)
+        other.apply("/agent-state remove flag")
+        assert await wait_for(pilot, lambda: "flag" not in table.keys)
+        assert table.selected_key() == "bench"
+
+    run(app, scenario)
+
+
+def test_branch_switch_redraws_every_pane(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck, follow=True, poll=0.02)
+    first_state = next(r for r in deck.log.records if r.custom_type == "agent-state-state")
+
+    async def scenario(pilot):
+        assert app.query_one("#packets", KeyedTable).keys
+        entry = {"type": "custom", "customType": "agent-state-state", "id": "b0b0b0b0",
+                 "parentId": first_state.id, "timestamp": "2026-11-30T15:00:00.000Z",
+                 "data": {"schemaVersion": 1, "state": {"schemaVersion": 1, "objective": "Other branch",
+                          "workItems": [{"id": "only", "content": "Only here", "status": "open"}],
+                          "decisions": []}}}
+        with deck.log.path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(entry) + "\n")
+        work = app.query_one("#work-items", KeyedTable)
+        assert await wait_for(pilot, lambda: work.keys == ["only"])
+        assert app.query_one("#packets", KeyedTable).keys == []  # no handoff entries on that branch
+        assert not app.query_one("#strip").display  # nor todos
+        assert "Other branch" in str(app.query_one("#objective").render())
+
+    run(app, scenario)
+
+
+def test_truncation_reloads_with_a_notice(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck, follow=True, poll=0.02)
+
+    async def scenario(pilot):
+        header_line = deck.log.path.read_text(encoding="utf-8").splitlines()[0]
+        deck.log.path.write_text(header_line + "\n", encoding="utf-8")
+        work = app.query_one("#work-items", KeyedTable)
+        assert await wait_for(pilot, lambda: work.keys == [])
+        lines = [message for _, _, message in app.query_one(MessageLog).messages]
+        assert any("truncated or replaced" in line for line in lines)
+        assert app.query_one(DeckHeader).info.entries == 0
+
+    run(app, scenario)
+
+
+def test_paused_ignores_appends_until_resumed(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck, follow=True, poll=0.02)
+
+    async def scenario(pilot):
+        await pilot.press("f4")
+        assert app.query_one(DeckHeader).info.following is False
+        Deck(SessionLog.open(deck.log.path)).apply("/agent-state add late Arrived while paused")
+        await pilot.pause(0.2)
+        work = app.query_one("#work-items", KeyedTable)
+        assert "late" not in work.keys
+        await pilot.press("f4")
+        assert await wait_for(pilot, lambda: "late" in work.keys)
+        assert app.query_one(DeckHeader).info.following is True
+
+    run(app, scenario)

@@ -1,0 +1,81 @@
+"""Packet detail, the packet form (core validation in the form), the session picker."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, OptionList, Static, TextArea
+
+from tui.screens.packet_form import form_params
+from tui.widgets.keyed_table import KeyedTable
+from tui_fixtures import demo_deck, make_app, open_deck, run
+
+
+def test_enter_on_a_packet_opens_its_detail(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        table = app.query_one("#packets", KeyedTable)
+        table.focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "PacketScreen"
+        assert app.screen.packet["id"] == "bench-handover"
+        assert "runner disk quota" in str(app.screen.query_one("#packet-body", Static).render())
+        await pilot.press("escape")
+        await pilot.pause()
+        assert table.selected_key() == "bench-handover"
+
+    run(app, scenario)
+
+
+def test_packet_form_shows_the_core_error_then_creates(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await pilot.press("f7")
+        await pilot.pause()
+        form = app.screen
+        form.query_one("#f-id", Input).value = "review-parser"  # a duplicate id
+        form.query_one("#f-source", Input).value = "me"
+        form.query_one("#f-goal", Input).value = "Check it"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        error = str(form.query_one("#form-error", Static).render())
+        assert "review-parser" in error and app.screen is form
+        form.query_one("#f-id", Input).value = "new-one"
+        form.query_one("#f-openItems", TextArea).text = "first\n\nsecond\n"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is not form
+        packets = app.deck.handoff.packets()
+        assert packets[-1]["id"] == "new-one" and packets[-1]["openItems"] == ["first", "second"]
+        assert "new-one" in app.query_one("#packets", KeyedTable).keys
+
+    run(app, scenario)
+
+
+def test_form_params_leave_out_empty_optionals():
+    assert form_params({"id": "a", "source": "", "goal": "g", "destination": "", "constraints": " \n"}) == {
+        "schemaVersion": 1, "id": "a", "source": "", "goal": "g"}
+
+
+def test_session_picker_opens_the_chosen_session(tmp_path):
+    other = demo_deck(tmp_path / "other")
+    other.apply("/agent-state add picked From the picked session")
+    opened = []
+
+    def open_path(path):
+        opened.append(path)
+        return open_deck(other.log.path)
+
+    app = make_app(demo_deck(tmp_path), open_deck=open_path)
+
+    async def scenario(pilot):
+        await pilot.press("f6")
+        await pilot.pause()
+        assert app.screen.query_one(OptionList).option_count == 2
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        assert opened and opened[0].name.endswith("_b.jsonl")
+        assert "picked" in app.query_one("#work-items", KeyedTable).keys
+
+    run(app, scenario)
