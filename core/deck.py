@@ -131,8 +131,15 @@ class Deck:
         return self._mutating(self.todo.settle, lambda m: (None, Notice(m, "warning")))
 
     def _mutating(self, run: Callable[[], Any], refused: Callable[[str], Any]) -> Any:
+        """Run a mutation under the log's lock, on state that includes every other writer's
+        entries; a read-only log refuses it with a message that says why and how."""
+        locked = getattr(self.log, "locked", None)
         try:
-            return run()
+            if locked is None or not getattr(self.log, "writable", True):
+                return run()
+            with locked():
+                self.refresh()
+                return run()
         except Exception as exc:
             if self._read_only_error is None or not isinstance(exc, self._read_only_error):
                 raise

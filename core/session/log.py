@@ -6,7 +6,8 @@ import gc
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Mapping
 
 try:
     import fcntl
@@ -67,6 +68,7 @@ class SessionLog:
         self._id_factory = id_factory or short_id
         self._fast_min = fast_min
         self._tail = Tailer(self.path)
+        self._lock_fd: int | None = None
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -399,6 +401,26 @@ class SessionLog:
             lambda id, parent, ts: custom_message_entry(custom_type, content, display, details, id, parent, ts)
         )
 
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the file's exclusive lock across a whole read-derive-append (re-entrant).
+
+        A mutation decides what to append from the state it read; taking the lock around both
+        (and refreshing inside it) means a concurrent writer can never be overwritten by a
+        state computed before its entry landed.
+        """
+        if self._lock_fd is not None or fcntl is None:
+            yield
+            return
+        fd = os.open(self.path, os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._lock_fd = fd
+            yield
+        finally:
+            self._lock_fd = None
+            os.close(fd)  # releases the lock
+
     def _append(self, build: Callable[[str, str | None, str], dict[str, Any]]) -> dict[str, Any]:
         reason = self.read_only_reason
         if reason is not None:
@@ -406,7 +428,7 @@ class SessionLog:
         serialise(build("00000000", None, ""))  # a value JSON cannot hold fails here, before any write
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
         try:
-            if fcntl is not None:
+            if fcntl is not None and self._lock_fd is None:
                 fcntl.flock(fd, fcntl.LOCK_EX)  # released by close
             self.refresh()  # another process may have appended: choose the parent from the file
             if self._tail.partial:
