@@ -17,9 +17,9 @@ from tui.text import safe
 Create = Callable[[dict[str, Any]], tuple[bool, str]]
 """``create(params) -> (created, core text)``."""
 
-SINGLE = (("id", "Id"), ("source", "Source"), ("destination", "Destination (optional)"), ("goal", "Goal"))
-MULTI = (("constraints", "Constraints (one per line)"), ("openItems", "Open items (one per line)"),
-         ("evidenceReferences", "Evidence references (one per line)"))
+SINGLE = (("id", "Id"), ("source", "Source"), ("destination", "Destination?"), ("goal", "Goal"))
+MULTI = (("constraints", "Constraints"), ("openItems", "Open items"), ("evidenceReferences", "Evidence refs"))
+"""The list fields take one value per line; Destination is the only optional single field."""
 
 
 def form_params(values: dict[str, str]) -> dict[str, Any]:
@@ -44,13 +44,15 @@ class PacketForm(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="form-box", classes="dialog"):
-            for key, label in SINGLE:
-                yield Label(label)
-                yield Input(id=f"f-{key}")
-            for key, label in MULTI:
-                yield Label(label)
-                yield TextArea(id=f"f-{key}", soft_wrap=True, show_line_numbers=False)
             yield Static("", id="form-error", markup=False)
+            for key, label in SINGLE:
+                with Horizontal(classes="form-row"):
+                    yield Label(label)
+                    yield Input(id=f"f-{key}")
+            for key, label in MULTI:
+                with Horizontal(classes="form-row multi"):
+                    yield Label(label)
+                    yield TextArea(id=f"f-{key}", soft_wrap=True, show_line_numbers=False)
             with Horizontal(id="form-buttons"):
                 yield Button("Create (ctrl+s)", id="create", variant="primary")
                 yield Button("Cancel (esc)", id="cancel")

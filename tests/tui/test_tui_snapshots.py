@@ -1,0 +1,116 @@
+"""SVG snapshots of every screen at 80x24 and 120x40 (fixed fixture sessions, follow off, fixed clock).
+
+Refresh with `uv run pytest tests/tui --snapshot-update` and look at the diff before committing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.command import CommandPalette
+from textual.widgets import Input
+
+from tui.commands import SlashCommandProvider
+from tui.screens.picker import SessionPicker
+from tui_fixtures import SESSIONS, demo_deck, injected_session, make_app, open_deck, pi_session
+
+SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+
+
+@SIZES
+def test_main(snap_compare, tmp_path, size):
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size)
+
+
+@SIZES
+def test_typed_command_with_suggestion(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.press(*"/agent-state set br")
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_palette(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.app.push_screen(CommandPalette(providers=[SlashCommandProvider]))
+        pilot.app.screen.query_one(Input).cursor_blink = False
+        await pilot.app.screen.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_todos_overlay(snap_compare, tmp_path, size):
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, press=["f2"])
+
+
+@SIZES
+def test_packet_detail(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await pilot.pause()
+        pilot.app.show_packet("review-parser")
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_help(snap_compare, tmp_path, size):
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, press=["f1"])
+
+
+@SIZES
+def test_session_picker(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.app.push_screen(SessionPicker(SESSIONS, stamps=False))
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_packet_form_with_core_error(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.press("f7")
+        await pilot.pause()
+        pilot.app.screen.query_one("#f-id", Input).value = "review-parser"
+        pilot.app.screen.query_one("#f-source", Input).value = "me"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_message_log(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await pilot.pause()
+        pilot.app.run_line("/agent-state add [red]x[/red] typed [/foo]")
+        pilot.app.run_line("/agent-progress judge")
+        pilot.app.clear_notifications()
+        await pilot.press("f3")
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_read_only_pi_session_with_warnings(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.press("f3")
+        await pilot.pause()
+
+    app = make_app(open_deck(pi_session(tmp_path), writable=False))
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_markup_injection(snap_compare, tmp_path, size):
+    assert snap_compare(make_app(open_deck(injected_session(tmp_path))), terminal_size=size)
