@@ -6,7 +6,7 @@ The Deck keeps no state the log cannot rebuild: ``reload`` re-derives everything
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from core.adapters.agent_handoff import AgentHandoffAdapter
@@ -31,6 +31,7 @@ class DeckChange:
     reset: bool  # the file was truncated, replaced or rewritten: everything was re-read
     new_entries: int
     branch_switched: bool = False  # the new leaf is not a descendant of the old one
+    followups: list[str] = field(default_factory=list)  # idle nudges the todo machine sent
 
 
 class Deck:
@@ -99,13 +100,43 @@ class Deck:
         self._leaf = self.log.leaf_id
         if extends:
             types = {r.custom_type for r in new if r.type == "custom"}
-            for adapter in self.dispatcher.adapters[:3]:
+            for adapter in (self.state, self.progress, self.handoff):  # the todo adapter replays itself
                 if adapter.ENTRY_TYPE in types:
                     newest = self.log.latest_custom(adapter.ENTRY_TYPE)
                     self._reload_one(adapter, [newest] if newest is not None else [])
         else:
             self.reload()
-        return DeckChange(reset=reset, new_entries=len(new), branch_switched=not extends and not reset)
+        nudges = self._observe(new) if extends else []
+        return DeckChange(reset=reset, new_entries=len(new), branch_switched=not extends and not reset,
+                          followups=nudges)
+
+    def _observe(self, new: list[Any]) -> list[str]:
+        """Feed the todo machine the agent's messages as they land: a user message re-arms the
+        cycle on new work, assistant messages count towards the idle nudge. pideck runs the gates
+        only on a log it may write (a pi session where pi-jtodo runs is read-only unless the user
+        asked to write, jtodo.md §10.5)."""
+        if not getattr(self.log, "writable", False):
+            return []
+        sent: list[str] = []
+        for record in new:
+            role = getattr(record, "role", None)
+            if record.type != "message" or role not in ("user", "assistant"):
+                continue
+            try:
+                if role == "user":
+                    self.todo.after_user_message()
+                elif (text := self.todo.after_assistant_message()) is not None:
+                    sent.append(text)
+            except Exception as exc:  # a read-only race: never let the tail path crash
+                if self._read_only_error is None or not isinstance(exc, self._read_only_error):
+                    raise
+        return sent
+
+    def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
+        """One watchdog tick (the TUI calls it on its timer, tests with an injected time)."""
+        if not getattr(self.log, "writable", False):
+            return []
+        return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda m: [])
 
     def has_todo_state(self) -> bool:
         """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry or a ``todo``
@@ -127,7 +158,10 @@ class Deck:
         return self._mutating(lambda: self.dispatcher.call_tool(name, params), lambda m: m)
 
     def settle(self) -> tuple[str | None, Notice | None]:
-        """One turn-end settle of the todo gates (what a harness calls when the agent stops)."""
+        """One turn-end settle of the todo gates (what a harness calls when the agent stops).
+        pideck runs no gates on a log it may not write (jtodo.md §10.5)."""
+        if not getattr(self.log, "writable", True):
+            return None, Notice(READ_ONLY_HINT, "warning")
         return self._mutating(self.todo.settle, lambda m: (None, Notice(m, "warning")))
 
     def _mutating(self, run: Callable[[], Any], refused: Callable[[str], Any]) -> Any:
