@@ -1,0 +1,235 @@
+"""``pideck inspect --json`` on session files written by pi's own SessionManager.
+
+The expected values are derived by hand from pi's tree rule (pi-session.md §11: the leaf is the last
+line; the branch is the parentId chain from it) and the adapters' restore rule (primitives.md §6.2:
+the newest custom entry of the type on the branch, validated strictly, no fallback; jtodo.md §10.2
+for the todo list), never copied from pideck's output.
+
+``pi_sessionmanager_branched.jsonl`` was written by @earendil-works/pi-coding-agent 1.6.0's
+SessionManager (tests/fixtures/make_pi_sessionmanager_fixture.mjs; its header comment draws the
+tree). Entry names below (T = trunk, A = abandoned branch, B = current branch, L = late abandoned
+branch, F = after the branch summary) follow that script.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import read_lines
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+BRANCHED = FIXTURES / "pi_sessionmanager_branched.jsonl"
+SPEC_15_2 = FIXTURES / "2026-11-30T14-53-16-479Z_01a22cf2-253f-70fd-b26f-f043e48c877f.jsonl"
+
+# Ids as printed by the generator when the committed fixture was written.
+IDS = {
+    "T1": "be427429", "T2": "8590216b", "T3": "3df98f9b", "T4": "5b1e7958", "T5": "b5397fd0",
+    "T6": "a6a7dde9", "T7": "fb9f4e14", "T8": "b200b1af", "T9": "58124085", "T10": "61cc65ba",
+    "T11": "35491fb0", "T12": "fa8ee7f1",
+    "A1": "e56ae110", "A2": "8bad514b", "A3": "c662ab80", "A4": "fda1abaa", "A5": "b6231bac",
+    "B1": "505aa600", "B2": "1f3c2181", "B3": "3d8a879e", "B4": "0c4958b7", "B5": "98a7f74d",
+    "B6": "302721a2", "B7": "6f36ee6c", "B8": "da072054", "B9": "09353a65", "B10": "69bb99f3",
+    "L1": "7f2c2deb", "L2": "de579758", "L3": "2ce797d6", "L4": "4e5460b9", "L5": "bab39169",
+    "F1": "9b75b179", "F2": "80f95293", "F3": "b22663af", "F4": "fd78b857", "F5": "83e8628a",
+}
+CURRENT_BRANCH = [f"T{i}" for i in range(1, 13)] + [f"B{i}" for i in range(1, 11)] + [f"F{i}" for i in range(1, 6)]
+
+HANDOFF_WARNING = "Agent Handoff: persisted state was invalid; starting with fresh state."
+STATE_WARNING = "Agent State: persisted state was invalid; starting with empty state."
+
+# T6 (S1): the newest agent-state-state on the branch. A1 and L1 are newer in the file but sit on
+# abandoned branches. The extra envelope key "savedBy" is allowed by the Agent State adapter.
+EXPECTED_STATE = {
+    "schemaVersion": 1,
+    "workItems": [
+        {"id": "parse", "content": "Write the JSONL parser", "status": "in_progress"},
+        {"id": "cli", "content": "Add the inspect command", "status": "open"},
+    ],
+    "decisions": [{"id": "format", "content": "Read pi's JSONL v3 format as is."}],
+    "objective": "Ship the session parser",
+}
+
+# B4 (P2): newer than T7 on the branch; A4 is abandoned. Extra envelope keys are allowed.
+EXPECTED_PROGRESS = {
+    "hasBaseline": True,
+    "currentMilestones": ["parser-skeleton", "streaming-reader"],
+    "recordedMilestones": ["parser-skeleton"],
+}
+
+# B3's details (the newest todo candidate on the branch; A3 and L4 are abandoned), restored
+# leniently: " parser " is trimmed, null and "" groups are dropped, the unknown status "waiting" is
+# kept, the jcode-internal "blocked_by" and the extra "plan_update"/"goal_updates" are dropped.
+EXPECTED_TODO = {
+    "todos": [
+        {"content": "Write the JSONL parser", "status": "completed", "priority": "high", "id": "parse",
+         "group": "parser", "confidence": 80, "completion_confidence": 97, "confidence_history": [80, 97]},
+        {"content": "Add the inspect command", "status": "in_progress", "priority": "medium", "id": "cli",
+         "confidence": 75, "confidence_history": [70, 75]},
+        {"content": "Document the format", "status": "waiting", "priority": "low", "id": "docs",
+         "confidence": 60, "confidence_history": [60]},
+    ],
+    "plan": {
+        "user_intention": "Ship the session parser and its CLI",
+        "understands_user_intent": 97,
+        "understands_user_intent_history": [90, 97],
+    },
+    "goals": [
+        {"group": "parser", "closed_feedback_loop": 97, "closed_feedback_loop_history": [85, 97],
+         "feedback_loop": "run the parser tests", "end_to_end_ownership": 96,
+         "end_to_end_ownership_history": [96]},
+        {"closed_feedback_loop": 70, "closed_feedback_loop_history": [70]},
+    ],
+}
+
+# jtodo.md §10.3 over the branch: armed at start (default config); B6 {armed: true} re-arms and
+# resets; B7 poke: attempts 0, poke_state set (first one, so unchanged_settles 0), targets its ids;
+# B8 completion: attempts 1, last_signature = signature(v2 todos) (§7.5: the completed item only),
+# targets ["parse"]. The abandoned disarms A5 and L5 never apply.
+EXPECTED_CYCLE = {
+    "armed": True,
+    "digest_delivered": False,
+    "spike_challenged": False,
+    "attempts": 1,
+    "last_signature": [json.dumps(["parse", "completed", 97, 97])],
+    "unchanged_settles": 0,
+    "targets": ["parse"],
+    "last_disarm_reason": None,
+}
+
+
+def _copy(src: Path, tmp_path: Path) -> Path:
+    dest = tmp_path / "sessions" / src.name
+    dest.parent.mkdir()
+    shutil.copyfile(src, dest)
+    return dest
+
+
+def _inspect(pideck, path: Path) -> dict:
+    code, out, err = pideck("inspect", "--session", str(path), "--json")
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_fixture_is_what_the_generator_describes() -> None:
+    """Guards the hand derivation below: the ids, parents and types the expectations rely on."""
+    lines = read_lines(BRANCHED)
+    header, entries = lines[0], lines[1:]
+    assert header == {"type": "session", "version": 3, "id": "01a22d26-e624-7062-b865-fa9848114d32",
+                      "timestamp": "2026-11-30T15:50:53.733Z", "cwd": "/home/user/parser-project"}
+    assert [e["id"] for e in entries] == list(IDS.values())
+    parent = {e["id"]: e["parentId"] for e in entries}
+    assert parent[IDS["A1"]] == parent[IDS["B1"]] == IDS["T12"]  # the first branch point
+    assert parent[IDS["L1"]] == parent[IDS["F1"]] == IDS["B10"]  # the branch summary's fork
+    by_id = {e["id"]: e for e in entries}
+    assert by_id[IDS["F1"]]["type"] == "branch_summary" and by_id[IDS["F1"]]["fromId"] == IDS["L5"]
+    assert by_id[IDS["B5"]]["type"] == "compaction" and by_id[IDS["B5"]]["firstKeptEntryId"] == IDS["B1"]
+    assert by_id[IDS["B9"]]["data"]["savedBy"] == "fixture"  # the invalid handoff envelope
+
+
+def test_inspect_pi_sessionmanager_fixture(pideck, tmp_path: Path) -> None:
+    path = _copy(BRANCHED, tmp_path)
+    before = path.read_bytes()
+    result = _inspect(pideck, path)
+    assert path.read_bytes() == before  # inspecting never writes
+
+    assert result["session"] == {
+        "path": str(path),
+        "id": "01a22d26-e624-7062-b865-fa9848114d32",
+        "cwd": "/home/user/parser-project",
+        "writable": True,  # outside pi's session folders
+        "entries": 37,
+        "leaf": IDS["F5"],  # the last line: a label entry clearing T4's label
+        "branch_length": len(CURRENT_BRANCH),  # 27: T1..T12, B1..B10, F1..F5
+    }
+    assert result["state"] == EXPECTED_STATE
+    assert result["progress"] == EXPECTED_PROGRESS
+    # B9 is the newest agent-handoff-state on the branch and its envelope has an extra key: one
+    # warning and no packets, never a fallback to the valid T8 (nor to the abandoned A2 and L2).
+    assert result["handoff"] == {"packets": []}
+    assert {k: v for k, v in result["todo"].items() if k != "cycle"} == EXPECTED_TODO
+    assert result["todo"]["cycle"] == EXPECTED_CYCLE
+    assert result["warnings"] == [HANDOFF_WARNING]
+    assert set(result) == {"session", "state", "progress", "handoff", "todo", "warnings"}
+
+
+def test_inspect_pi_fixture_text_mode(pideck, tmp_path: Path) -> None:
+    path = _copy(BRANCHED, tmp_path)
+    code, out, err = pideck("inspect", "--session", str(path))
+    assert code == 0, err
+    assert "Agent State: objective: Ship the session parser, 2 work items (1 open, 1 in_progress, 0 blocked, 0 done), 1 decision." in out
+    assert "Agent Progress: 2 declared milestones; baseline established (1 recorded milestone)." in out
+    assert "Agent Handoff: 0 packets in the current session." in out
+    assert HANDOFF_WARNING in out
+    for abandoned in ("Abandoned A", "Abandoned L", "Abandoned todo", "Abandoned late todo"):
+        assert abandoned not in out
+
+
+def test_inspect_spec_15_2_fixture(pideck, tmp_path: Path) -> None:
+    """The spec's verbatim SessionManager file: c3 is on the branch, c2 is abandoned; c3's payload
+    ``state: {step, notes}`` is not an Agent State snapshot, so the restore is empty with one warning
+    (no fallback to c1, and c2's payload is never looked at)."""
+    path = _copy(SPEC_15_2, tmp_path)
+    result = _inspect(pideck, path)
+    assert result == {
+        "session": {
+            "path": str(path),
+            "id": "01a22cf2-253f-70fd-b26f-f043e48c877f",
+            "cwd": "/home/user/demo-project",
+            "writable": True,
+            "entries": 5,
+            "leaf": "73a3a127",
+            "branch_length": 4,
+        },
+        "state": None,
+        "progress": {"hasBaseline": False, "currentMilestones": [], "recordedMilestones": []},
+        "handoff": {"packets": []},
+        "todo": None,
+        "warnings": [STATE_WARNING],
+    }
+
+
+@pytest.mark.parametrize("leaf", ["A5", "L5", "B9"])
+def test_inspect_follows_the_last_line(pideck, tmp_path: Path, leaf: str) -> None:
+    """Cut the file after another entry: pi's leaf is then that entry, and the restore follows it.
+
+    A5 ends branch A (S2, H2, the pi-jtodo/state A3, PA, and a disarm); L5 ends branch L (S4, H4,
+    the todo result L4, a disarm); B9 ends on the invalid handoff entry itself."""
+    lines = BRANCHED.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = 1 + list(IDS).index(leaf) + 1  # header + entries up to and including ``leaf``
+    path = tmp_path / "cut.jsonl"
+    path.write_text("".join(lines[:cut]), encoding="utf-8")
+    result = _inspect(pideck, path)
+    assert result["session"]["leaf"] == IDS[leaf]
+    if leaf == "A5":
+        assert result["session"]["branch_length"] == 17
+        assert result["state"]["objective"] == "Abandoned A"
+        assert result["progress"] == {"hasBaseline": True, "currentMilestones": ["abandoned-a"],
+                                      "recordedMilestones": ["abandoned-a"]}
+        assert [p["id"] for p in result["handoff"]["packets"]] == ["a1", "a2"]
+        assert [t["id"] for t in result["todo"]["todos"]] == ["abandoned"]
+        assert result["todo"]["cycle"]["armed"] is False
+        assert result["todo"]["cycle"]["last_disarm_reason"] == "passed"
+        assert result["warnings"] == []
+    elif leaf == "L5":
+        assert result["session"]["branch_length"] == 27
+        assert result["state"] == {"schemaVersion": 1, "workItems": [], "decisions": [],
+                                   "objective": "Abandoned L"}
+        assert result["progress"] == EXPECTED_PROGRESS
+        assert [p["id"] for p in result["handoff"]["packets"]] == ["l1"]
+        assert result["todo"]["todos"] == [{"content": "Abandoned late todo", "status": "pending",
+                                            "priority": "high", "id": "late", "confidence": 40,
+                                            "confidence_history": [40]}]
+        assert result["todo"]["plan"] == {} and result["todo"]["goals"] == []
+        assert result["todo"]["cycle"]["armed"] is False
+        assert result["todo"]["cycle"]["last_disarm_reason"] == "abandoned"
+        assert result["warnings"] == []
+    else:
+        assert result["session"]["branch_length"] == 21
+        assert result["state"] == EXPECTED_STATE
+        assert result["handoff"] == {"packets": []}
+        assert result["todo"]["todos"] == EXPECTED_TODO["todos"]
+        assert result["warnings"] == [HANDOFF_WARNING]
