@@ -362,6 +362,18 @@ class SessionLog:
         big session, filter on ``type`` before looking at ``message``)."""
         return [r.entry if r.entry is not None else r for r in self._current_branch()]
 
+    def branch_since(self, length: int, anchor: Mapping[str, Any] | None) -> list[Mapping[str, Any]] | None:
+        """What was added to the current branch after its first ``length`` entries, provided the
+        entry at ``length - 1`` is still ``anchor`` (the very object ``branch_entries`` gave);
+        None when the branch changed in another way (a switch or a reset). Costs O(new entries)."""
+        branch = self._current_branch()
+        if length == 0 or len(branch) < length:
+            return None
+        record = branch[length - 1]
+        if (record.entry if record.entry is not None else record) is not anchor:
+            return None
+        return [r.entry if r.entry is not None else r for r in branch[length:]]
+
     def entry(self, entry_id: str) -> dict[str, Any] | None:
         """The full entry with this id (the later one for a duplicate id), or None."""
         record = self.by_id.get(entry_id)

@@ -82,6 +82,16 @@ class EntryRecord(Mapping):
                 return self.id
         return self.load()[key]
 
+    def get(self, key: str, default: Any = None) -> Any:
+        """``Mapping.get`` without the exception round trip: derived-state folds call it on every
+        entry of a branch, and ``type``/``id`` are answered from the index."""
+        if self.entry is None:
+            if key == "type" and self.type is not None:
+                return self.type
+            if key == "id":
+                return self.id
+        return self.load().get(key, default)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self.load())
 

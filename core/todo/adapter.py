@@ -1,12 +1,14 @@
 """The todo adapter: the `todo` tool, `/todos`, and the turn-end machine on a host EntryLog.
 
-All state is replayed from ``log.branch_entries()`` on every call, so a reload, a branch switch or
-another writer never leaves this object with stale state.
+All state is replayed from the log's current branch on every call (resuming the fold where the
+branch only grew), so a reload, a branch switch or another writer never leaves this object with
+stale state.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 import time
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
@@ -21,7 +23,7 @@ from core.todo.display import GoalRow, StripLine, goal_rows, goal_table_text, st
 from core.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, open_items
 from core.todo.observations import Observation
 from core.todo.overlay import overlay_markdown
-from core.todo.replay import CycleFlags, Replay, replay
+from core.todo.replay import CycleFlags, Replay, Replayer
 from core.todo.restore import state_entry_data
 from core.todo.tool_output import pretty
 from core.todo.tool_schema import TODO_TOOL
@@ -41,6 +43,20 @@ Clock = Callable[[], int]
 
 def wall_clock_ms() -> int:
     return int(time.time() * 1000)
+
+
+@dataclass
+class _Fold:
+    """The resumable replay of the current branch and where it stopped."""
+
+    config: TodoConfig
+    replayer: Replayer
+    anchor: Mapping[str, Any] | None  # the last branch entry fed
+    result: Replay | None
+
+    @property
+    def count(self) -> int:
+        return self.replayer.count
 
 
 class TodoAdapter:
@@ -63,33 +79,38 @@ class TodoAdapter:
         self.busy = False  # set by the host integration while the agent runs a turn
         # (branch length, clock) at our last append: the time of entries without a timestamp
         self._appended_at: tuple[int, int] | None = None
-        self._cache: tuple[tuple[Any, ...], Replay] | None = None
+        self._fold: _Fold | None = None
 
     # ----------------------------------------------------------------- derived state
 
     def replay(self, entries: Iterable[Mapping[str, Any]] | None = None) -> Replay:
-        """The derived state of ``entries`` (default: the log's current branch, cached per branch;
-        treat what it returns as read-only)."""
+        """The derived state of ``entries`` (default: the log's current branch; treat what it
+        returns as read-only).
+
+        On a log that can say what was appended to its branch (``branch_since``, the session
+        log), the fold resumes from the last leaf it saw, so a live refresh costs O(new entries);
+        a branch switch, a reset or a new config starts it over.
+        """
         if entries is not None:
-            return self._replay(entries)
-        branch = self.log.branch_entries()
-        key = self._cache_key(branch)
-        if key is not None and self._cache is not None and self._cache[0] == key:
-            return self._cache[1]
-        result = self._replay(branch)
-        self._cache = (key, result) if key is not None else None
-        return result
+            return self._new_replayer().feed_all(entries)
+        since = getattr(self.log, "branch_since", None)
+        if since is None:
+            return self._new_replayer().feed_all(self.log.branch_entries())
+        fold = self._fold
+        tail = since(fold.count, fold.anchor) if fold is not None and fold.config == self.config else None
+        if tail is None:
+            branch = self.log.branch_entries()
+            fold = self._fold = _Fold(self.config, self._new_replayer(), None, None)
+            tail = branch
+        if tail or fold.result is None:
+            fold.replayer.feed(tail)
+            if tail:
+                fold.anchor = tail[-1]
+            fold.result = fold.replayer.result()
+        return fold.result
 
-    def _replay(self, entries: Iterable[Mapping[str, Any]]) -> Replay:
-        armed = self.config.enabled and self.config.auto_poke
-        return replay(entries, armed, self.config.max_gate_observations)
-
-    def _cache_key(self, branch: list[Mapping[str, Any]]) -> tuple[Any, ...] | None:
-        """Entries with ids (a real session log) identify a branch by its length and leaf id."""
-        leaf_id = branch[-1].get("id") if branch else None
-        if not isinstance(leaf_id, str):
-            return None
-        return (len(branch), leaf_id, self.config)
+    def _new_replayer(self) -> Replayer:
+        return Replayer(self.config.enabled and self.config.auto_poke, self.config.max_gate_observations)
 
     @property
     def state(self) -> TodoState:
@@ -218,7 +239,7 @@ class TodoAdapter:
         self._mark_appended()
 
     def _mark_appended(self) -> None:
-        self._appended_at = (len(self.log.branch_entries()), self.clock())
+        self._appended_at = (self.replay().entry_count, self.clock())
 
     def _apply(self, step: Step) -> None:
         if step.followup:
