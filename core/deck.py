@@ -16,6 +16,8 @@ from core.adapters.dispatch import Dispatcher
 from core.adapters.host import EntryLog, Notice, latest_custom
 from core.todo import TodoAdapter, TodoConfig
 from core.todo.adapter import wall_clock_ms
+from core.todo.constants import CYCLE_CUSTOM_TYPE as TODO_CYCLE_TYPE, STATE_CUSTOM_TYPE as TODO_STATE_TYPE
+from core.todo.restore import is_state_details
 
 READ_ONLY_HINT = (
     "This session is read-only: it belongs to pi, which keeps its tree in memory, so entries "
@@ -104,6 +106,10 @@ class Deck:
                 if adapter.ENTRY_TYPE in types:
                     newest = self.log.latest_custom(adapter.ENTRY_TYPE)
                     self._reload_one(adapter, [newest] if newest is not None else [])
+            if any(_moves_todo_warnings(r) for r in new):
+                # its state replays itself, but its restore warnings live here: an invalid newest
+                # todo state (or a bad cycle entry) must warn, and a valid one must clear that
+                self._warnings[self.todo.ENTRY_TYPE] = [n.message for n in self.todo.load()]
         else:
             self.reload()
         nudges = self._observe(new) if extends else []
@@ -139,13 +145,13 @@ class Deck:
         return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda m: [])
 
     def has_todo_state(self) -> bool:
-        """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry or a ``todo``
-        tool result), valid or not."""
+        """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry, or a ``todo``
+        tool result whose details hold a list ``todos``; jtodo.md §10.2), valid or not."""
         for entry in self.log.branch_entries():
             kind = entry.get("type")
             if kind == "custom" and entry.get("customType") == "pi-jtodo/state":
                 return True
-            if kind == "message" and _is_todo_result(entry):
+            if kind == "message" and _is_todo_result(entry) and is_state_details(_details(entry)):
                 return True
         return False
 
@@ -179,6 +185,19 @@ class Deck:
                 raise
             self.reload()  # the adapter never moved its state, but stay exact anyway
             return refused(READ_ONLY_HINT)
+
+
+def _moves_todo_warnings(record: Any) -> bool:
+    """An appended entry that can change the todo restore warnings: a todo state candidate or a
+    ``pi-jtodo/cycle`` entry."""
+    if record.type == "custom":
+        return record.custom_type in (TODO_STATE_TYPE, TODO_CYCLE_TYPE)
+    return record.type == "message" and _is_todo_result(record)
+
+
+def _details(entry: Any) -> Any:
+    message = entry.get("message")
+    return message.get("details") if isinstance(message, dict) else None
 
 
 def _is_todo_result(entry: Any) -> bool:

@@ -113,6 +113,12 @@ def restore_state_data(data: Any) -> TodoState | None:
     return _state(data.get("todos"), data.get("plan"), data.get("goals"))
 
 
+def is_state_details(details: Any) -> bool:
+    """A ``todo`` tool result's details that hold a todo state candidate (jtodo.md §10.2): a dict
+    with a list ``todos``. Anything else (no details, an error's details) is not a candidate."""
+    return isinstance(details, dict) and isinstance(details.get("todos"), list)
+
+
 def restore_tool_details(details: dict[str, Any]) -> TodoState | None:
     """A ``todo`` tool result's details (plan and goals may be absent), or None when invalid."""
     plan, goals = details.get("plan"), details.get("goals")

@@ -233,3 +233,109 @@ def test_inspect_follows_the_last_line(pideck, tmp_path: Path, leaf: str) -> Non
         assert result["handoff"] == {"packets": []}
         assert result["todo"]["todos"] == EXPECTED_TODO["todos"]
         assert result["warnings"] == [HANDOFF_WARNING]
+
+
+# ---- the live path, and todo results that are not state candidates ------------------------------
+
+RESTORE_TODO_WARNING = "pi-jtodo: the newest saved todo state is invalid; starting with an empty todo list."
+
+
+def _line(entry: dict) -> str:
+    return json.dumps(entry, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def _todo_result(entry_id: str, parent: str, call_id: str, details: object = ..., is_error: bool = False) -> str:
+    """A ``todo`` toolResult entry in pi's key order; ``details`` omitted when not given (pi drops
+    an undefined ``details``, e.g. on an error result)."""
+    message: dict = {"role": "toolResult", "toolCallId": call_id, "toolName": "todo",
+                     "content": [{"type": "text", "text": "Error: bad input"}]}
+    if details is not ...:
+        message["details"] = details
+    message |= {"isError": is_error, "timestamp": 1796054500000}
+    return _line({"type": "message", "id": entry_id, "parentId": parent,
+                  "timestamp": "2026-11-30T16:01:00.000Z", "message": message})
+
+
+def _fresh(path: Path) -> dict:
+    from core.deck import Deck
+    from core.inspect import inspect_json
+    from core.session import SessionLog
+
+    return inspect_json(Deck(SessionLog.open(path, writable=False)))
+
+
+def test_tailing_the_pi_fixture_line_by_line_matches_a_fresh_open(tmp_path: Path) -> None:
+    """The Deck's incremental path (pideck watching pi write) derives at every line what a fresh
+    open of the file so far derives: branch switches, the branch summary and the invalid handoff."""
+    from core.deck import Deck
+    from core.inspect import inspect_json
+    from core.session import SessionLog
+
+    lines = BRANCHED.read_text(encoding="utf-8").splitlines(keepends=True)
+    live, cut = tmp_path / "live.jsonl", tmp_path / "cut.jsonl"
+    live.write_text(lines[0], encoding="utf-8")
+    deck = Deck(SessionLog.open(live, writable=False))
+    for n in range(1, len(lines)):
+        with live.open("a", encoding="utf-8") as fh:
+            fh.write(lines[n])
+        deck.refresh()
+        cut.write_text("".join(lines[: n + 1]), encoding="utf-8")
+        got, want = inspect_json(deck), _fresh(cut)
+        got["session"].pop("path"), want["session"].pop("path")
+        assert got == want, f"after line {n + 1}"
+    assert got["warnings"] == [HANDOFF_WARNING] and got["state"] == EXPECTED_STATE
+
+
+def test_tailed_todo_state_warnings_follow_the_newest_candidate(tmp_path: Path) -> None:
+    """Regression: on an append that extends the branch, the Deck reloaded only the three
+    primitives, so an invalid newest todo state never warned live (and a later valid one could
+    not clear the warning), unlike a fresh open."""
+    from core.deck import Deck
+    from core.session import SessionLog
+    from core.inspect import inspect_json
+
+    path = _copy(BRANCHED, tmp_path)
+    deck = Deck(SessionLog.open(path, writable=False))
+    assert inspect_json(deck)["warnings"] == [HANDOFF_WARNING]
+    invalid = {"type": "custom", "customType": "pi-jtodo/state",
+               "data": {"schemaVersion": 1, "todos": [{"id": "x"}], "plan": {}, "goals": []},
+               "id": "0badf00d", "parentId": IDS["F5"], "timestamp": "2026-11-30T16:01:00.000Z"}
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(_line(invalid))
+    deck.refresh()
+    live = inspect_json(deck)
+    assert live["warnings"] == [HANDOFF_WARNING, RESTORE_TODO_WARNING] == _fresh(path)["warnings"]
+    assert live["todo"]["todos"] == [] and live["todo"]["plan"] == {} and live["todo"]["goals"] == []
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(_todo_result("0badf00e", "0badf00d", "call_todo_9", details={
+            "todos": [{"content": "Recovered", "status": "pending", "priority": "low", "id": "r"}]}))
+    deck.refresh()
+    live = inspect_json(deck)
+    assert live["warnings"] == [HANDOFF_WARNING] == _fresh(path)["warnings"]
+    assert live["todo"]["todos"] == [{"content": "Recovered", "status": "pending", "priority": "low", "id": "r"}]
+
+
+@pytest.mark.parametrize("details", [..., None, {"error": "bad input"}, {"todos": None}, {"todos": "[]"}])
+def test_todo_results_without_a_todos_list_are_not_state_candidates(pideck, tmp_path: Path, details) -> None:
+    """jtodo.md §10.2: a candidate is a todo toolResult whose details are a dict with a list
+    ``todos``. An error result (pi omits undefined details) is skipped: the newest candidate is still
+    B3, so the todo list stays v2 with no warning. Regression: pideck took any details with a
+    ``todos`` key as a candidate and warned with an empty list."""
+    path = _copy(BRANCHED, tmp_path)
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(_todo_result("0badf00d", IDS["F5"], "call_todo_9", details=details, is_error=True))
+    result = _inspect(pideck, path)
+    assert {k: v for k, v in result["todo"].items() if k != "cycle"} == EXPECTED_TODO
+    assert result["warnings"] == [HANDOFF_WARNING]
+
+
+def test_a_branch_whose_only_todo_result_has_no_state_gives_null_todo(pideck, tmp_path: Path) -> None:
+    """Regression: ``todo`` was an empty list instead of null when the branch held a todo
+    toolResult without state details (no candidate at all, jtodo.md §10.2)."""
+    path = _copy(SPEC_15_2, tmp_path)
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(_todo_result("0badf00d", "73a3a127", "call_todo_9", is_error=True))
+    result = _inspect(pideck, path)
+    assert result["todo"] is None
+    assert result["session"]["leaf"] == "0badf00d" and result["session"]["branch_length"] == 5
+    assert result["warnings"] == [STATE_WARNING]
