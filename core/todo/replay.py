@@ -7,7 +7,7 @@ switch yields exactly what the live machine had at that point.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -111,17 +111,6 @@ def followup_kind(entry: Mapping[str, Any]) -> tuple[str | None, list[str]]:
     return None, []
 
 
-def _is_followup(entry: Mapping[str, Any]) -> bool:
-    return (
-        entry.get("type") == "custom_message"
-        and entry.get("customType") == c.FOLLOWUP_CUSTOM_TYPE
-    )
-
-
-def _is_cycle(entry: Mapping[str, Any]) -> bool:
-    return entry.get("type") == "custom" and entry.get("customType") == c.CYCLE_CUSTOM_TYPE
-
-
 def _role(entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(role, toolName) of a ``message`` entry without loading a lazy record's body."""
     if not isinstance(entry, dict) and hasattr(entry, "role"):  # a session-log index record
@@ -175,17 +164,19 @@ class _Walker:
         self.observations = cap(self.observations + new, self.cap)
 
     def entry(self, entry: Mapping[str, Any]) -> None:
-        if _is_followup(entry):
+        kind = entry.get("type")  # read once: on a big session most entries are lazy index records
+        if kind == "custom_message" and entry.get("customType") == c.FOLLOWUP_CUSTOM_TYPE:
             self.followup(entry)
             return
         self.dead = 0
-        if _is_cycle(entry):
-            self.cycle(entry.get("data"))
+        if kind == "custom":
+            custom_type = entry.get("customType")
+            if custom_type == c.CYCLE_CUSTOM_TYPE:
+                self.cycle(entry.get("data"))
+            elif custom_type == c.STATE_CUSTOM_TYPE:
+                self.candidate(restore_state_data(entry.get("data")), True)
             return
-        if entry.get("type") == "custom" and entry.get("customType") == c.STATE_CUSTOM_TYPE:
-            self.candidate(restore_state_data(entry.get("data")), True)
-            return
-        if entry.get("type") != "message":
+        if kind != "message":
             return
         role, tool_name = _role(entry)
         if role == "assistant":
@@ -256,28 +247,48 @@ class _Walker:
         f.targets = ids
 
 
+class Replayer:
+    """The branch fold, resumable: feed entries in branch order, read ``result()`` at any point.
+
+    Feeding only what was appended since the last call makes a live refresh O(new entries)
+    instead of O(branch). ``result()`` hands out copies of what the fold keeps mutating.
+    """
+
+    def __init__(self, armed_at_start: bool, max_observations: int) -> None:
+        self._walker = _Walker(armed_at_start, max_observations)
+        self._last: Mapping[str, Any] | None = None
+        self.count = 0
+
+    def feed(self, entries: Iterable[Mapping[str, Any]]) -> None:
+        for entry in entries:
+            if not isinstance(entry, Mapping):
+                continue
+            self._walker.entry(entry)
+            self._last = entry
+            self.count += 1
+
+    def feed_all(self, entries: Iterable[Mapping[str, Any]]) -> Replay:
+        self.feed(entries)
+        return self.result()
+
+    def result(self) -> Replay:
+        w = self._walker
+        warnings = list(w.warnings)
+        if w.invalid:
+            warnings.append(c.RESTORE_WARNING)
+        return Replay(
+            state=w.state,
+            flags=replace(w.flags, targets=list(w.flags.targets)),
+            observations=list(w.observations),
+            warnings=warnings,
+            dead_watchdog_pokes=w.dead,
+            assistant_turns_since_write=w.turns,
+            newest_entry_ms=timestamp_ms(self._last) if self._last is not None else None,
+            entry_count=self.count,
+        )
+
+
 def replay(
     entries: Iterable[Mapping[str, Any]], armed_at_start: bool, max_observations: int
 ) -> Replay:
-    walker = _Walker(armed_at_start, max_observations)
-    last = None
-    count = 0
-    for entry in entries:
-        if not isinstance(entry, Mapping):
-            continue
-        walker.entry(entry)
-        last = entry
-        count += 1
-    warnings = list(walker.warnings)
-    if walker.invalid:
-        warnings.append(c.RESTORE_WARNING)
-    return Replay(
-        state=walker.state,
-        flags=walker.flags,
-        observations=walker.observations,
-        warnings=warnings,
-        dead_watchdog_pokes=walker.dead,
-        assistant_turns_since_write=walker.turns,
-        newest_entry_ms=timestamp_ms(last) if last is not None else None,
-        entry_count=count,
-    )
+    return Replayer(armed_at_start, max_observations).feed_all(entries)
