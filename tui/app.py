@@ -98,6 +98,8 @@ class PideckApp(App):
         self.open_deck = open_deck
         self._log_warnings_seen = 0
         self._deck_warnings_seen: list[str] = []
+        self._todo_inputs: tuple | None = None  # (state object, targets) the todo views were drawn from
+        self._writable_for, self._writable_value = None, True
 
     # ------------------------------------------------------------------ layout
 
@@ -112,6 +114,14 @@ class PideckApp(App):
         yield TodoStrip(id="strip")
         yield CommandLine(self.words_for, id="cmd")
         yield Footer(show_command_palette=True)
+
+    @property
+    def _writable(self) -> bool:
+        """Cached per log: the answer needs path resolution and cannot change while it is open."""
+        log = self.deck.log
+        if self._writable_for is not log:
+            self._writable_for, self._writable_value = log, log.writable
+        return self._writable_value
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"  # never inherit $TEXTUAL_THEME (snapshots)
@@ -136,12 +146,22 @@ class PideckApp(App):
             if HANDOFF in parts:
                 self.query_one(HandoffPane).show(deck.handoff.packets())
             if TODO in parts:
-                replay = deck.todo.replay()  # once, for both views
-                limit = deck.todo.config.widget_max_lines
-                self.query_one(TodoStrip).show(strip_lines(replay.state, replay.flags.targets, limit))
-                self.query_one(GoalTable).show_goals(goal_rows(replay.state))
+                self.redraw_todos()
             self.report_warnings()
             self.update_header()
+
+    def redraw_todos(self) -> None:
+        """Strip and goal table from one replay; skipped when neither the state nor the 👉
+        targets changed (the core's cached replay hands back the same, read-only state)."""
+        replay = self.deck.todo.replay()
+        inputs = (replay.state, tuple(replay.flags.targets))
+        if self._todo_inputs is not None and inputs[0] is self._todo_inputs[0] and inputs[1] == self._todo_inputs[1]:
+            return
+        limit = self.deck.todo.config.widget_max_lines
+        self.query_one(TodoStrip).show(strip_lines(replay.state, replay.flags.targets, limit))
+        if self._todo_inputs is None or inputs[0] is not self._todo_inputs[0]:
+            self.query_one(GoalTable).show_goals(goal_rows(replay.state))
+        self._todo_inputs = inputs
 
     def update_header(self) -> None:
         log = self.deck.log
@@ -153,7 +173,7 @@ class PideckApp(App):
             cwd=log.cwd or "",
             entries=len(log.records),
             following=self.following,
-            writable=log.writable,
+            writable=self._writable,
             warnings=len(self.deck.warnings) + len(log.warnings),
             clock=clock,
         ))
@@ -300,6 +320,7 @@ class PideckApp(App):
     def action_reload(self) -> None:
         self.take_in()
         self.deck.reload()
+        self._todo_inputs = None
         self.redraw(ALL_PARTS)
         self.report("Reloaded the session from disk.", "info", "reload")
 
@@ -322,7 +343,7 @@ class PideckApp(App):
     def switch_deck(self, deck: Deck) -> None:
         self.workers.cancel_group(self, "tail")
         self.deck = deck
-        self._log_warnings_seen, self._deck_warnings_seen = 0, []
+        self._log_warnings_seen, self._deck_warnings_seen, self._todo_inputs = 0, [], None
         self.redraw(ALL_PARTS)
         if self.following:
             self.watch_file()

@@ -30,9 +30,18 @@ def status_badge(status: str) -> Text:
     return Text(icon, style=style, no_wrap=True)
 
 
-def work_item_cells(item: dict[str, Any]) -> tuple[Text, ...]:
-    _, _, style = STATUS_BADGES.get(item["status"], ("?", "", ""))
-    return status_badge(item["status"]), one_line(item["id"], "bold"), one_line(item["content"], style)
+def work_item_cells(row: tuple[str, str, str]) -> tuple[Text, ...]:
+    item_id, status, content = row
+    _, _, style = STATUS_BADGES.get(status, ("?", "", ""))
+    return status_badge(status), one_line(item_id, "bold"), one_line(content, style)
+
+
+def decision_cells(row: tuple[str, str]) -> tuple[Text, ...]:
+    return one_line(row[0], "bold"), one_line(row[1])
+
+
+def packet_cells(row: tuple[str, str]) -> tuple[Text, ...]:
+    return one_line(row[0], "bold"), one_line(row[1])
 
 
 class StatePane(Vertical):
@@ -58,10 +67,10 @@ class StatePane(Vertical):
         items = snapshot.get("workItems", [])
         decisions = snapshot.get("decisions", [])
         self.query_one("#work-items", KeyedTable).show(
-            [(i["id"], work_item_cells(i)) for i in items]
+            [(i["id"], (i["id"], i["status"], i["content"])) for i in items], work_item_cells
         )
         self.query_one("#decisions", KeyedTable).show(
-            [(d["id"], (one_line(d["id"], "bold"), one_line(d["content"]))) for d in decisions]
+            [(d["id"], (d["id"], d["content"])) for d in decisions], decision_cells
         )
         counts = {s: sum(1 for i in items if i["status"] == s) for s in STATUS_BADGES}
         self.border_subtitle = " ".join(f"{STATUS_BADGES[s][0]}{n}" for s, n in counts.items() if n) or "no work items"
@@ -138,7 +147,5 @@ class HandoffPane(Vertical):
         yield KeyedTable([("Id", "id"), ("Goal", "goal")], "goal", id="packets")
 
     def show(self, packets: list[dict[str, Any]]) -> None:
-        self.query_one("#packets", KeyedTable).show(
-            [(p["id"], (one_line(p["id"], "bold"), one_line(p["goal"]))) for p in packets]
-        )
+        self.query_one("#packets", KeyedTable).show([(p["id"], (p["id"], p["goal"])) for p in packets], packet_cells)
         self.border_subtitle = f"{len(packets)} packets · enter opens"

@@ -68,7 +68,7 @@ class GoalTable(KeyedTable):
 
     def show_goals(self, rows: Sequence[GoalRow]) -> None:
         self.display = bool(rows)
-        self.show([(goal_key(r), goal_cells(r)) for r in rows])
+        self.show([(goal_key(r), r) for r in rows], goal_cells)
 
 
 def goal_cells(row: GoalRow) -> tuple[Text, ...]:

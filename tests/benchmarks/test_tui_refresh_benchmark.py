@@ -1,0 +1,88 @@
+"""TUI refresh cost after one append: a big session (500 todos, 500 work items, 100 packets)
+against a small one (20 of each), same append, same app. Target: at most 3x. Not in the default run:
+
+    uv run pytest tests/benchmarks/test_tui_refresh_benchmark.py -s -p no:cacheprovider -o addopts=""
+
+Two timings per kind of append: ``app.take_in()`` plus the next repaint (``pilot.pause()``), which
+is what a user waits for and what the target applies to; and ``app.take_in()`` alone (CPU:
+``deck.refresh()`` on the appended entry plus the diffed widget updates), printed for reference.
+take_in alone grows with the size of what is appended and restored (a whole 500-item state entry,
+a 500-todo replay step in core), which the TUI cannot avoid; its own share is diffing plain data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+
+from core.deck import Deck
+from core.session import ReadOnlySession, SessionLog
+from tui.app import PideckApp
+
+pytestmark = pytest.mark.benchmark
+
+ROUNDS = 15
+TARGET = 3.0
+
+
+def build(path: Path, n_todos: int, n_items: int, n_packets: int) -> None:
+    log = SessionLog.create(path, cwd="/bench")
+    items = [{"id": f"w{i}", "content": f"Work item number {i} with some words", "status": "open"}
+             for i in range(n_items)]
+    log.append_custom("agent-state-state", {"schemaVersion": 1, "state": {
+        "schemaVersion": 1, "objective": "Benchmark", "workItems": items, "decisions": []}})
+    packets = [{"schemaVersion": 1, "id": f"p{i}", "source": "bench", "goal": f"Packet goal {i}"}
+               for i in range(n_packets)]
+    log.append_custom("agent-handoff-state", {"schemaVersion": 1, "packets": packets})
+    deck = Deck(log, read_only_error=ReadOnlySession)
+    todos = [{"id": f"t{i}", "content": f"Todo {i}", "status": "pending", "priority": "medium",
+              "confidence": 70, "group": f"g{i % 10}"} for i in range(n_todos)]
+    result = deck.call_tool("todo", {"todos": todos, "plan": {"user_intention": "bench", "understands_user_intent": 90}})
+    assert deck.todo.todos and len(deck.todo.todos) == n_todos, result
+
+
+APPENDS = {
+    # name -> the line another writer appends (``{n}`` is the round number)
+    "progress add": "/agent-progress add milestone-{n}",
+    "state set": "/agent-state set w{n} done",
+    "handoff remove": "/agent-handoff remove p{n}",
+    "todo poke": "/todos poke trigger",
+}
+
+
+def measure(path: Path, line: str) -> tuple[float, float]:
+    """Median seconds of (take_in, take_in + repaint) after one append by another writer."""
+    async def scenario() -> tuple[float, float]:
+        app = PideckApp(Deck(SessionLog.open(path), read_only_error=ReadOnlySession), follow=False)
+        writer = Deck(SessionLog.open(path), read_only_error=ReadOnlySession)
+        take_in, total = [], []
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            for n in range(ROUNDS):
+                writer.refresh()
+                writer.apply(line.format(n=n))
+                start = time.perf_counter()
+                app.take_in()
+                take_in.append(time.perf_counter() - start)
+                await pilot.pause()
+                total.append(time.perf_counter() - start)
+        return statistics.median(take_in), statistics.median(total)
+    return asyncio.run(scenario())
+
+
+def test_refresh_cost_ratio(tmp_path: Path) -> None:
+    big, small = tmp_path / "big.jsonl", tmp_path / "small.jsonl"
+    build(big, 500, 500, 100)
+    build(small, 20, 20, 20)
+    ratios = {}
+    print()
+    for name, line in APPENDS.items():
+        (b, b_total), (s, s_total) = measure(big, line), measure(small, line)
+        ratios[name] = (b / s, b_total / s_total)
+        print(f"{name:<15} take_in big {b * 1000:6.2f} ms small {s * 1000:6.2f} ms ratio {b / s:5.2f}x | "
+              f"with repaint big {b_total * 1000:6.2f} ms small {s_total * 1000:6.2f} ms ratio {b_total / s_total:5.2f}x")
+    assert max(total for _, total in ratios.values()) <= TARGET, ratios
