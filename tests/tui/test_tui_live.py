@@ -86,3 +86,21 @@ def test_paused_ignores_appends_until_resumed(tmp_path):
         assert app.query_one(DeckHeader).info.following is True
 
     run(app, scenario)
+
+
+def test_append_while_a_dialog_is_open_updates_the_main_screen(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck, follow=True, poll=0.02)
+
+    async def scenario(pilot):
+        await pilot.press("f1")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        Deck(SessionLog.open(deck.log.path)).apply("/agent-state add bg Behind the dialog")
+        work = app.query_one("#work-items", KeyedTable)
+        assert await wait_for(pilot, lambda: "bg" in work.keys)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert "bg" in app.query_one("#work-items", KeyedTable).keys
+
+    run(app, scenario)
