@@ -6,9 +6,11 @@ the newest custom entry of the type on the branch, validated strictly, no fallba
 for the todo list), never copied from pideck's output.
 
 ``pi_sessionmanager_branched.jsonl`` was written by @earendil-works/pi-coding-agent 1.6.0's
-SessionManager (tests/fixtures/make_pi_sessionmanager_fixture.mjs; its header comment draws the
-tree). Entry names below (T = trunk, A = abandoned branch, B = current branch, L = late abandoned
-branch, F = after the branch summary) follow that script.
+SessionManager, ``pi_sessionmanager_branched_0.84.2.jsonl`` by 0.84.2's, with the same script
+(tests/fixtures/make_pi_sessionmanager_fixture.mjs; its header comment draws the tree). The two files
+differ only in ids, timestamps and the branch summary's ``fromId``. Entry names below (T = trunk,
+A = abandoned branch, B = current branch, L = late abandoned branch, F = after the branch summary)
+follow that script.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from cli_helpers import read_lines
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BRANCHED = FIXTURES / "pi_sessionmanager_branched.jsonl"
+BRANCHED_084 = FIXTURES / "pi_sessionmanager_branched_0.84.2.jsonl"
 SPEC_15_2 = FIXTURES / "2026-11-30T14-53-16-479Z_01a22cf2-253f-70fd-b26f-f043e48c877f.jsonl"
 
 # Ids as printed by the generator when the committed fixture was written.
@@ -36,6 +39,25 @@ IDS = {
     "L1": "7f2c2deb", "L2": "de579758", "L3": "2ce797d6", "L4": "4e5460b9", "L5": "bab39169",
     "F1": "9b75b179", "F2": "80f95293", "F3": "b22663af", "F4": "fd78b857", "F5": "83e8628a",
 }
+# The same for the 0.84.2 file.
+IDS_084 = {
+    "T1": "80920d36", "T2": "7ae2f279", "T3": "87793dfc", "T4": "469d979e", "T5": "118ace27",
+    "T6": "6b1f3ced", "T7": "d8c28498", "T8": "e7b51e0b", "T9": "b315e22b", "T10": "9f77857f",
+    "T11": "c395798b", "T12": "38df7292",
+    "A1": "c9281387", "A2": "f63f2da5", "A3": "684546c0", "A4": "c5157701", "A5": "037610f5",
+    "B1": "8a08b012", "B2": "4d4b39b7", "B3": "f9260403", "B4": "a354fa08", "B5": "a0a8fd4f",
+    "B6": "e12c9dc0", "B7": "280703e2", "B8": "917de6bf", "B9": "c25f07c2", "B10": "f8b3da8d",
+    "L1": "3532074d", "L2": "5e3d7c3c", "L3": "88eedccc", "L4": "ee5609c9", "L5": "900f5503",
+    "F1": "6eae3f9a", "F2": "8f9484ce", "F3": "66a82a37", "F4": "e004fda1", "F5": "9b11c5bc",
+}
+# (file, session id, header timestamp, ids, what the branch summary's fromId names)
+PI_FILES = {
+    "1.6.0": (BRANCHED, "01a22d26-e624-7062-b865-fa9848114d32", "2026-11-30T15:50:53.733Z", IDS, "L5"),
+    # 0.84.2 records the entry it branches from, 1.6.0 the leaf it leaves
+    "0.84.2": (BRANCHED_084, "01a22d2e-e6c4-71a0-8c12-d4ed179053c3", "2026-11-30T15:59:38.180Z", IDS_084, "B10"),
+}
+by_version = pytest.mark.parametrize("version", list(PI_FILES))
+
 CURRENT_BRANCH = [f"T{i}" for i in range(1, 13)] + [f"B{i}" for i in range(1, 11)] + [f"F{i}" for i in range(1, 6)]
 
 HANDOFF_WARNING = "Agent Handoff: persisted state was invalid; starting with fresh state."
@@ -114,35 +136,39 @@ def _inspect(pideck, path: Path) -> dict:
     return json.loads(out)
 
 
-def test_fixture_is_what_the_generator_describes() -> None:
+@by_version
+def test_fixture_is_what_the_generator_describes(version: str) -> None:
     """Guards the hand derivation below: the ids, parents and types the expectations rely on."""
-    lines = read_lines(BRANCHED)
+    src, session_id, timestamp, ids, summary_from = PI_FILES[version]
+    lines = read_lines(src)
     header, entries = lines[0], lines[1:]
-    assert header == {"type": "session", "version": 3, "id": "01a22d26-e624-7062-b865-fa9848114d32",
-                      "timestamp": "2026-11-30T15:50:53.733Z", "cwd": "/home/user/parser-project"}
-    assert [e["id"] for e in entries] == list(IDS.values())
+    assert header == {"type": "session", "version": 3, "id": session_id,
+                      "timestamp": timestamp, "cwd": "/home/user/parser-project"}
+    assert [e["id"] for e in entries] == list(ids.values())
     parent = {e["id"]: e["parentId"] for e in entries}
-    assert parent[IDS["A1"]] == parent[IDS["B1"]] == IDS["T12"]  # the first branch point
-    assert parent[IDS["L1"]] == parent[IDS["F1"]] == IDS["B10"]  # the branch summary's fork
+    assert parent[ids["A1"]] == parent[ids["B1"]] == ids["T12"]  # the first branch point
+    assert parent[ids["L1"]] == parent[ids["F1"]] == ids["B10"]  # the branch summary's fork
     by_id = {e["id"]: e for e in entries}
-    assert by_id[IDS["F1"]]["type"] == "branch_summary" and by_id[IDS["F1"]]["fromId"] == IDS["L5"]
-    assert by_id[IDS["B5"]]["type"] == "compaction" and by_id[IDS["B5"]]["firstKeptEntryId"] == IDS["B1"]
-    assert by_id[IDS["B9"]]["data"]["savedBy"] == "fixture"  # the invalid handoff envelope
+    assert by_id[ids["F1"]]["type"] == "branch_summary" and by_id[ids["F1"]]["fromId"] == ids[summary_from]
+    assert by_id[ids["B5"]]["type"] == "compaction" and by_id[ids["B5"]]["firstKeptEntryId"] == ids["B1"]
+    assert by_id[ids["B9"]]["data"]["savedBy"] == "fixture"  # the invalid handoff envelope
 
 
-def test_inspect_pi_sessionmanager_fixture(pideck, tmp_path: Path) -> None:
-    path = _copy(BRANCHED, tmp_path)
+@by_version
+def test_inspect_pi_sessionmanager_fixture(pideck, tmp_path: Path, version: str) -> None:
+    src, session_id, _, ids, _ = PI_FILES[version]
+    path = _copy(src, tmp_path)
     before = path.read_bytes()
     result = _inspect(pideck, path)
     assert path.read_bytes() == before  # inspecting never writes
 
     assert result["session"] == {
         "path": str(path),
-        "id": "01a22d26-e624-7062-b865-fa9848114d32",
+        "id": session_id,
         "cwd": "/home/user/parser-project",
         "writable": True,  # outside pi's session folders
         "entries": 37,
-        "leaf": IDS["F5"],  # the last line: a label entry clearing T4's label
+        "leaf": ids["F5"],  # the last line: a label entry clearing T4's label
         "branch_length": len(CURRENT_BRANCH),  # 27: T1..T12, B1..B10, F1..F5
     }
     assert result["state"] == EXPECTED_STATE
@@ -156,8 +182,9 @@ def test_inspect_pi_sessionmanager_fixture(pideck, tmp_path: Path) -> None:
     assert set(result) == {"session", "state", "progress", "handoff", "todo", "warnings"}
 
 
-def test_inspect_pi_fixture_text_mode(pideck, tmp_path: Path) -> None:
-    path = _copy(BRANCHED, tmp_path)
+@by_version
+def test_inspect_pi_fixture_text_mode(pideck, tmp_path: Path, version: str) -> None:
+    path = _copy(PI_FILES[version][0], tmp_path)
     code, out, err = pideck("inspect", "--session", str(path))
     assert code == 0, err
     assert "Agent State: objective: Ship the session parser, 2 work items (1 open, 1 in_progress, 0 blocked, 0 done), 1 decision." in out
@@ -192,18 +219,20 @@ def test_inspect_spec_15_2_fixture(pideck, tmp_path: Path) -> None:
     }
 
 
+@by_version
 @pytest.mark.parametrize("leaf", ["A5", "L5", "B9"])
-def test_inspect_follows_the_last_line(pideck, tmp_path: Path, leaf: str) -> None:
+def test_inspect_follows_the_last_line(pideck, tmp_path: Path, leaf: str, version: str) -> None:
     """Cut the file after another entry: pi's leaf is then that entry, and the restore follows it.
 
     A5 ends branch A (S2, H2, the pi-jtodo/state A3, PA, and a disarm); L5 ends branch L (S4, H4,
     the todo result L4, a disarm); B9 ends on the invalid handoff entry itself."""
-    lines = BRANCHED.read_text(encoding="utf-8").splitlines(keepends=True)
-    cut = 1 + list(IDS).index(leaf) + 1  # header + entries up to and including ``leaf``
+    src, _, _, ids, _ = PI_FILES[version]
+    lines = src.read_text(encoding="utf-8").splitlines(keepends=True)
+    cut = 1 + list(ids).index(leaf) + 1  # header + entries up to and including ``leaf``
     path = tmp_path / "cut.jsonl"
     path.write_text("".join(lines[:cut]), encoding="utf-8")
     result = _inspect(pideck, path)
-    assert result["session"]["leaf"] == IDS[leaf]
+    assert result["session"]["leaf"] == ids[leaf]
     if leaf == "A5":
         assert result["session"]["branch_length"] == 17
         assert result["state"]["objective"] == "Abandoned A"
@@ -264,14 +293,15 @@ def _fresh(path: Path) -> dict:
     return inspect_json(Deck(SessionLog.open(path, writable=False)))
 
 
-def test_tailing_the_pi_fixture_line_by_line_matches_a_fresh_open(tmp_path: Path) -> None:
+@by_version
+def test_tailing_the_pi_fixture_line_by_line_matches_a_fresh_open(tmp_path: Path, version: str) -> None:
     """The Deck's incremental path (pideck watching pi write) derives at every line what a fresh
     open of the file so far derives: branch switches, the branch summary and the invalid handoff."""
     from core.deck import Deck
     from core.inspect import inspect_json
     from core.session import SessionLog
 
-    lines = BRANCHED.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = PI_FILES[version][0].read_text(encoding="utf-8").splitlines(keepends=True)
     live, cut = tmp_path / "live.jsonl", tmp_path / "cut.jsonl"
     live.write_text(lines[0], encoding="utf-8")
     deck = Deck(SessionLog.open(live, writable=False))
