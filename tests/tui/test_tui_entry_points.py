@@ -1,0 +1,76 @@
+"""`pideck demo`, `pideck PATH`, the header clock, and palette app actions."""
+
+from __future__ import annotations
+
+from core import cli
+from tui.app import PideckApp
+from tui.widgets.header import DeckHeader, render_header
+from tui_fixtures import FIXED_MS, demo_deck, make_app, run
+
+
+def _no_run(monkeypatch):
+    started = []
+    monkeypatch.setattr(PideckApp, "run", lambda self: started.append(self))
+    return started
+
+
+def test_pideck_demo_writes_a_populated_writable_session(monkeypatch, tmp_path, capsys):
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    started = _no_run(monkeypatch)
+    assert cli.main(["demo"]) == 0
+    deck = started[0].deck
+    assert deck.log.writable and deck.log.path.exists()
+    assert len(deck.state.snapshot()["workItems"]) == 4 and len(deck.handoff.packets()) == 2
+    assert deck.progress.last_verdict()["outcome"] == "progress"
+    assert any(line.targeted for line in deck.todo.strip_lines())
+    assert "kept at" in capsys.readouterr().out
+
+
+def test_pideck_path_opens_that_file(monkeypatch, tmp_path):
+    path = demo_deck(tmp_path).log.path
+    started = _no_run(monkeypatch)
+    assert cli.main([str(path)]) == 0
+    assert started[0].deck.log.path == path and started[0].following
+
+
+def test_header_clock_comes_from_the_injected_clock(tmp_path):
+    app = make_app(demo_deck(tmp_path), show_clock=True)
+
+    async def scenario(pilot):
+        info = app.query_one(DeckHeader).info
+        assert info.clock == "14:55" and FIXED_MS  # 2026-11-30T14:55:13Z
+        assert render_header(info, 60).cell_len == 60  # badges keep their place when cut
+
+    run(app, scenario)
+
+
+def test_palette_show_packet_picks_and_opens(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await pilot.press("ctrl+p", *"show packet")
+        await app.screen.workers.wait_for_complete()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press(*"bench")
+        await app.screen.workers.wait_for_complete()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "PacketScreen"
+        assert app.screen.packet["id"] == "bench-handover"
+
+    run(app, scenario)
+
+
+def test_palette_follow_pause_toggles_the_badge(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        assert not app.query_one(DeckHeader).info.following
+        await pilot.press("ctrl+p", *"follow / pause")
+        await app.screen.workers.wait_for_complete()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.query_one(DeckHeader).info.following
+
+    run(app, scenario)
