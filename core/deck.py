@@ -16,7 +16,6 @@ from core.adapters.dispatch import Dispatcher
 from core.adapters.host import EntryLog, Notice, latest_custom
 from core.todo import TodoAdapter, TodoConfig
 from core.todo.adapter import wall_clock_ms
-from core.todo.constants import CYCLE_CUSTOM_TYPE as TODO_CYCLE_TYPE, STATE_CUSTOM_TYPE as TODO_STATE_TYPE
 from core.todo.restore import is_state_details
 
 READ_ONLY_HINT = (
@@ -60,25 +59,32 @@ class Deck:
         self.reload()
 
     def reload(self) -> None:
-        """Re-derive every primitive from the current branch (session_start for each adapter)."""
-        branch = self.log.branch_entries()
+        """Re-derive every primitive from the current branch (session_start for each adapter).
+        The todo adapter folds the branch itself, on demand."""
         self._warnings = {}
-        for adapter in self.dispatcher.adapters:
-            self._reload_one(adapter, branch)
+        for adapter in self.primitives:
+            self._load_primitive(adapter)
         self._records = getattr(self.log, "records", None)
         self._count = len(self._records) if self._records is not None else 0
         self._leaf = getattr(self.log, "leaf_id", None)
 
-    def _reload_one(self, adapter: Any, entries: list[Any]) -> None:
-        notices = adapter.load(entries)
+    @property
+    def primitives(self) -> tuple[Any, ...]:
+        """The three adapters restored from the newest custom entry of their type."""
+        return (self.state, self.progress, self.handoff)
+
+    def _load_primitive(self, adapter: Any) -> None:
+        finder = getattr(self.log, "latest_custom", None)  # the session log answers from its index
+        newest = finder(adapter.ENTRY_TYPE) if finder else latest_custom(self.log.branch_entries(), adapter.ENTRY_TYPE)
+        notices = adapter.load([newest] if newest is not None else [])
         self._warnings[adapter.ENTRY_TYPE] = [n.message for n in notices]
-        found = latest_custom(entries, adapter.ENTRY_TYPE) is not None
-        self.restored[adapter.ENTRY_TYPE] = found and not notices
+        self.restored[adapter.ENTRY_TYPE] = newest is not None and not notices
 
     @property
     def warnings(self) -> list[str]:
-        """Restore warnings of every primitive (an invalid newest entry), in adapter order."""
-        return [w for ws in self._warnings.values() for w in ws]
+        """Restore warnings: an invalid newest entry of a primitive, then the todo replay's."""
+        restore = [w for ws in self._warnings.values() for w in ws]
+        return restore + [n.message for n in self.todo.load()]
 
     def refresh(self) -> DeckChange | None:
         """Take in what other writers appended (the tail path). None when nothing changed.
@@ -102,14 +108,9 @@ class Deck:
         self._leaf = self.log.leaf_id
         if extends:
             types = {r.custom_type for r in new if r.type == "custom"}
-            for adapter in (self.state, self.progress, self.handoff):  # the todo adapter replays itself
+            for adapter in self.primitives:
                 if adapter.ENTRY_TYPE in types:
-                    newest = self.log.latest_custom(adapter.ENTRY_TYPE)
-                    self._reload_one(adapter, [newest] if newest is not None else [])
-            if any(_moves_todo_warnings(r) for r in new):
-                # its state replays itself, but its restore warnings live here: an invalid newest
-                # todo state (or a bad cycle entry) must warn, and a valid one must clear that
-                self._warnings[self.todo.ENTRY_TYPE] = [n.message for n in self.todo.load()]
+                    self._load_primitive(adapter)
         else:
             self.reload()
         nudges = self._observe(new) if extends else []
@@ -185,14 +186,6 @@ class Deck:
                 raise
             self.reload()  # the adapter never moved its state, but stay exact anyway
             return refused(READ_ONLY_HINT)
-
-
-def _moves_todo_warnings(record: Any) -> bool:
-    """An appended entry that can change the todo restore warnings: a todo state candidate or a
-    ``pi-jtodo/cycle`` entry."""
-    if record.type == "custom":
-        return record.custom_type in (TODO_STATE_TYPE, TODO_CYCLE_TYPE)
-    return record.type == "message" and _is_todo_result(record)
 
 
 def _details(entry: Any) -> Any:
