@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import time
 from datetime import datetime, timezone
-from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
 from textual import on, work
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input
@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 from core.deck import Deck
 from core.session.discovery import SessionInfo, list_sessions
 from core.todo.display import goal_rows, strip_lines
-from tui.commands import POKE_ACTIONS, STATUSES, SlashCommandProvider
+from tui.commands import POKE_ACTIONS, STATUSES, PacketProvider, SlashCommandProvider
 from tui.live import ALL_PARTS, HANDOFF, PART_BY_NAMESPACE, PROGRESS, STATE, TODO, file_key, parts_touched
 from tui.messages import LogChanged
 from tui.screens.help import HelpScreen
@@ -379,10 +379,7 @@ class PideckApp(App):
         if not packets:
             self.notify("No handoff packets yet.", markup=False)
             return
-        self.search_commands(
-            [(clean(f"{p['id']}  {p['goal']}"), partial(self.show_packet, p["id"])) for p in packets],
-            placeholder="Show packet…",
-        )
+        self.push_screen(CommandPalette(providers=[PacketProvider], placeholder="Show packet…"))
 
     @on(DataTable.RowSelected, "#packets")
     def on_packet_selected(self, event: DataTable.RowSelected) -> None:

@@ -7,7 +7,11 @@ from functools import partial
 from typing import TYPE_CHECKING, Callable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
 from textual.suggester import Suggester
+
+from tui.text import clean
 
 if TYPE_CHECKING:
     from tui.app import PideckApp
@@ -102,12 +106,23 @@ class CommandSuggester(Suggester):
         return complete(value, self.words_for)
 
 
+def highlight_plain(matcher: Matcher, text: str) -> Content:
+    """``Matcher.highlight`` without its markup parsing: ``[PATH]`` or a packet id stays literal."""
+    content = Content(text)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, text)
+    for offset in offsets if score else ():
+        if not text[offset].isspace():
+            content = content.stylize(matcher._match_style, offset, offset + 1)
+    return content
+
+
 class SlashCommandProvider(Provider):
     """Every slash command with its description; choosing one fills the command line."""
 
     async def discover(self) -> Hits:
         for command in SLASH_COMMANDS:
-            yield DiscoveryHit(command.usage, partial(self._fill, command), help=command.help)
+            yield DiscoveryHit(Content(command.usage), partial(self._fill, command), text=command.usage,
+                               help=command.help)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -115,9 +130,32 @@ class SlashCommandProvider(Provider):
             text = f"{command.usage}  {command.help}"
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, matcher.highlight(command.usage), partial(self._fill, command),
+                yield Hit(score, highlight_plain(matcher, command.usage), partial(self._fill, command),
                           text=command.usage, help=command.help)
 
     def _fill(self, command: SlashCommand) -> None:
         app: PideckApp = self.app  # type: ignore[assignment]
         app.fill_command(command.fill)
+
+
+class PacketProvider(Provider):
+    """"Show packet": one hit per handoff packet, shown literally (ids and goals are untrusted)."""
+
+    async def startup(self) -> None:
+        app: PideckApp = self.app  # type: ignore[assignment]
+        self.packets = [(p["id"], clean(f"{p['id']}  {p['goal']}")) for p in app.deck.handoff.packets()]
+
+    async def discover(self) -> Hits:
+        for packet_id, text in self.packets:
+            yield DiscoveryHit(Content(text), partial(self._show, packet_id), text=text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for packet_id, text in self.packets:
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, highlight_plain(matcher, text), partial(self._show, packet_id), text=text)
+
+    def _show(self, packet_id: str) -> None:
+        app: PideckApp = self.app  # type: ignore[assignment]
+        app.show_packet(packet_id)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.command import CommandList
+
 from tui.text import clean, safe
 from tui.widgets.header import DeckHeader
 from tui.widgets.keyed_table import KeyedTable
@@ -60,16 +62,26 @@ def test_markup_in_every_pane_is_shown_literally(tmp_path):
         assert app.query_one("#decisions", KeyedTable).get_cell("[x]", "content").plain == shown
         assert shown in str(app.query_one("#objective").render())
         packets = app.query_one("#packets", KeyedTable)
-        assert packets.keys == ["sur\ud800"]
-        assert packets.get_cell("sur\ud800", "goal").plain == "lone \\ud800 surrogate"
+        assert packets.keys == ["[red]sur\ud800"]
+        assert packets.get_cell("[red]sur\ud800", "goal").plain == "lone \\ud800 surrogate [/foo]"
         strip = str(app.query_one("#strip").render())
         assert "[red]intent" in strip and shown in strip
         svg = app.export_screenshot()  # renders every visible widget: must not raise
         assert "[red]x[/red]" in svg.replace("&#160;", " ")
         await pilot.press("f2")  # the overlay, as Markdown
         await pilot.pause()
+        overlay = app.export_screenshot().replace("&#160;", " ")
+        assert "User intention: [red]intent" in overlay and "[/foo]" in overlay
         await pilot.press("escape")
-        await type_line(pilot, "/agent-handoff show [red]p[/red]")
+        await pilot.pause()
+        app.action_pick_packet()  # the palette's "Show packet": ids listed literally
+        await pilot.pause()
+        await app.screen.workers.wait_for_complete()
+        prompts = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
+        assert prompts == ["[red]sur\\ud800  lone \\ud800 surrogate [/foo]"], prompts
+        await pilot.press("escape")
+        await pilot.pause()
+        await type_line(pilot, "/agent-handoff show [red]p[/red]")  # unknown: the warning echoes the id
         assert any("[red]p[/red]" in line for line in _log_lines(app))
         app.query_one("#packets", KeyedTable).focus()
         await pilot.press("enter")

@@ -60,7 +60,7 @@ def injected_session(folder: Path) -> Path:
     line = {"type": "custom", "customType": "agent-handoff-state", "id": "ffff0001",
             "parentId": deck.log.leaf_id, "timestamp": "2026-11-30T14:55:13.000Z",
             "data": {"schemaVersion": 1, "packets": [
-                {"schemaVersion": 1, "id": "sur\ud800", "source": "s", "goal": "lone \ud800 surrogate"}]}}
+                {"schemaVersion": 1, "id": "[red]sur\ud800", "source": "s", "goal": "lone \ud800 surrogate [/foo]"}]}}
     with path.open("a", encoding="utf-8") as fh:
         fh.write(json.dumps(line, ensure_ascii=True) + "\n")  # ascii escapes keep the surrogate
     return path

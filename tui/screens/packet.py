@@ -7,6 +7,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
@@ -52,4 +53,4 @@ class PacketScreen(ModalScreen[None]):
             yield Static("esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:
-        self.query_one("#packet-box").border_title = f"Packet {clean(self.packet.get('id', ''))}"
+        self.query_one("#packet-box").border_title = Content(f"Packet {clean(self.packet.get('id', ''))}")
