@@ -100,6 +100,7 @@ class PideckApp(App):
         self._deck_warnings_seen: list[str] = []
         self._todo_inputs: tuple | None = None  # (state object, targets) the todo views were drawn from
         self._writable_for, self._writable_value = None, True
+        self._drawn: tuple = (None, 0, None)  # (records list, count, leaf id) of the last redraw
 
     # ------------------------------------------------------------------ layout
 
@@ -132,6 +133,7 @@ class PideckApp(App):
             self.watch_file()
         if self.show_clock:
             self.set_interval(1.0, self.update_header)
+        self.set_interval(self.deck.todo.config.watchdog_tick_ms / 1000, self.watchdog)
 
     # ------------------------------------------------------------------ drawing
 
@@ -149,6 +151,8 @@ class PideckApp(App):
                 self.redraw_todos()
             self.report_warnings()
             self.update_header()
+        log = self.deck.log
+        self._drawn = (log.records, len(log.records), log.leaf_id)
 
     def redraw_todos(self) -> None:
         """Strip and goal table from one replay; skipped when neither the state nor the 👉
@@ -205,7 +209,7 @@ class PideckApp(App):
         """Poll the file's (inode, size, mtime); post LogChanged, never touch widgets here."""
         worker = get_current_worker()
         path = self.deck.log.path
-        last = file_key(path)
+        last = None  # the first poll always posts: nothing appended before the worker started is missed
         while not worker.is_cancelled:
             key = file_key(path)
             if key != last:
@@ -219,24 +223,46 @@ class PideckApp(App):
             self.take_in()
 
     def take_in(self, extra: Iterable[str] = ()) -> None:
-        """Take in what was appended (by us or another writer) and redraw what it touched."""
+        """Take in what was appended (by us or another writer) and redraw what it touched.
+
+        What to redraw is worked out against what was last drawn, not from the DeckChange alone:
+        the Deck also refreshes inside its own mutations, and those changes must show too.
+        """
         try:
             change = self.deck.refresh()
         except Exception as exc:  # a file replaced by garbage must not kill the app
             self.report(f"Could not read the session file: {exc}", "error", "tail")
             return
-        parts = set(extra)
-        if change is not None:
-            if change.reset or change.branch_switched:
-                parts |= ALL_PARTS
-            else:
-                parts |= parts_touched(self.deck.log.records[len(self.deck.log.records) - change.new_entries:])
-            if change.reset:
-                self._log_warnings_seen = 0
-                self.report("The session file was truncated or replaced: reloaded from disk.", "warning", "tail")
-            elif change.branch_switched:
-                self.message_log.add("A new leaf on another branch: every pane redrawn.", "info", "tail")
-        self.redraw(parts)
+        if change is not None and change.reset:
+            self._log_warnings_seen = 0
+            self.report("The session file was truncated or replaced: reloaded from disk.", "warning", "tail")
+        elif change is not None and change.branch_switched:
+            self.message_log.add("A new leaf on another branch: every pane redrawn.", "info", "tail")
+        for text in change.followups if change is not None else ():
+            self.message_log.add(text, "info", "follow-up sent")
+        self.redraw(self.parts_since_drawn() | set(extra))
+
+    def parts_since_drawn(self) -> set[str]:
+        """Panes fed by the entries that arrived since the last redraw (all after a reset or a
+        new leaf on another branch)."""
+        records = self.deck.log.records
+        drawn_records, drawn_count, leaf = self._drawn
+        if records is not drawn_records or len(records) < drawn_count:
+            return set(ALL_PARTS)
+        new = records[drawn_count:]
+        for record in new:
+            if record.parent_id != leaf:
+                return set(ALL_PARTS)
+            leaf = record.id
+        return parts_touched(new)
+
+    def watchdog(self) -> None:
+        """The todo watchdog tick (only while following; the Deck skips read-only logs)."""
+        if not self.following:
+            return
+        for notice in self.deck.watchdog_tick():
+            self.report(notice.message, notice.level, "watchdog")
+        self.take_in()
 
     # ------------------------------------------------------------------ the command line
 

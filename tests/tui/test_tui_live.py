@@ -9,7 +9,7 @@ from core.session import SessionLog
 from tui.widgets.header import DeckHeader
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
-from tui_fixtures import demo_deck, make_app, run, wait_for
+from tui_fixtures import demo_deck, make_app, run, type_line, wait_for
 
 
 def test_append_by_another_writer_shows_up_without_losing_the_selection(tmp_path):
@@ -102,5 +102,33 @@ def test_append_while_a_dialog_is_open_updates_the_main_screen(tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert "bg" in app.query_one("#work-items", KeyedTable).keys
+
+    run(app, scenario)
+
+
+def test_a_command_also_draws_what_other_writers_appended_before_it(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck)  # not following: only the command's own refresh sees the other writer
+
+    async def scenario(pilot):
+        Deck(SessionLog.open(deck.log.path)).apply("/agent-handoff remove bench-handover")
+        await type_line(pilot, "/agent-state add mine Typed here")
+        assert "mine" in app.query_one("#work-items", KeyedTable).keys
+        assert app.query_one("#packets", KeyedTable).keys == ["review-parser"]
+
+    run(app, scenario)
+
+
+def test_watchdog_tick_pokes_an_idle_armed_session(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck, follow=True, poll=0.02)
+
+    async def scenario(pilot):
+        entries = len(deck.log.records)
+        deck.todo.clock = lambda: 10**13  # long after the newest entry
+        app.watchdog()
+        await pilot.pause()
+        assert len(deck.log.records) > entries
+        assert any(source == "watchdog" for _, source, _ in app.query_one(MessageLog).messages)
 
     run(app, scenario)
