@@ -91,10 +91,12 @@ def test_packet_form_with_core_error(snap_compare, tmp_path, size):
 def test_message_log(snap_compare, tmp_path, size):
     async def run_before(pilot):
         await pilot.pause()
+        await pilot.press("f3")  # shown first, so the lines are laid out at its real size
+        await pilot.pause()
         pilot.app.run_line("/agent-state add [red]x[/red] typed [/foo]")
         pilot.app.run_line("/agent-progress judge")
         pilot.app.clear_notifications()
-        await pilot.press("f3")
+        await pilot.pause()
         await pilot.pause()
 
     assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
