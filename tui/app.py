@@ -23,7 +23,7 @@ from textual.worker import get_current_worker
 from core.deck import Deck
 from core.session.discovery import SessionInfo, list_sessions
 from core.todo.display import goal_rows, strip_lines
-from tui.commands import POKE_ACTIONS, STATUSES, PacketProvider, SlashCommandProvider
+from tui.commands import POKE_ACTIONS, STATUSES, ItemCommandProvider, PacketProvider, SlashCommandProvider
 from tui.live import ALL_PARTS, HANDOFF, PART_BY_NAMESPACE, PROGRESS, STATE, TODO, file_key, parts_touched
 from tui.messages import LogChanged
 from tui.screens.help import HelpScreen
@@ -63,7 +63,7 @@ def toast_text(message: str) -> str:
 class PideckApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "pideck"
-    COMMANDS = App.COMMANDS | {SlashCommandProvider}
+    COMMANDS = App.COMMANDS | {SlashCommandProvider, ItemCommandProvider}
     BINDINGS = [
         Binding("f1", "help", "Help"),
         Binding("f2", "todos", "Todos"),
@@ -83,7 +83,7 @@ class PideckApp(App):
         show_clock: bool = False,
         *,
         path_label: str | None = None,
-        poll: float = 0.1,
+        poll: float = 0.05,
         sessions: Callable[[], Sequence[SessionInfo]] | None = None,
         open_deck: Callable[[Path], Deck] = default_open_deck,
     ) -> None:

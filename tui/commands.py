@@ -159,3 +159,37 @@ class PacketProvider(Provider):
     def _show(self, packet_id: str) -> None:
         app: PideckApp = self.app  # type: ignore[assignment]
         app.show_packet(packet_id)
+
+
+class ItemCommandProvider(Provider):
+    """Commands on what exists now ("Set work item parse done", "Remove packet h1"): search only,
+    so an empty palette is not flooded. Choosing one runs it at once."""
+
+    async def startup(self) -> None:
+        app: PideckApp = self.app  # type: ignore[assignment]
+        self.lines = item_command_lines(app)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        app: PideckApp = self.app  # type: ignore[assignment]
+        for title, line in self.lines:
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, highlight_plain(matcher, title), partial(app.run_line, line), text=title,
+                          help=clean(line))
+
+
+def item_command_lines(app: PideckApp) -> list[tuple[str, str]]:
+    """(palette title, command line) for every work item status, milestone and packet."""
+    deck = app.deck
+    out = []
+    for item in deck.state.snapshot()["workItems"]:
+        item_id = clean(item["id"])
+        for status in STATUSES:
+            if status != item["status"]:
+                out.append((f"Set work item {item_id} {status}", f"/agent-state set {item['id']} {status}"))
+    for milestone in deck.progress.state()["currentMilestones"]:
+        out.append((f"Withdraw milestone {clean(milestone)}", f"/agent-progress withdraw {milestone}"))
+    for packet in deck.handoff.packets():
+        out.append((f"Remove packet {clean(packet['id'])}", f"/agent-handoff remove {packet['id']}"))
+    return out

@@ -180,3 +180,19 @@ def test_palette_app_action_opens_help(tmp_path):
         assert type(app.screen).__name__ == "HelpScreen"
 
     run(app, scenario)
+
+
+def test_palette_runs_a_command_on_an_existing_item(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        entries = len(app.deck.log.records)
+        await pilot.press("ctrl+p", *"set work item bench done")
+        await app.screen.workers.wait_for_complete()
+        await pilot.press("enter")
+        await pilot.pause()
+        table = app.query_one("#work-items", KeyedTable)
+        assert table.get_cell("bench", "status").plain == "✓"
+        assert len(app.deck.log.records) == entries + 1
+
+    run(app, scenario)

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from tui.commands import SLASH_COMMANDS
 
 KEYS = (
-    ("ctrl+p", "command palette: every command and app action"),
+    ("ctrl+p", "palette: every command, app actions, and e.g. \"set work item X done\""),
     ("f1", "this help"),
     ("f2", "todos overlay"),
     ("f3", "show or hide the message log"),
