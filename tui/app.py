@@ -341,7 +341,8 @@ class PideckApp(App):
         else:
             self.workers.cancel_group(self, "tail")
         self.update_header()
-        self.message_log.add("Following the session file." if self.following else "Paused: appends are not shown until f4.")
+        state = "Following the session file." if self.following else "Paused: appends show again after f4."
+        self.message_log.add(state)
 
     def action_reload(self) -> None:
         self.take_in()

@@ -20,7 +20,8 @@ def part_of(record: Any) -> str | None:
         return PART_BY_TYPE[custom_type]
     if kind in ("custom", "custom_message") and custom_type.startswith("pi-jtodo/"):
         return TODO
-    if kind == "message" and getattr(record, "role", None) == "toolResult" and getattr(record, "tool_name", None) == "todo":
+    is_result = kind == "message" and getattr(record, "role", None) == "toolResult"
+    if is_result and getattr(record, "tool_name", None) == "todo":
         return TODO
     return None
 

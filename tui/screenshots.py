@@ -45,7 +45,8 @@ def pi_deck(folder: Path) -> Deck:
          "timestamp": "2026-11-30T14:55:13.758Z", "data": {"schemaVersion": 1, "state": {"turns": 1}}},
         {"type": "custom", "customType": "agent-handoff-state", "id": "5b0c1d2e", "parentId": "4f566eac",
          "timestamp": "2026-11-30T14:55:14.000Z", "data": {"schemaVersion": 1, "packets": [
-             {"schemaVersion": 1, "id": "to-reviewer", "source": "pi", "goal": "Review the [parser] (literal brackets)"}]}},
+             {"schemaVersion": 1, "id": "to-reviewer", "source": "pi",
+              "goal": "Review the [parser] (literal brackets)"}]}},
         {"type": "session_info", "id": "6c1d2e3f", "parentId": "5b0c1d2e", "timestamp": "2026-11-30T14:55:15.000Z",
          "name": "parser work (pi)"},
     ]

@@ -41,7 +41,8 @@ def build(path: Path, n_todos: int, n_items: int, n_packets: int) -> None:
     deck = Deck(log, read_only_error=ReadOnlySession)
     todos = [{"id": f"t{i}", "content": f"Todo {i}", "status": "pending", "priority": "medium",
               "confidence": 70, "group": f"g{i % 10}"} for i in range(n_todos)]
-    result = deck.call_tool("todo", {"todos": todos, "plan": {"user_intention": "bench", "understands_user_intent": 90}})
+    plan = {"user_intention": "bench", "understands_user_intent": 90}
+    result = deck.call_tool("todo", {"todos": todos, "plan": plan})
     assert deck.todo.todos and len(deck.todo.todos) == n_todos, result
 
 
@@ -84,5 +85,6 @@ def test_refresh_cost_ratio(tmp_path: Path) -> None:
         (b, b_total), (s, s_total) = measure(big, line), measure(small, line)
         ratios[name] = (b / s, b_total / s_total)
         print(f"{name:<15} take_in big {b * 1000:6.2f} ms small {s * 1000:6.2f} ms ratio {b / s:5.2f}x | "
-              f"with repaint big {b_total * 1000:6.2f} ms small {s_total * 1000:6.2f} ms ratio {b_total / s_total:5.2f}x")
+              f"with repaint big {b_total * 1000:6.2f} ms small {s_total * 1000:6.2f} ms "
+              f"ratio {b_total / s_total:5.2f}x")
     assert max(total for _, total in ratios.values()) <= TARGET, ratios

@@ -140,7 +140,9 @@ def test_tab_completes_namespace_subcommand_and_ids(tmp_path):
 
 
 def test_complete_words():
-    words = lambda ns, sub, i: ["parse", "flag"] if (ns, sub, i) == ("agent-state", "set", 0) else ["done"]
+    def words(ns, sub, i):
+        return ["parse", "flag"] if (ns, sub, i) == ("agent-state", "set", 0) else ["done"]
+
     assert complete("/ag", words) == "/agent-state"
     assert complete("/todos po", words) == "/todos poke"
     assert complete("/agent-state set fl", words) == "/agent-state set flag"

@@ -71,7 +71,8 @@ class PacketForm(ModalScreen[str | None]):
         if created:
             self.dismiss(message)
         else:
-            self.query_one("#form-error", Static).update(Text.assemble(("✗ ", "bold red"), safe(message, multiline=True)))
+            error = Text.assemble(("✗ ", "bold red"), safe(message, multiline=True))
+            self.query_one("#form-error", Static).update(error)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "create":
