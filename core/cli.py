@@ -9,19 +9,28 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Sequence, TextIO
 
 from core import __version__
 from core.adapters.dispatch import UnknownTool
 from core.deck import Deck
 from core.inspect import inspect_json, inspect_text
 from core.session import ReadOnlySession, SessionError, SessionLog
-from core.todo import ConfigError, config_path, load_config, set_config_value, show_config
 from core.session.discovery import is_pi_session_path, list_sessions, new_session_path, newest_session
+from core.todo import ConfigError, config_path, load_config, set_config_value, show_config
+from core.untrusted import visible_controls
 
 COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
+
+
+def emit(text: str, stream: TextIO | None = None) -> None:
+    """Print text that may quote the session log. On a terminal its control characters are made
+    visible (an escape sequence in a work item must not drive the terminal); piped to a harness or
+    a script it is printed exactly, as the upstream texts are."""
+    stream = stream or sys.stdout
+    print(visible_controls(text, multiline=True) if stream.isatty() else text, file=stream)
 
 
 def open_session(path: str | None, write: bool) -> SessionLog:
@@ -55,7 +64,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     deck = open_deck(args)
     notices = deck.apply(args.line)
     for notice in notices:
-        print(notice.message)
+        emit(notice.message)
     return EXIT_WARNING if any(n.level != "info" for n in notices) else EXIT_OK
 
 
@@ -74,7 +83,7 @@ def cmd_tool(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     deck = open_deck(args)
     try:
-        print(deck.call_tool(args.name, params))
+        emit(deck.call_tool(args.name, params))
     except UnknownTool as exc:
         print(f"pideck tool: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -84,9 +93,10 @@ def cmd_tool(args: argparse.Namespace) -> int:
 def cmd_inspect(args: argparse.Namespace) -> int:
     deck = open_deck(args)
     if args.json:
-        print(json.dumps(inspect_json(deck), ensure_ascii=False, indent=2))
+        # on a terminal every non-ASCII character is escaped, so no log text can drive it
+        print(json.dumps(inspect_json(deck), ensure_ascii=sys.stdout.isatty(), indent=2))
     else:
-        print(inspect_text(deck))
+        emit(inspect_text(deck))
     return EXIT_OK
 
 
@@ -96,9 +106,9 @@ def cmd_gate(args: argparse.Namespace) -> int:
     deck = open_deck(args)
     followup, notice = deck.settle()
     if notice is not None:
-        print(notice.message, file=sys.stderr)
+        emit(notice.message, sys.stderr)
     if followup is not None:
-        print(followup)
+        emit(followup)
         return EXIT_USAGE
     return EXIT_OK
 

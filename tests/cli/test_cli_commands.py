@@ -181,3 +181,40 @@ def test_a_file_that_is_not_a_session_gives_a_clear_error(pideck, tmp_path):
     code, out, err = pideck("inspect", "--session", str(bad))
     assert (code, out) == (2, "")
     assert err == f"pideck: {bad} is not a pi session file: line 1 is not a session header\n"
+
+
+class _Terminal:
+    """A stdout that says it is a terminal and keeps what was written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        self.text += s
+        return len(s)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_log_text_cannot_drive_a_terminal_but_is_exact_when_piped(pideck, tmp_path, monkeypatch):
+    s = str(tmp_path / "s.jsonl")
+    hostile = "\x1b]0;pwned\x07\x1b[2J[red]x[/red]"
+    assert pideck("tool", "--session", s, "agent_state_add_decision",
+                  json.dumps({"id": "d", "content": hostile}))[0] == 0
+    code, out, _ = pideck("tool", "--session", s, "agent_state_get")  # piped: byte-exact upstream text
+    assert out.endswith(f"- d: {hostile}\n")
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stdout", terminal)
+    from core.cli import main
+
+    assert main(["tool", "--session", s, "agent_state_get"]) == 0
+    assert "\x1b" not in terminal.text and "\x07" not in terminal.text
+    assert terminal.text.endswith("- d: ␛]0;pwned␇␛[2J[red]x[/red]\n")
+    terminal.text = ""
+    assert main(["inspect", "--session", s, "--json"]) == 0
+    assert "\x1b" not in terminal.text
+    assert json.loads(terminal.text)["state"]["decisions"][0]["content"] == hostile

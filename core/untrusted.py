@@ -1,0 +1,33 @@
+"""Text from a session log is untrusted: make control characters visible before it is shown.
+
+An escape sequence in a work item or a packet goal must never drive the user's terminal, whether
+it reaches the screen through the TUI or through the CLI's output.
+"""
+
+from __future__ import annotations
+
+import re
+
+_BIDI = "\u202a-\u202e\u2066-\u2069\u200e\u200f"
+_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\ud800-\udfff]")
+
+
+def _visible(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)  # Unicode control pictures: ␛ for ESC, ␉ for TAB ...
+    if code == 0x7F:
+        return "\u2421"  # ␡
+    return f"\\u{code:04x}" if code > 0xFF else f"\\x{code:02x}"
+
+
+def visible_controls(value: object, *, multiline: bool = False) -> str:
+    """``value`` as a string with every control character replaced by a visible stand-in.
+
+    With ``multiline`` newlines are kept (and tabs become spaces); otherwise a newline shows as ␊.
+    """
+    text = value if isinstance(value, str) else str(value)
+    if multiline:
+        text = text.replace("\r\n", "\n").replace("\t", "    ")
+        return "\n".join(_CONTROL.sub(_visible, line) for line in text.split("\n"))
+    return _CONTROL.sub(_visible, text)
