@@ -132,3 +132,26 @@ def test_watchdog_tick_pokes_an_idle_armed_session(tmp_path):
         assert any(source == "watchdog" for _, source, _ in app.query_one(MessageLog).messages)
 
     run(app, scenario)
+
+
+def test_scroll_position_and_selection_survive_appends(tmp_path):
+    deck = demo_deck(tmp_path)
+    for n in range(60):
+        deck.apply(f"/agent-state add x{n:02} Item number {n}")
+    app = make_app(deck, follow=True, poll=0.02)
+
+    async def scenario(pilot):
+        table = app.query_one("#work-items", KeyedTable)
+        table.focus()
+        table.move_cursor(row=40, animate=False)
+        await pilot.pause()
+        scroll, key = table.scroll_y, table.selected_key()
+        assert scroll > 0 and key == "x36"
+        other = Deck(SessionLog.open(deck.log.path))
+        other.apply("/agent-state set x50 done")
+        other.apply("/agent-state add tail Appended at the end")
+        assert await wait_for(pilot, lambda: "tail" in table.keys)
+        assert table.get_cell("x50", "status").plain == "✓"
+        assert (table.scroll_y, table.selected_key()) == (scroll, key)
+
+    run(app, scenario)
