@@ -412,6 +412,10 @@ class PideckApp(App):
     def on_packet_selected(self, event: DataTable.RowSelected) -> None:
         self.show_packet(event.row_key.value)
 
+    @on(DataTable.RowSelected, "#work-items")
+    def on_work_item_selected(self, event: DataTable.RowSelected) -> None:
+        self.fill_command(f"/agent-state set {event.row_key.value} ")
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("Open session", "Pick one of pideck's or pi's sessions for this directory (f6)",

@@ -79,3 +79,16 @@ def test_session_picker_opens_the_chosen_session(tmp_path):
         assert "picked" in app.query_one("#work-items", KeyedTable).keys
 
     run(app, scenario)
+
+
+def test_enter_on_a_work_item_fills_the_set_command(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        app.query_one("#work-items", KeyedTable).focus()
+        await pilot.press("down", "enter")
+        await pilot.pause()
+        line = app.query_one("#cmd", Input)
+        assert line.value == "/agent-state set flag " and app.focused is line
+
+    run(app, scenario)

@@ -22,7 +22,7 @@ KEYS = (
     ("f7", "create a handoff packet"),
     ("tab / right", "complete the command line; tab moves on when nothing to complete"),
     ("up / down", "command history (in the command line)"),
-    ("enter", "run the command; on a packet row: open the packet"),
+    ("enter", "run the command; on a packet: open it; on a work item: /agent-state set <id>"),
     ("escape", "back to the command line / close a dialog"),
     ("ctrl+q", "quit"),
 )

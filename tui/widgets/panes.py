@@ -99,8 +99,8 @@ def progress_text(state: dict[str, Any], verdict: dict[str, Any] | None) -> Text
             text.append_text(safe(milestone, "red strike"))
             text.append(" · recorded, not declared\n", "dim")
     text.append("Last verdict ", "bold")
-    if verdict is None:
-        text.append("none yet", "dim")
+    if verdict is None:  # verdicts are not persisted: only judges since pideck opened are known
+        text.append("none since opened", "dim")
         return text
     outcome = verdict["outcome"]
     style = {"progress": "bold green", "no_progress": "bold yellow"}.get(outcome, "bold")
