@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import json
 import os
 from pathlib import Path
 from typing import Callable
@@ -97,3 +98,29 @@ def counter_ids() -> Callable[[], str]:
     """Deterministic 8-hex entry ids (tests and screenshots)."""
     numbers = itertools.count(1)
     return lambda: f"{next(numbers):08x}"
+
+
+PI_SESSION_NAME = "2026-11-30T14-55-13-547Z_01a22cf3-ee8a-76c4-ac31-d27625d5469f.jsonl"
+
+
+def write_pi_example(folder: Path, cwd: str) -> Path:
+    """A small session as pi writes it, with an invalid Agent State entry (a restore warning),
+    a packet whose goal has brackets, a session name and a torn last line (a skipped-line warning)."""
+    entries = [
+        {"type": "session", "version": 3, "id": "01a22cf3-ee8a-76c4-ac31-d27625d5469f",
+         "timestamp": "2026-11-30T14:55:13.547Z", "cwd": cwd},
+        {"type": "message", "id": "f09a4425", "parentId": None, "timestamp": "2026-11-30T14:55:13.754Z",
+         "message": {"role": "user", "content": [{"type": "text", "text": "Ship the parser"}]}},
+        {"type": "custom", "customType": "agent-state-state", "id": "4f566eac", "parentId": "f09a4425",
+         "timestamp": "2026-11-30T14:55:13.758Z", "data": {"schemaVersion": 1, "state": {"turns": 1}}},
+        {"type": "custom", "customType": "agent-handoff-state", "id": "5b0c1d2e", "parentId": "4f566eac",
+         "timestamp": "2026-11-30T14:55:14.000Z", "data": {"schemaVersion": 1, "packets": [
+             {"schemaVersion": 1, "id": "to-reviewer", "source": "pi",
+              "goal": "Review the [parser] (literal brackets)"}]}},
+        {"type": "session_info", "id": "6c1d2e3f", "parentId": "5b0c1d2e", "timestamp": "2026-11-30T14:55:15.000Z",
+         "name": "parser work (pi)"},
+    ]
+    path = folder / PI_SESSION_NAME
+    text = "".join(json.dumps(e) + "\n" for e in entries) + '{"type":"message","id":"torn"\n'
+    path.write_text(text, encoding="utf-8")
+    return path

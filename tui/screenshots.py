@@ -6,7 +6,6 @@ Fixed sessions, a fixed clock and follow mode off, so a rerun only changes a fil
 from __future__ import annotations
 
 import asyncio
-import json
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
@@ -19,7 +18,7 @@ from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
 from tui.app import PideckApp
 from tui.commands import SlashCommandProvider
-from tui.demo import counter_ids, write_demo
+from tui.demo import counter_ids, write_demo, write_pi_example
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 CWD = "/home/user/project"
@@ -34,25 +33,9 @@ def demo_deck(folder: Path) -> Deck:
 
 
 def pi_deck(folder: Path) -> Deck:
-    """A pi session (opened read-only) with an invalid Agent State entry and a torn line."""
-    path = folder / "2026-11-30T14-55-13-547Z_01a22cf3-ee8a-76c4-ac31-d27625d5469f.jsonl"
-    entries = [
-        {"type": "session", "version": 3, "id": "01a22cf3-ee8a-76c4-ac31-d27625d5469f",
-         "timestamp": "2026-11-30T14:55:13.547Z", "cwd": CWD},
-        {"type": "message", "id": "f09a4425", "parentId": None, "timestamp": "2026-11-30T14:55:13.754Z",
-         "message": {"role": "user", "content": [{"type": "text", "text": "Ship the parser"}]}},
-        {"type": "custom", "customType": "agent-state-state", "id": "4f566eac", "parentId": "f09a4425",
-         "timestamp": "2026-11-30T14:55:13.758Z", "data": {"schemaVersion": 1, "state": {"turns": 1}}},
-        {"type": "custom", "customType": "agent-handoff-state", "id": "5b0c1d2e", "parentId": "4f566eac",
-         "timestamp": "2026-11-30T14:55:14.000Z", "data": {"schemaVersion": 1, "packets": [
-             {"schemaVersion": 1, "id": "to-reviewer", "source": "pi",
-              "goal": "Review the [parser] (literal brackets)"}]}},
-        {"type": "session_info", "id": "6c1d2e3f", "parentId": "5b0c1d2e", "timestamp": "2026-11-30T14:55:15.000Z",
-         "name": "parser work (pi)"},
-    ]
-    text = "".join(json.dumps(e) + "\n" for e in entries) + '{"type":"message","id":"torn"\n'
-    path.write_text(text, encoding="utf-8")
-    return Deck(SessionLog.open(path, writable=False), read_only_error=ReadOnlySession, clock=lambda: MS)
+    """The pi example session, opened read-only as pideck opens pi's own files."""
+    log = SessionLog.open(write_pi_example(folder, CWD), writable=False)
+    return Deck(log, read_only_error=ReadOnlySession, clock=lambda: MS)
 
 
 async def pause(pilot: Pilot) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable
@@ -13,9 +12,8 @@ from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
 from core.session.discovery import SessionInfo
 from tui.app import PideckApp
-from tui.demo import counter_ids, write_demo
+from tui.demo import counter_ids, write_demo, write_pi_example
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 CWD = "/home/user/project"
 FIXED_MS = 1796050513000
 MOMENT = datetime(2026, 11, 30, 14, 55, 13, tzinfo=timezone.utc)
@@ -36,12 +34,8 @@ def open_deck(path: Path, writable: bool | None = None) -> Deck:
 
 
 def pi_session(folder: Path) -> Path:
-    """pi's example session (its agent-state entry is invalid: a restore warning) plus a bad line."""
-    path = folder / "2026-11-30T14-55-13-547Z_pi-session.jsonl"
-    shutil.copy(FIXTURES / "pi_cli_session.jsonl", path)
-    with path.open("a", encoding="utf-8") as fh:
-        fh.write("this line is not JSON\n")
-    return path
+    """A pi session with an invalid Agent State entry (a restore warning) and a torn last line."""
+    return write_pi_example(folder, CWD)
 
 
 def injected_session(folder: Path) -> Path:
