@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import tempfile
+
 from core import cli
 from tui.app import PideckApp
 from tui.widgets.header import DeckHeader, render_header
@@ -15,11 +17,11 @@ def _no_run(monkeypatch):
 
 
 def test_pideck_demo_writes_a_populated_writable_session(monkeypatch, tmp_path, capsys):
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # gettempdir() caches, so not $TMPDIR
     started = _no_run(monkeypatch)
     assert cli.main(["demo"]) == 0
     deck = started[0].deck
-    assert deck.log.writable and deck.log.path.exists()
+    assert deck.log.writable and deck.log.path.exists() and deck.log.path.is_relative_to(tmp_path)
     assert len(deck.state.snapshot()["workItems"]) == 4 and len(deck.handoff.packets()) == 2
     assert deck.progress.last_verdict()["outcome"] == "progress"
     assert any(line.targeted for line in deck.todo.strip_lines())
