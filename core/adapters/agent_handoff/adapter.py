@@ -46,21 +46,24 @@ class AgentHandoffAdapter:
     def command(self, args: str) -> list[Notice]:
         try:
             notice, new_state = run_command(self._state, args)
-            self._commit(new_state)
         except Exception as exc:  # noqa: BLE001 (upstream wraps the whole handler)
             return [Notice(format_handoff_error(exc), "warning")]
+        self._commit(new_state)
         return [notice]
 
     def call_tool(self, name: str, params: Any) -> str:
         try:
             text, new_state = run_tool(self._state, name, params)
-            self._commit(new_state)
         except Exception as exc:  # noqa: BLE001 (errors are text, never raised)
             return format_handoff_error(exc)
+        self._commit(new_state)
         return text
 
     def _commit(self, new_state: HandoffState | None) -> None:
-        """Persist a changed state; the in-memory state moves only once the append succeeded."""
+        """Persist a changed state; the in-memory state moves only once the append succeeded.
+
+        Outside the catch-alls: a host's refusal to append (a read-only session) is not an input
+        error, so it propagates to the host instead of becoming "invalid handoff input"."""
         if new_state is None:
             return
         self._append_custom(self.ENTRY_TYPE, payload(new_state))

@@ -72,10 +72,10 @@ def _withdraw(controller: Controller, rest: str) -> list[Notice]:
 
 def _judge(controller: Controller) -> list[Notice]:
     try:
-        verdict = controller.judge()
+        judgment = controller.judge()
     except Exception as error:
         return [Notice(messages.format_progress_error(error), "warning")]
-    return [Notice(format_progress_verdict(verdict))]
+    return [Notice(format_progress_verdict(controller.settle(judgment)))]
 
 
 def _clear(controller: Controller, rest: str) -> list[Notice]:

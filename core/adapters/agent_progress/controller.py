@@ -7,7 +7,7 @@ from typing import Any
 
 from core.adapters.host import AppendCustom
 
-from .mutations import State, empty_state, judge_state
+from .mutations import Judgment, State, empty_state, judge_state
 from .persistence import ENTRY_TYPE, to_payload
 
 
@@ -18,17 +18,22 @@ class Controller:
         self.last_verdict: dict[str, Any] | None = None
 
     def commit(self, state: State) -> None:
-        """Replace the state and persist all of it as one new entry."""
-        self.state = state
+        """Persist all of the new state as one entry, then make it the live state: when the host
+        refuses the append (a read-only session), its error propagates and nothing changed."""
         self._append_custom(ENTRY_TYPE, to_payload(state))
+        self.state = state
 
-    def judge(self) -> dict[str, Any]:
-        """Judge the declared set, persisting only when the baseline was set or grew.
+    def judge(self) -> Judgment:
+        """Judge the declared set; no side effects. Raises ProgressError (only possible for a
+        state that bypassed validation)."""
+        return judge_state(self.state)
 
-        Raises ProgressError (only possible for a state that bypassed validation).
-        """
-        result = judge_state(self.state)
-        if result.changed:
-            self.commit(result.state)
-        self.last_verdict = copy.deepcopy(result.verdict)
-        return result.verdict
+    def settle(self, judgment: Judgment) -> dict[str, Any]:
+        """Persist a judgment only when the baseline was set or grew; returns its verdict.
+
+        Kept apart from ``judge`` so that the callers' catch-alls, which turn core errors into
+        text, never swallow a host's refusal to append."""
+        if judgment.changed:
+            self.commit(judgment.state)
+        self.last_verdict = copy.deepcopy(judgment.verdict)
+        return judgment.verdict

@@ -100,33 +100,38 @@ def _mutate(
     rejected: Callable[[str], str],
     done: Callable[[str], str],
 ) -> str:
-    milestone = _milestone_param(params)
-    result = mutation(controller.state, milestone)
+    try:
+        milestone = _milestone_param(params)
+        result = mutation(controller.state, milestone)
+    except Exception as error:
+        return messages.format_progress_error(error)
     if not result.changed:
         if result.reason == "invalid":
             return messages.INVALID_MILESTONE
         return rejected(milestone)
-    controller.commit(result.state)
+    controller.commit(result.state)  # outside the catch-all: a refused append is the host's
     return done(milestone)
 
 
 def call_tool(controller: Controller, name: str, params: Any) -> str:
-    """Execute one tool; every error comes back as text."""
-    try:
-        if name == GET:
-            return format_progress_state(controller.state)
-        if name == ADD:
-            return _mutate(
-                controller, params, add_milestone,
-                messages.duplicate_milestone, messages.added_milestone,
-            )
-        if name == WITHDRAW:
-            return _mutate(
-                controller, params, withdraw_milestone,
-                messages.unknown_milestone, messages.withdrew_milestone,
-            )
-        if name == JUDGE:
-            return format_progress_verdict(controller.judge())
-    except Exception as error:
-        return messages.format_progress_error(error)
+    """Execute one tool; every error of the input or the core comes back as text. A host's
+    refusal to append propagates (and leaves the state unchanged)."""
+    if name == GET:
+        return format_progress_state(controller.state)
+    if name == ADD:
+        return _mutate(
+            controller, params, add_milestone,
+            messages.duplicate_milestone, messages.added_milestone,
+        )
+    if name == WITHDRAW:
+        return _mutate(
+            controller, params, withdraw_milestone,
+            messages.unknown_milestone, messages.withdrew_milestone,
+        )
+    if name == JUDGE:
+        try:
+            judgment = controller.judge()
+        except Exception as error:
+            return messages.format_progress_error(error)
+        return format_progress_verdict(controller.settle(judgment))
     return messages.unknown_tool(name)

@@ -1,0 +1,33 @@
+"""Review finding: on a read-only session every adapter's mutation is refused with the Deck's hint
+and changes nothing (the Agent State adapter already did; Progress and Handoff swallowed the
+refusal into an "invalid input" text, and Progress kept the change in memory)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.adapters.host import Notice
+from core.deck import READ_ONLY_HINT, Deck
+from core.session import ReadOnlySession, SessionLog
+
+
+def read_only_deck(tmp_path: Path) -> tuple[Deck, Path]:
+    path = tmp_path / "s.jsonl"
+    SessionLog.create(path, cwd=tmp_path)
+    return Deck(SessionLog.open(path, writable=False), read_only_error=ReadOnlySession), path
+
+
+def test_read_only_refusal_is_the_same_for_every_primitive(tmp_path: Path) -> None:
+    deck, path = read_only_deck(tmp_path)
+    before = path.read_bytes()
+    fresh = {"hasBaseline": False, "currentMilestones": [], "recordedMilestones": []}
+    assert deck.call_tool("agent_progress_add_milestone", {"milestone": "m"}) == READ_ONLY_HINT
+    assert deck.progress.state() == fresh
+    assert deck.call_tool("agent_progress_judge", {}) == READ_ONLY_HINT
+    assert deck.progress.state() == fresh
+    assert deck.apply("/agent-progress judge") == [Notice(READ_ONLY_HINT, "warning")]
+    assert deck.progress.state() == fresh
+    packet = {"schemaVersion": 1, "id": "h", "source": "s", "goal": "g"}
+    assert deck.call_tool("agent_handoff_create", packet) == READ_ONLY_HINT
+    assert deck.handoff.packets() == []
+    assert path.read_bytes() == before
