@@ -69,8 +69,11 @@ def test_handoff_adapter_01_one_command_three_tools_one_handler():
             "Evidence/State/Progress/Retry/Context Guard",
         ):
             assert phrase in tool.description
-    # The single event handler is session_start, i.e. load().
-    assert callable(AgentHandoffAdapter.load)
+    # The single event handler is session_start, i.e. load(); nothing else reacts to events.
+    public = sorted(n for n in vars(AgentHandoffAdapter) if not n.startswith("_"))
+    assert public == [
+        "COMMAND", "DESCRIPTION", "ENTRY_TYPE", "TOOLS", "call_tool", "command", "load", "packets"
+    ]
 
 
 def test_handoff_adapter_02_namespaces_are_distinct():

@@ -616,9 +616,13 @@ def test_pideck_01_persisted_lines_round_trip_through_json():
     log, adapter, _ = start()
     for c in SHOWCASE:
         run(adapter, c)
+    assert len(log.appended) == len(SHOWCASE)
     for entry in log.appended:
+        # What pi would read back from its log line restores to exactly the persisted state.
         line = compact_json(entry["data"])
-        assert compact_json(json.loads(line)) == line
+        resumed = AgentStateAdapter(MemoryLog().append_custom)
+        assert resumed.load([MemoryLog.custom(ENTRY, json.loads(line))]) == []
+        assert compact_json({"schemaVersion": 1, "state": resumed.snapshot()}) == line
 
 
 def test_tool_unexpected_exception_reading_params_is_invalid_input_text():
