@@ -193,8 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_gate)
 
     p = sub.add_parser("config", help="show or set the todo configuration",
-                       description=f"Show or set the [todo] table of the config file "
-                       f"($PIDECK_CONFIG overrides the path).")
+                       description="Show or set the [todo] table of the config file "
+                       "($PIDECK_CONFIG overrides the path).")
     config_sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     config_sub.add_parser("show", help="print the effective configuration")
     q = config_sub.add_parser("set", help="set one key")
