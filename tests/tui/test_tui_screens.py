@@ -92,3 +92,10 @@ def test_enter_on_a_work_item_fills_the_set_command(tmp_path):
         assert line.value == "/agent-state set flag " and app.focused is line
 
     run(app, scenario)
+
+
+def test_form_lists_split_on_newlines_only_with_javascript_blankness():
+    got = form_params({"id": "a", "source": "s", "goal": "g",
+                       "constraints": "one\x1ctwo\r\n\x85\n\ufeff\n  keep  \n", "openItems": "", "evidenceReferences": ""})
+    # U+001C and U+0085 are not JavaScript whitespace: kept as text; a U+FEFF-only line is blank
+    assert got["constraints"] == ["one\x1ctwo", "\x85", "  keep  "]

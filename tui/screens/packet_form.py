@@ -12,6 +12,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from core.jsutil import is_blank
 from tui.text import safe
 
 Create = Callable[[dict[str, Any]], tuple[bool, str]]
@@ -23,13 +24,15 @@ MULTI = (("constraints", "Constraints"), ("openItems", "Open items"), ("evidence
 
 
 def form_params(values: dict[str, str]) -> dict[str, Any]:
-    """Tool parameters from the form: optional fields left out when empty, lists split on lines."""
+    """Tool parameters from the form: optional fields left out when empty, lists split on lines
+    (only ``\n``; blank lines, by JavaScript's whitespace rule, are left out)."""
     params: dict[str, Any] = {"schemaVersion": 1}
     for key, _ in SINGLE:
         if values.get(key, "") != "" or key in ("id", "source", "goal"):
             params[key] = values.get(key, "")
     for key, _ in MULTI:
-        lines = [line for line in values.get(key, "").splitlines() if line.strip()]
+        text = values.get(key, "").replace("\r\n", "\n")
+        lines = [line for line in text.split("\n") if not is_blank(line)]
         if lines:
             params[key] = lines
     return params
