@@ -19,8 +19,8 @@ from core.todo.observations import Observation, cap, record_reframe_observations
 from core.todo.restore import is_state_details, restore_state_data, restore_tool_details
 from core.todo.write import is_write_call
 
-_POKE_RE = re.compile(
-    r"You have \d+ incomplete todos?\. Continue working, or update the todo tool\."
+_POKE_RE = re.compile(  # JavaScript's \d is [0-9]
+    r"You have [0-9]+ incomplete todos?\. Continue working, or update the todo tool\."
 )
 CYCLE_WARNING = 'pi-jtodo: ignored a pi-jtodo/cycle entry without a boolean "armed".'
 
@@ -144,8 +144,11 @@ class _Walker:
         self.turns = 0
         self.assistants: list[Mapping[str, Any]] = []
 
-    def candidate(self, restored: TodoState | None, is_write: bool | None) -> None:
-        """A state candidate; ``is_write`` None means "a write when the state changed"."""
+    def candidate(
+        self, restored: TodoState | None, is_write: bool | None, state_entry: bool = False
+    ) -> None:
+        """A state candidate; ``is_write`` None means "a write when the state changed". Only a
+        ``pi-jtodo/state`` entry holding the empty state (``/todos clear``) clears the log."""
         previous = self.state
         self.invalid = restored is None
         self.state = restored if restored is not None else TodoState()
@@ -156,7 +159,7 @@ class _Walker:
         if not is_write:
             return
         self.turns = 0
-        if restored.is_empty():
+        if state_entry and restored.is_empty():
             self.observations = []
             return
         plan, goals, todos = restored.plan, restored.goals, restored.todos
@@ -174,7 +177,7 @@ class _Walker:
             if custom_type == c.CYCLE_CUSTOM_TYPE:
                 self.cycle(entry.get("data"))
             elif custom_type == c.STATE_CUSTOM_TYPE:
-                self.candidate(restore_state_data(entry.get("data")), True)
+                self.candidate(restore_state_data(entry.get("data")), True, state_entry=True)
             return
         if kind != "message":
             return
