@@ -149,7 +149,9 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
     document = _read_toml(path, warnings)
     if warnings:
         raise ConfigError(warnings[0])
-    current, _ = load_config(path, include_pi_jtodo=False)  # pi-jtodo's values stay in its file
+    # the effective values: the table holds every key and wins over pi-jtodo's JSON, so writing
+    # defaults for the keys not being set would silently undo what the JSON set
+    current, _ = load_config(path)
     table = current.model_dump()
     table[key] = value
     document["todo"] = table
