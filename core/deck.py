@@ -113,9 +113,16 @@ class Deck:
                     self._load_primitive(adapter)
         else:
             self.reload()
-        nudges = self._observe(new) if extends else []
+        nudges = [] if reset else self._observe(new if extends else self._on_branch(new))
         return DeckChange(reset=reset, new_entries=len(new), branch_switched=not extends and not reset,
                           followups=nudges)
+
+    def _on_branch(self, new: list[Any]) -> list[Any]:
+        """The new records on the current branch after a switch (pi writes the first message after
+        a /tree jump with its parent on the earlier entry): a suffix of the branch, in file order."""
+        fresh = {id(r) for r in new}
+        branch = self.log.branch()
+        return [r for r in branch[max(0, len(branch) - len(new)):] if id(r) in fresh]
 
     def _observe(self, new: list[Any]) -> list[str]:
         """Feed the todo machine the agent's messages as they land: a user message re-arms the
