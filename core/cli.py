@@ -52,16 +52,17 @@ def open_session(path: str | None, write: bool) -> SessionLog:
     return SessionLog.create(new_path, cwd=cwd, session_id=session_id, timestamp=timestamp)
 
 
-def open_deck(args: argparse.Namespace) -> Deck:
+def open_deck(session: str | None, write: bool = False) -> Deck:
+    """The Deck over the session chosen as ``open_session`` chooses it, with the user's config."""
     config, warnings = load_config()
     for warning in warnings:
         print(f"pideck: config: {warning}", file=sys.stderr)
-    log = open_session(args.session, getattr(args, "write", False))
+    log = open_session(session, write)
     return Deck(log, read_only_error=ReadOnlySession, todo_config=config)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    deck = open_deck(args)
+    deck = open_deck(args.session, getattr(args, "write", False))
     notices = deck.apply(args.line)
     for notice in notices:
         emit(notice.message)
@@ -81,7 +82,7 @@ def cmd_tool(args: argparse.Namespace) -> int:
     except json.JSONDecodeError as exc:
         print(f"pideck tool: malformed JSON parameters: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    deck = open_deck(args)
+    deck = open_deck(args.session, getattr(args, "write", False))
     try:
         emit(deck.call_tool(args.name, params))
     except UnknownTool as exc:
@@ -91,7 +92,7 @@ def cmd_tool(args: argparse.Namespace) -> int:
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    deck = open_deck(args)
+    deck = open_deck(args.session, getattr(args, "write", False))
     if args.json:
         # on a terminal every non-ASCII character is escaped, so no log text can drive it
         print(json.dumps(inspect_json(deck), ensure_ascii=sys.stdout.isatty(), indent=2))
@@ -103,7 +104,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 def cmd_gate(args: argparse.Namespace) -> int:
     """One turn-end settle: the follow-up goes to stdout (exit 2: the agent should go on), the
     display-only notice to stderr; exit 0 when there is nothing to say."""
-    deck = open_deck(args)
+    deck = open_deck(args.session, getattr(args, "write", False))
     followup, notice = deck.settle()
     if notice is not None:
         emit(notice.message, sys.stderr)
@@ -233,7 +234,7 @@ def cmd_tui(argv: list[str], parser: argparse.ArgumentParser) -> int:
     tui_parser.add_argument("--write", action="store_true", help="allow appending to a pi session")
     args = tui_parser.parse_args(argv)
     try:
-        deck = open_deck(argparse.Namespace(session=args.path, write=args.write))
+        deck = open_deck(args.path, args.write)
     except SessionError as exc:
         print(f"pideck: {exc}", file=sys.stderr)
         return EXIT_USAGE

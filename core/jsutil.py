@@ -32,6 +32,12 @@ def js_trim_start(s: str) -> str:
     return s.lstrip(JS_WHITESPACE)
 
 
+def js_split(s: str) -> list[str]:
+    """Words of ``s`` separated by JavaScript whitespace (JavaScript ``s.trim().split(/\\s+/)``; none when blank)."""
+    t = js_trim(s)
+    return re.split(f"{WS}+", t) if t else []
+
+
 def is_blank(s: str) -> bool:
     return js_trim(s) == ""
 

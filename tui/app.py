@@ -47,10 +47,10 @@ def wall_clock_ms() -> int:
 
 
 def default_open_deck(path: Path) -> Deck:
-    from core.cli import open_session
-    from core.session import ReadOnlySession
+    """The picker's choice, opened exactly as ``pideck PATH`` opens it (the user's config too)."""
+    from core.cli import open_deck
 
-    return Deck(open_session(str(path), False), read_only_error=ReadOnlySession)
+    return open_deck(str(path))
 
 
 def toast_text(message: str) -> str:

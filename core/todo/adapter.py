@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from core.adapters.host import EntryLog, Notice
-from core.jsutil import js_trim
+from core.jsutil import js_split
 from core.todo import commands as cmd
 from core.todo import constants as c
 from core.todo.config import TodoConfig
@@ -184,7 +184,7 @@ class TodoAdapter:
         return result
 
     def command(self, args: str) -> list[Notice]:
-        tokens = js_trim(args).split()
+        tokens = js_split(args)
         if not tokens:
             return [Notice(self.overlay_markdown())]
         sub, rest = tokens[0], tokens[1:]
