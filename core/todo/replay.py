@@ -143,6 +143,14 @@ class _Walker:
         self.dead = 0
         self.turns = 0
         self.assistants: list[Mapping[str, Any]] = []
+        self._json_of: tuple[TodoState, dict[str, Any]] | None = None
+
+    def state_json(self) -> dict[str, Any]:
+        """``state.to_json()``, serialised once per state: pokes between two writes compare the
+        same state, and a 500-item list is not worth serialising at every follow-up."""
+        if self._json_of is None or self._json_of[0] is not self.state:
+            self._json_of = (self.state, self.state.to_json())
+        return self._json_of[1]
 
     def candidate(
         self, restored: TodoState | None, is_write: bool | None, state_entry: bool = False
@@ -229,7 +237,7 @@ class _Walker:
         if kind in ("poke", "watchdog"):
             f.attempts, f.last_signature = 0, None
             if kind == "poke":
-                now = self.state.to_json()
+                now = self.state_json()
                 f.unchanged_settles = f.unchanged_settles + 1 if f.poke_state == now else 0
                 f.poke_state = now
             else:
