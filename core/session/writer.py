@@ -56,17 +56,49 @@ def uuid7(moment: datetime | None = None) -> str:
     return str(uuid.UUID(int=value))
 
 
-def _js_value(value: Any) -> Any:
-    """What ``JSON.stringify`` would see: integral floats print as integers, NaN/Infinity as null."""
+def js_float_text(value: float) -> str:
+    """``Number.prototype.toString`` of a finite float. The digits are the shortest round trip, as
+    in ``repr``; only the notation differs: JavaScript writes fixed notation from 1e-7 up to 1e21
+    (Python from 1e-4 up to 1e16), never writes ``.0`` and never pads the exponent
+    (``1.5e-7``, Python ``1.5e-07``)."""
+    text = repr(value)
+    if "e" not in text:
+        return text[:-2] if text.endswith(".0") else text
+    mantissa, exponent = text.split("e")
+    e = int(exponent)
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "")
+    if -7 < e < 0:
+        return f"{sign}0.{'0' * (-e - 1)}{digits}"
+    if 0 <= e < 21:  # an integral float of 1e16 or more: the shortest digits, then zeros
+        return f"{sign}{digits}{'0' * (e + 1 - len(digits))}"
+    return f"{mantissa}e{'+' if e > 0 else '-'}{abs(e)}"
+
+
+def _js_value(value: Any, raw: dict[str, str]) -> Any:
+    """What ``JSON.stringify`` would see: integral floats print as integers, NaN/Infinity as null.
+    A float whose JavaScript text differs from Python's is replaced by a placeholder string that
+    ``serialise`` swaps for that text (collected in ``raw``)."""
     if isinstance(value, float):
         if not math.isfinite(value):
             return None
-        return int(value) if value.is_integer() and abs(value) < 1e21 else value
+        if value.is_integer() and abs(value) < 2**53:
+            return int(value)  # exact, and what JavaScript prints
+        if (text := js_float_text(value)) != repr(value):
+            key = f"\x00{len(raw)}:{_NONCE}"
+            raw[key] = text
+            return key
+        return value
     if isinstance(value, dict):
-        return {k: _js_value(v) for k, v in value.items()}
+        return {k: _js_value(v, raw) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_js_value(v) for v in value]
+        return [_js_value(v, raw) for v in value]
     return value
+
+
+_NONCE = secrets.token_hex(8)
+"""Makes a float placeholder impossible to meet in real text (a string holding it would need to
+guess this process's random nonce)."""
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -82,7 +114,11 @@ def _escape_lone_surrogates(text: str) -> str:
 
 def serialise(entry: dict[str, Any]) -> bytes:
     """One log line: compact JSON, non-ASCII as is, lone surrogates escaped, ``\\n``, UTF-8."""
-    return (_escape_lone_surrogates(compact_json(_js_value(entry))) + "\n").encode("utf-8")
+    raw: dict[str, str] = {}
+    text = compact_json(_js_value(entry, raw))
+    for key, number in raw.items():
+        text = text.replace(compact_json(key), number, 1)
+    return (_escape_lone_surrogates(text) + "\n").encode("utf-8")
 
 
 def custom_entry(custom_type: str, data: Any, id: str, parent_id: str | None, timestamp: str) -> dict[str, Any]:

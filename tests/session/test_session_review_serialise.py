@@ -1,0 +1,48 @@
+"""Review: pi writes numbers with JavaScript's ``Number.prototype.toString`` (pi-session.md §5,
+§17.2.2). Python's ``repr`` differs for small magnitudes: ``1e-05`` where JavaScript writes
+``0.00001``, and a zero-padded exponent (``1.5e-07``) where JavaScript writes ``1.5e-7``."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.session.writer import serialise
+
+# JSON.stringify of each value, as node prints it
+JS = {
+    1e-5: "0.00001", 1.5e-7: "1.5e-7", 1e-7: "1e-7", 1e-6: "0.000001", 0.000001234: "0.000001234",
+    -2.5e-5: "-0.000025", 0.0001: "0.0001", 123.5: "123.5", 1e21: "1e+21", 1.5e22: "1.5e+22",
+    1e300: "1e+300", 5e-324: "5e-324", -1.25e-9: "-1.25e-9", 9.5e-8: "9.5e-8", 0.1: "0.1",
+}
+
+
+@pytest.mark.parametrize("value", list(JS))
+def test_floats_are_written_as_javascript_writes_them(value):
+    assert serialise({"a": value, "b": [value]}) == f'{{"a":{JS[value]},"b":[{JS[value]}]}}\n'.encode()
+    assert json.loads(serialise({"a": value}))["a"] == value
+
+
+def test_a_string_that_looks_like_a_number_stays_a_string():
+    assert serialise({"a": "1e-05", "b": 1e-05}) == b'{"a":"1e-05","b":0.00001}\n'
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node not installed")
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=40))
+def test_floats_match_node(values):
+    out = subprocess.run(["node", "-e", "process.stdout.write(JSON.stringify(JSON.parse(process.argv[1])))",
+                          json.dumps(values)], capture_output=True, text=True, check=True).stdout
+    assert serialise(values).decode() == out + "\n"
+
+
+def test_integral_floats_beyond_2_53_use_the_shortest_digits():
+    # JavaScript prints 7.132508318008495e16 as 71325083180084950 (shortest digits, then zeros);
+    # int() of the float is 71325083180084952
+    assert serialise([7.132508318008495e16, 9007199254740994.0, 1e20, -1e16]) == (
+        b"[71325083180084950,9007199254740994,100000000000000000000,-10000000000000000]\n")
