@@ -89,6 +89,11 @@ def _js_value(value: Any, raw: dict[str, str]) -> Any:
             raw[key] = text
             return key
         return value
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 2**53:
+        try:  # a JavaScript number holds no exact integer this big: pi would write the double
+            return _js_value(float(value), raw)
+        except OverflowError:
+            return None  # JSON.parse gives Infinity, which JSON.stringify writes as null
     if isinstance(value, dict):
         return {k: _js_value(v, raw) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
