@@ -175,8 +175,9 @@ class ItemCommandProvider(Provider):
         for title, line in self.lines:
             score = matcher.match(title)
             if score > 0:
-                yield Hit(score, highlight_plain(matcher, title), partial(app.run_line, line), text=title,
-                          help=clean(line))
+                # The command line goes in the prompt, not in ``help``: the palette parses help as markup.
+                prompt = Content("\n").join([highlight_plain(matcher, title), Content.styled(clean(line), "dim")])
+                yield Hit(score, prompt, partial(app.run_line, line), text=title)
 
 
 def item_command_lines(app: PideckApp) -> list[tuple[str, str]]:
