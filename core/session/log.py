@@ -47,6 +47,21 @@ class Refresh:
         return self.reset or bool(self.new)
 
 
+def _make_private_dirs(folder: Path) -> None:
+    """Create ``folder`` and every missing ancestor with mode 0700 (``mkdir(parents=True)`` gives
+    the ancestors, such as pideck's home and its ``sessions`` folder, the default mode, so anyone
+    could list which directories a user works in)."""
+    missing: list[Path] = []
+    while not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    for each in reversed(missing):
+        try:
+            each.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+
+
 class SessionLog:
     """A pi session file: header, entry index, current branch, incremental tail, locked appends.
 
@@ -108,7 +123,7 @@ class SessionLog:
         path = Path(path)
         now = (options.get("clock") or utc_now)()
         header = header_entry(session_id or uuid7(now), timestamp or iso_timestamp(now), discovery.normalise_cwd(cwd))
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        _make_private_dirs(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.fchmod(fd, 0o600)
