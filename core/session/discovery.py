@@ -135,7 +135,7 @@ def _count_lines(path: Path) -> int:
     return count
 
 
-def _scan(folder: Path, kind: Kind, cwd_filter: str | None) -> list[SessionInfo]:
+def _scan(folder: Path, kind: Kind, cwd_filter: str | None, count: bool = True) -> list[SessionInfo]:
     found: list[SessionInfo] = []
     try:
         candidates = [p for p in folder.iterdir() if p.suffix == ".jsonl" and p.is_file()]
@@ -150,24 +150,36 @@ def _scan(folder: Path, kind: Kind, cwd_filter: str | None) -> list[SessionInfo]
             continue
         try:
             st = path.stat()
-            lines = _count_lines(path)
+            lines = _count_lines(path) if count else 1
         except OSError:
             continue
         found.append(SessionInfo(path, kind, header["id"], cwd, max(lines - 1, 0), st.st_size, st.st_mtime))
     return found
 
 
-def list_sessions(cwd: str | os.PathLike[str]) -> list[SessionInfo]:
-    """pi's and pideck's sessions for ``cwd``, newest modification first (pi's ``--continue`` order)."""
+def _sessions(cwd: str | os.PathLike[str], count: bool) -> list[SessionInfo]:
     target = normalise_cwd(cwd)
     custom = pi_custom_session_dir()
-    sessions = _scan(pi_sessions_dir(cwd), "pi", target if custom is not None else None)
-    sessions += _scan(pideck_sessions_dir(cwd), "pideck", None)
+    sessions = _scan(pi_sessions_dir(cwd), "pi", target if custom is not None else None, count)
+    sessions += _scan(pideck_sessions_dir(cwd), "pideck", None, count)
     sessions.sort(key=lambda s: s.mtime, reverse=True)
     return sessions
 
 
-def newest_session(cwd: str | os.PathLike[str]) -> SessionInfo | None:
-    sessions = list_sessions(cwd)
-    return sessions[0] if sessions else None
+def list_sessions(cwd: str | os.PathLike[str]) -> list[SessionInfo]:
+    """pi's and pideck's sessions for ``cwd``, newest modification first (pi's ``--continue`` order)."""
+    return _sessions(cwd, count=True)
 
+
+def newest_session(cwd: str | os.PathLike[str]) -> SessionInfo | None:
+    """The session ``pi --continue`` would pick for ``cwd`` (over both folders). Only the chosen
+    file's lines are counted: counting every session would read all of them in full."""
+    sessions = _sessions(cwd, count=False)
+    if not sessions:
+        return None
+    newest = sessions[0]
+    try:
+        entries = max(_count_lines(newest.path) - 1, 0)
+    except OSError:
+        entries = 0
+    return SessionInfo(newest.path, newest.kind, newest.id, newest.cwd, entries, newest.size, newest.mtime)
