@@ -95,10 +95,20 @@ def _js_value(value: Any, raw: dict[str, str]) -> Any:
         except OverflowError:
             return None  # JSON.parse gives Infinity, which JSON.stringify writes as null
     if isinstance(value, dict):
-        return {k: _js_value(v, raw) for k, v in value.items()}
+        out = {k: _js_value(v, raw) for k, v in value.items()}
+        if any(isinstance(k, str) and _is_array_index(k) for k in out):
+            # a JavaScript object lists its array-index keys first, in ascending numeric order
+            index = sorted((k for k in out if isinstance(k, str) and _is_array_index(k)), key=int)
+            out = {**{k: out[k] for k in index}, **{k: v for k, v in out.items() if k not in index}}
+        return out
     if isinstance(value, (list, tuple)):
         return [_js_value(v, raw) for v in value]
     return value
+
+
+def _is_array_index(key: str) -> bool:
+    """A canonical array index: ``"0"`` to ``"4294967294"``, no sign, no leading zero."""
+    return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
 
 
 _NONCE = secrets.token_hex(8)
