@@ -95,7 +95,8 @@ def test_message_log(snap_compare, tmp_path, size):
         await pilot.pause()
         pilot.app.run_line("/agent-state add [red]x[/red] typed [/foo]")
         pilot.app.run_line("/agent-progress judge")
-        pilot.app.clear_notifications()
+        await pilot.pause()  # notify() posts a message: clearing before it is handled cleared nothing,
+        pilot.app.clear_notifications()  # and the toasts (5 s timeout) covered the log in the snapshot
         await pilot.pause()
         await pilot.pause()
 
