@@ -6,6 +6,7 @@ The Deck keeps no state the log cannot rebuild: ``reload`` re-derives everything
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -131,19 +132,24 @@ class Deck:
         asked to write, jtodo.md §10.5)."""
         if not getattr(self.log, "writable", False):
             return []
+        messages = [r for r in new if r.type == "message" and getattr(r, "role", None) in ("user", "assistant")]
+        if not messages:
+            return []
         sent: list[str] = []
-        for record in new:
-            role = getattr(record, "role", None)
-            if record.type != "message" or role not in ("user", "assistant"):
-                continue
-            try:
-                if role == "user":
-                    self.todo.after_user_message()
-                elif (text := self.todo.after_assistant_message()) is not None:
-                    sent.append(text)
-            except Exception as exc:  # a read-only race: never let the tail path crash
-                if self._read_only_error is None or not isinstance(exc, self._read_only_error):
-                    raise
+        locked = getattr(self.log, "locked", None)
+        with locked() if locked is not None else nullcontext():
+            # Decide on everything written so far: another pideck following this log may already
+            # have acted on these messages (the next refresh() takes in what this one reads here).
+            self.log.refresh()
+            for record in messages:
+                try:
+                    if record.role == "user":
+                        self.todo.after_user_message()
+                    elif (text := self.todo.after_assistant_message()) is not None:
+                        sent.append(text)
+                except Exception as exc:  # a read-only race: never let the tail path crash
+                    if self._read_only_error is None or not isinstance(exc, self._read_only_error):
+                        raise
         return sent
 
     def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
