@@ -222,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
-    except SessionError as exc:
+    except (SessionError, OSError) as exc:  # e.g. a session path that is a folder, or unreachable
         print(f"pideck: {exc}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -235,7 +235,7 @@ def cmd_tui(argv: list[str], parser: argparse.ArgumentParser) -> int:
     args = tui_parser.parse_args(argv)
     try:
         deck = open_deck(args.path, args.write)
-    except SessionError as exc:
+    except (SessionError, OSError) as exc:
         print(f"pideck: {exc}", file=sys.stderr)
         return EXIT_USAGE
     _tui_app()(deck).run()

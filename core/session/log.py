@@ -102,6 +102,8 @@ class SessionLog:
         """Open and index ``path``. ``writable=None``: read-only inside pi's session folders,
         writable elsewhere. Raises ``NotASession`` when the first parsed line is not a header."""
         log = cls(path, writable=writable, **options)
+        if log.path.is_dir():
+            raise IsADirectoryError(f"{log.path} is a directory, not a session file")
         if not log.path.is_file():
             raise FileNotFoundError(f"no session file at {log.path}")
         log.refresh()
