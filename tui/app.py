@@ -31,7 +31,7 @@ from tui.screens.packet import PacketScreen
 from tui.screens.packet_form import PacketForm
 from tui.screens.picker import SessionPicker
 from tui.screens.todos import TodosScreen
-from tui.text import clean
+from tui.text import clean, markdown_literal
 from tui.widgets.command_line import CommandLine
 from tui.widgets.header import DeckHeader, HeaderInfo
 from tui.widgets.message_log import MessageLog
@@ -327,7 +327,7 @@ class PideckApp(App):
         self.push_screen(HelpScreen())
 
     def action_todos(self) -> None:
-        self.push_screen(TodosScreen(self.deck.todo.overlay_markdown()))
+        self.push_screen(TodosScreen(self.deck.todo.overlay_markdown(markdown_literal)))
 
     def action_toggle_log(self) -> None:
         log = self.message_log

@@ -6,11 +6,15 @@ before it reaches a widget, so ``[red]x[/red]`` or an escape sequence shows lite
 
 from __future__ import annotations
 
+import re
+
 from rich.text import Text
 
 from core.untrusted import visible_controls as clean
 
-__all__ = ["clean", "one_line", "safe"]
+__all__ = ["clean", "markdown_literal", "one_line", "safe"]
+
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 
 
 def safe(value: object, style: str = "", *, multiline: bool = False) -> Text:
@@ -24,3 +28,11 @@ def one_line(value: object, style: str = "") -> Text:
     text.no_wrap = True
     text.overflow = "ellipsis"
     return text
+
+
+def markdown_literal(value: str) -> str:
+    """Markdown source that shows ``value`` literally on one line: control characters made visible
+    (a newline shows as ␊, so it cannot start a heading or a list) and every ASCII punctuation
+    character backslash-escaped (CommonMark allows it for all of them), so ``__init__``,
+    ``[text](url)``, ``<b>`` or a backtick stay text."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", clean(value))

@@ -150,9 +150,9 @@ class TodoAdapter:
     def goal_table_text(self) -> str:
         return goal_table_text(self.goal_rows())
 
-    def overlay_markdown(self) -> str:
+    def overlay_markdown(self, literal: Callable[[str], str] | None = None) -> str:
         r = self.replay()
-        return overlay_markdown(r.state, r.flags.armed)
+        return overlay_markdown(r.state, r.flags.armed, literal)
 
     def snapshot(self) -> dict[str, Any]:
         """``{todos, plan, goals, cycle}`` for ``pideck inspect --json``."""

@@ -5,8 +5,11 @@ from __future__ import annotations
 from core.jsutil import is_blank
 
 import math
+import re
+from typing import Callable
 
 from core.todo.display import icon
+from core.untrusted import visible_controls
 from core.todo.merge import find_goal
 from core.todo.model import (
     TodoGoal,
@@ -29,27 +32,43 @@ _PRIORITY_ORDER = {"high": 0, "medium": 1, "low": 2}
 _NOT_PENDING = ("in_progress", "completed", "cancelled")  # anything else is listed as pending
 
 
+Literal = Callable[[str], str]
+"""Turns an untrusted value into Markdown source that shows it literally (the TUI's overlay)."""
+
+
+def _verbatim(value: str) -> str:
+    return value
+
+
+def code_span(text: str) -> str:
+    """A Markdown code span showing ``text`` literally, whatever backticks it holds."""
+    fence = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
 def _pct(value: int | None) -> str:
     return "**unknown**" if value is None else f"**{value}%**"
 
 
-def _goal_lines(goal: TodoGoal | None) -> list[str]:
+def _goal_lines(goal: TodoGoal | None, lit: Literal = _verbatim) -> list[str]:
     if goal is None:
         return []
     lines = []
     if goal.closed_feedback_loop is not None:
         lines.append(f"- Closed feedback loop: **{goal.closed_feedback_loop}%**")
     if goal.feedback_loop is not None:
-        lines.append(f"- Feedback loop: {goal.feedback_loop}")
+        lines.append(f"- Feedback loop: {lit(goal.feedback_loop)}")
     if goal.end_to_end_ownership is not None:
         lines.append(f"- End-to-end ownership: **{goal.end_to_end_ownership}%**")
     return lines
 
 
-def _item_lines(item: TodoItem) -> list[str]:
+def _item_lines(item: TodoItem, lit: Literal = _verbatim) -> list[str]:
     conf = "?" if item.confidence is None else f"{item.confidence}%"
+    ref = f"`#{item.id}`" if lit is _verbatim else code_span(visible_controls(f"#{item.id}"))
     lines = [
-        f"- {icon(item.status)} `#{item.id}` [{item.priority}] {item.content}",
+        f"- {icon(item.status)} {ref} {lit('[' + item.priority + ']')} {lit(item.content)}",
         f"  - confidence: `{conf}`",
     ]
     if item.completion_confidence is not None:
@@ -59,7 +78,7 @@ def _item_lines(item: TodoItem) -> list[str]:
     return lines
 
 
-def _status_blocks(items: list[TodoItem], level: str) -> list[str]:
+def _status_blocks(items: list[TodoItem], level: str, lit: Literal = _verbatim) -> list[str]:
     blocks = []
     for status, title in _SECTIONS:
         if status == "pending":
@@ -71,7 +90,7 @@ def _status_blocks(items: list[TodoItem], level: str) -> list[str]:
         members.sort(key=lambda t: (_PRIORITY_ORDER.get(t.priority, 3), t.content, t.id))
         lines = [f"{level} {title}"]
         for t in members:
-            lines += _item_lines(t)
+            lines += _item_lines(t, lit)
         blocks.append("\n".join(lines))
     return blocks
 
@@ -80,7 +99,11 @@ def _done(items: list[TodoItem]) -> str:
     return f"{sum(1 for t in items if t.status == 'completed')}/{len(items)}"
 
 
-def overlay_markdown(state: TodoState, armed: bool) -> str:
+def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = None) -> str:
+    """The §11.4 document. With ``literal`` (a display that renders the Markdown), every value from
+    the todo state goes through it, so the agent's text cannot format the document; without it the
+    values are inserted verbatim, as the template says (export, inspect, the /todos reply)."""
+    lit = literal or _verbatim
     todos = state.todos
     if not todos:
         return EMPTY
@@ -117,7 +140,7 @@ def overlay_markdown(state: TodoState, armed: bool) -> str:
     if has_intention or plan.understands_user_intent is not None:
         lines = ["## Plan"]
         if has_intention:
-            lines.append(f"- User intention: {plan.user_intention}")
+            lines.append(f"- User intention: {lit(plan.user_intention)}")
         if plan.understands_user_intent is not None:
             lines.append(f"- Understands user intent: **{plan.understands_user_intent}%**")
         blocks.append("\n".join(lines))
@@ -126,19 +149,19 @@ def overlay_markdown(state: TodoState, armed: bool) -> str:
         ordered = [g for g in groups if g is not None] + ([None] if None in groups else [])
         for group in ordered:
             items = [t for t in todos if t.group == group]
-            title = "Other" if group is None else group
-            goal_lines = _goal_lines(find_goal(state.goals, group))
+            title = "Other" if group is None else lit(group)
+            goal_lines = _goal_lines(find_goal(state.goals, group), lit)
             blocks.append("\n".join([f"## {title} ({_done(items)})", *goal_lines]))
-            blocks += _status_blocks(items, "###")
+            blocks += _status_blocks(items, "###", lit)
     else:
-        ungrouped = _goal_lines(find_goal(state.goals, None))
+        ungrouped = _goal_lines(find_goal(state.goals, None), lit)
         if ungrouped:
             blocks.append("\n".join(ungrouped))
-        blocks += _status_blocks(todos, "##")
+        blocks += _status_blocks(todos, "##", lit)
     orphans = [g for g in state.goals if g.group not in groups]
     if orphans:
         blocks.append("## Goals without todos")
         for goal in orphans:
-            title = "(ungrouped)" if goal.group is None else goal.group
-            blocks.append("\n".join([f"### {title}", *_goal_lines(goal)]))
+            title = "(ungrouped)" if goal.group is None else lit(goal.group)
+            blocks.append("\n".join([f"### {title}", *_goal_lines(goal, lit)]))
     return "\n\n".join(blocks)

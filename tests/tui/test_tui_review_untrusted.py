@@ -28,3 +28,44 @@ def test_palette_item_commands_on_hostile_ids_show_literally_without_a_crash(tmp
         assert any("/agent-progress withdraw [link=https://example.com]m[/link]" in p for p in prompts), prompts
 
     run(app, scenario)
+
+
+MD_TRAPS = "Fix __init__ and *args [click](https://evil.example) <b>x</b> `tick"
+
+
+def test_todos_overlay_shows_markdown_in_todo_text_literally(tmp_path):
+    # The overlay is Markdown; todo text went in as Markdown source, so `__init__` turned bold,
+    # `[click](...)` became a link and a newline + `# ` made a heading.
+    from textual.widgets import Markdown
+
+    from tui_fixtures import demo_deck
+
+    deck = demo_deck(tmp_path)
+    deck.call_tool("todo", {"todos": [{"id": "m`d", "content": MD_TRAPS + "\n# Heading", "status": "in_progress",
+                                       "priority": "high", "confidence": 70, "group": "__g__"}],
+                            "plan": {"user_intention": "**intent**"},
+                            "goals": [{"group": "__g__", "feedback_loop": "run `pytest` on *.py"}]})
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        await pilot.press("f2")
+        await pilot.pause()
+        md = app.screen.query_one(Markdown)
+        await pilot.pause()
+        shown = "\n".join(str(block._content.plain) if hasattr(block, "_content") else "" for block in md.query("*"))
+        for literal in (MD_TRAPS + "␊# Heading", "__g__ (0/1)", "**intent**", "run `pytest` on *.py", "#m`d"):
+            assert literal in shown, (literal, shown)
+        assert "Weighted confidence: 70%" in shown  # the document's own formatting still applies
+        app.export_screenshot()
+
+    run(app, scenario)
+
+
+def test_todos_export_keeps_the_spec_template_byte_exact(tmp_path):
+    from tui_fixtures import demo_deck
+
+    deck = demo_deck(tmp_path)
+    deck.call_tool("todo", {"todos": [{"id": "a", "content": "__init__", "status": "pending", "priority": "low",
+                                       "confidence": 50}]})
+    md = deck.todo.overlay_markdown()
+    assert "- ○ `#a` [low] __init__" in md
