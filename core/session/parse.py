@@ -41,8 +41,10 @@ def _reject_constant(name: str) -> Any:
 
 
 def loads_line(raw: bytes) -> Any:
-    """``JSON.parse`` of one line: strict UTF-8, no NaN/Infinity. Raises ValueError."""
-    return json.loads(raw.decode("utf-8"), parse_constant=_reject_constant)
+    """``JSON.parse`` of one line as pi reads it: the file is read as text
+    (``readFileSync(path, "utf8")``), so bytes that are not UTF-8 become U+FFFD; no NaN/Infinity.
+    Raises ValueError."""
+    return json.loads(raw.decode("utf-8", "replace"), parse_constant=_reject_constant)
 
 
 FAST_TAILS = (b"}}", b"}}\r")
@@ -51,8 +53,8 @@ FAST_TAILS = (b"}}", b"}}\r")
 
 def fast_head(buf: bytes, start: int, end: int) -> tuple[str, str | None, str, str | None] | None:
     """``(id, parentId, role, toolName)`` read from the head of a large message line written in pi's
-    key order, or None when the line must be parsed in full. The body is not looked at: its JSON and
-    UTF-8 validity are checked when it is read (decoding 200 MB costs more than the whole index)."""
+    key order, or None when the line must be parsed in full. The body is not looked at: its JSON is
+    checked when it is read (decoding 200 MB costs more than the whole index)."""
     m = _FAST_HEAD.match(buf, start, end)
     if m is None or not buf.endswith(FAST_TAILS, start, end):
         return None
@@ -72,8 +74,6 @@ def parse_line(buf: bytes, start: int, end: int) -> Any:
         return None
     try:
         return loads_line(raw)
-    except UnicodeDecodeError:
-        raise ValueError("invalid UTF-8") from None
     except ValueError as exc:
         raise ValueError(f"invalid JSON ({exc})") from None
 

@@ -60,7 +60,7 @@ def reference_read(data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
         if not raw.strip():
             continue
         try:
-            value = json.loads(raw.decode("utf-8"), parse_constant=_reject)
+            value = json.loads(raw.decode("utf-8", "replace"), parse_constant=_reject)  # pi reads text
         except ValueError:
             continue
         if header is None:

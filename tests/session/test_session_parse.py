@@ -89,7 +89,7 @@ def test_bad_lines_are_skipped_with_numbered_warnings(tmp_path):
         + b"\n   \n"  # blank lines: silent
         + line(entry("aaaaaaa1", None))
         + b"{not json\n"
-        + b'{"type":"custom","id":"aaaaaaa2","parentId":"aaaaaaa1","data":"\xff\xfe"}\n'  # invalid UTF-8
+        + b'{"type":"custom","id":"aaaaaaa2","parentId":"aaaaaaa1","data":"\xff\xfe"}\n'  # kept: read as U+FFFD, as pi does
         + b"[1,2,3]\n"
         + b'{"type":"custom","id":"aaaaaaa3","parentId":"aaaaaaa1","data":NaN}\n'  # JSON.parse rejects NaN
         + line(entry("aaaaaaa4", "aaaaaaa1"))
@@ -97,10 +97,11 @@ def test_bad_lines_are_skipped_with_numbered_warnings(tmp_path):
         + b'{"type":"custom","id":"aaaaaaa5"'  # partial last line: not parsed
     )
     log = SessionLog.open(write(tmp_path, data))
-    assert [r.id for r in log.records] == ["aaaaaaa1", "aaaaaaa4"]
-    assert [w.split(":")[0] for w in log.warnings] == ["line 5", "line 6", "line 7", "line 8", "line 10"]
-    assert "invalid UTF-8" in log.warnings[1] and "not a JSON object" in log.warnings[2]
-    assert "without a string id" in log.warnings[4]
+    assert [r.id for r in log.records] == ["aaaaaaa1", "aaaaaaa2", "aaaaaaa4"]
+    assert log.entry("aaaaaaa2")["data"] == "\ufffd\ufffd"
+    assert [w.split(":")[0] for w in log.warnings] == ["line 5", "line 7", "line 8", "line 10"]
+    assert "not a JSON object" in log.warnings[1]
+    assert "without a string id" in log.warnings[3]
     assert log.leaf_id == "aaaaaaa4"  # the last line that has an id
     assert [r.id for r in log.branch()] == ["aaaaaaa1", "aaaaaaa4"]
 
