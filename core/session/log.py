@@ -213,10 +213,11 @@ class SessionLog:
         while (end := find(b"\n", pos, size)) >= 0:
             start, pos, n = pos, end + 1, line_no
             line_no += 1
-            if end - start >= fast_min and self.header is not None:
+            if end - start >= fast_min and self.header is not None and self.version >= 3:
                 head = fast_head(data, start, end)
                 if head is not None and (head[2] != "toolResult" or head[3] not in (None, "todo")):
-                    # (a toolResult without a toolName in its head, or a todo result, is parsed in full)
+                    # (a toolResult without a toolName in its head, or a todo result, is parsed in full;
+                    # so is every line of a version < 3 file, whose hookMessage role reads as custom)
                     record = EntryRecord(head[0], head[1], "message", base + start, end - start, n, loader=load)
                     record.role, record.tool_name, record.verified = head[2], head[3], False
                     self._add(record)
