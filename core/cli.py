@@ -73,7 +73,12 @@ def read_params(raw: str | None) -> Any:
     if raw is None:
         return {}
     text = sys.stdin.read() if raw == "-" else raw
-    return json.loads(text)
+    return json.loads(text, parse_constant=_not_json)
+
+
+def _not_json(name: str) -> Any:
+    """Python's json accepts NaN and Infinity; JSON (and JSON.parse) does not."""
+    raise json.JSONDecodeError(f"{name} is not valid JSON", name, 0)
 
 
 def cmd_tool(args: argparse.Namespace) -> int:
