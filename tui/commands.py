@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.fuzzy import Matcher
 from textual.suggester import Suggester
 
-from tui.text import clean
+from tui.text import clean, has_controls
 
 if TYPE_CHECKING:
     from tui.app import PideckApp
@@ -89,8 +89,8 @@ def complete(value: str, words_for: IdSource) -> str | None:
     else:
         candidates = words_for(parts[0], parts[1], len(parts) - 3)
     stem = parts[-1]
-    for word in candidates:
-        if word.startswith(stem) and word != stem:
+    for word in candidates:  # a suggestion is drawn raw by Input: never one with control characters
+        if word.startswith(stem) and word != stem and not has_controls(word):
             return value + word[len(stem):]
     return None
 

@@ -12,7 +12,24 @@ from rich.text import Text
 
 from core.untrusted import visible_controls as clean
 
-__all__ = ["clean", "markdown_literal", "one_line", "safe"]
+__all__ = ["clean", "has_controls", "markdown_literal", "one_line", "one_to_one", "safe"]
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\ud800-\udfff]")
+
+
+def _one_cell(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return chr(0x2400 + code) if code < 0x20 else "\u2421" if code == 0x7F else "\ufffd"
+
+
+def one_to_one(value: str) -> str:
+    """``value`` with each control character replaced by ONE visible character (␛, ␡, or �), so
+    indexes and cursor positions stay the same: for text being edited, like the command line."""
+    return _CONTROL.sub(_one_cell, value)
+
+
+def has_controls(value: str) -> bool:
+    return _CONTROL.search(value) is not None
 
 _MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
+from rich.text import Text
 from textual.binding import Binding
+from textual.expand_tabs import expand_tabs_inline
 from textual.widgets import Input
 
 from tui.commands import CommandSuggester, IdSource
+from tui.text import one_to_one
 
 
 class CommandLine(Input):
@@ -17,10 +21,22 @@ class CommandLine(Input):
 
     def __init__(self, words_for: IdSource, **kwargs) -> None:
         kwargs.setdefault("placeholder", "/agent-state add <id> <content>   (ctrl+p: all commands, tab completes)")
+        # Not Input's select-on-focus: after Enter on a work item or a palette choice fills the line
+        # and focuses it, the next key must add to the line, not replace all of it.
+        kwargs.setdefault("select_on_focus", False)
         super().__init__(suggester=CommandSuggester(words_for), **kwargs)
         self.history: list[str] = []
         self._position = 0  # index into history; len(history) means the line being typed
         self._draft = ""
+
+    @property
+    def _value(self) -> Text:
+        """The value as drawn: a work item id from the log (Enter on a row) may hold escape
+        sequences; they show as ␛ and friends, one cell each, and never reach the terminal."""
+        return Text(one_to_one(self.value), no_wrap=True, overflow="ignore", end="")
+
+    def _position_to_cell(self, position: int) -> int:
+        return cell_len(expand_tabs_inline(one_to_one(self.value[:position]), 4))
 
     def remember(self, line: str) -> None:
         if line.strip() and (not self.history or self.history[-1] != line):
