@@ -69,3 +69,22 @@ def test_todos_export_keeps_the_spec_template_byte_exact(tmp_path):
                                        "confidence": 50}]})
     md = deck.todo.overlay_markdown()
     assert "- ○ `#a` [low] __init__" in md
+
+
+def test_message_log_source_label_is_shown_visibly(tmp_path):
+    # The source label is the first word of the run line (a pasted line can hold ESC): it was
+    # appended raw while the message beside it was cleaned.
+    from tui_fixtures import demo_deck
+
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await pilot.press("f3")
+        await pilot.pause()
+        app.run_line("/\x1b]0;T\x07x [red]a")
+        await pilot.pause()
+        text = "".join(line.text for line in app.query_one("#log").lines)
+        assert "\x1b" not in text and "\x07" not in text
+        assert "/␛]0;T␇x" in text
+
+    run(app, scenario)

@@ -15,7 +15,7 @@ MAX_LINES = 1000
 def message_line(level: str, source: str, message: str) -> Text:
     head = Text(f"{level:<7} ", LEVEL_STYLES.get(level, ""))
     if source:
-        head.append(f"{source}  ", "dim")
+        head.append_text(safe(f"{source}  ", "dim"))
     return Text.assemble(head, safe(message, multiline=True))
 
 
