@@ -94,6 +94,7 @@ class SessionLog:
         self._name: str | None = None
         self._branch: list[EntryRecord] | None = []
         self._cycle_warned: set[str] = set()
+        self._head_index = False  # large message lines may be indexed from their head
 
     # -- opening ----------------------------------------------------------------------------------
 
@@ -213,7 +214,7 @@ class SessionLog:
         while (end := find(b"\n", pos, size)) >= 0:
             start, pos, n = pos, end + 1, line_no
             line_no += 1
-            if end - start >= fast_min and self.header is not None and self.version >= 3:
+            if end - start >= fast_min and self._head_index:
                 head = fast_head(data, start, end)
                 if head is not None and (head[2] != "toolResult" or head[3] not in (None, "todo")):
                     # (a toolResult without a toolName in its head, or a todo result, is parsed in full;
@@ -233,6 +234,7 @@ class SessionLog:
                 if not is_header(value):
                     raise NotASession(f"{self.path} is not a pi session file: line {n} is not a session header")
                 self.header = value
+                self._head_index = self.version >= 3  # a legacy file is parsed in full
                 if self.version < 3:
                     self._warn(f"line {n}: version {self.version} session file; opened read-only")
                 continue
