@@ -59,3 +59,21 @@ def test_message_log_lines_fit_its_width_and_rewrap_on_resize(tmp_path):
         assert log.max_scroll_x == 0
 
     run(app, scenario, size=(80, 24))
+
+
+def test_strip_shows_the_configured_line_budget_with_its_overflow_row(tmp_path):
+    # widget_max_lines may be above 6 (spec/jtodo.md §12: at least 1); the strip's CSS capped it
+    # at 6 lines, so with 10 configured the `+N more` row and four item rows were cut off.
+    deck = demo_deck(tmp_path)
+    deck.todo.config = deck.todo.config.model_copy(update={"widget_max_lines": 10})
+    deck.call_tool("todo", {"todos": [{"id": f"t{n:02}", "content": f"Task {n}", "status": "pending",
+                                       "priority": "low", "confidence": 50} for n in range(14)]})
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        strip = app.query_one(TodoStrip)
+        lines = str(strip.render()).splitlines()
+        assert len(lines) == 10 and lines[-1].startswith("└─ +6 more"), lines
+        assert strip.region.height == 10, strip.region
+
+    run(app, scenario)
