@@ -88,3 +88,27 @@ def test_message_log_source_label_is_shown_visibly(tmp_path):
         assert "/␛]0;T␇x" in text
 
     run(app, scenario)
+
+
+def test_header_shows_a_hostile_session_name_and_cwd_literally(tmp_path):
+    import json
+
+    from tui.widgets.header import DeckHeader
+
+    name = "[red]NAME[/red] [/foo] \x1b]0;TITLE\x07 [link=x]l"
+    path = tmp_path / "named.jsonl"
+    entries = [
+        {"type": "session", "version": 3, "id": "s1", "timestamp": "2026-11-30T14:55:13.547Z",
+         "cwd": "/tmp/[bold]cwd\x1b[2J"},
+        {"type": "session_info", "id": "aaaa0001", "parentId": None, "timestamp": "2026-11-30T14:55:15.000Z",
+         "name": name},
+    ]
+    path.write_text("".join(json.dumps(e) + "\n" for e in entries), encoding="utf-8")
+    app = make_app(open_deck(path, writable=False))
+
+    async def scenario(pilot):
+        drawn = "".join(segment.text for segment in app.query_one(DeckHeader).render_line(0))
+        assert "[red]NAME[/red] [/foo] ␛]0;TITLE␇ [link=x]l" in drawn, drawn
+        assert "/tmp/[bold]cwd␛[2J" in drawn and "\x1b" not in drawn
+
+    run(app, scenario, size=(160, 10))
