@@ -17,7 +17,6 @@ from core.adapters.dispatch import Dispatcher
 from core.adapters.host import EntryLog, Notice, latest_custom
 from core.todo import TodoAdapter, TodoConfig
 from core.todo.adapter import wall_clock_ms
-from core.todo.restore import is_state_details
 
 READ_ONLY_HINT = (
     "This session is read-only: it belongs to pi, which keeps its tree in memory, so entries "
@@ -148,7 +147,7 @@ class Deck:
                     elif (text := self.todo.after_assistant_message()) is not None:
                         sent.append(text)
                 except Exception as exc:  # a read-only race: never let the tail path crash
-                    if self._read_only_error is None or not isinstance(exc, self._read_only_error):
+                    if not self._is_read_only(exc):
                         raise
         return sent
 
@@ -161,13 +160,7 @@ class Deck:
     def has_todo_state(self) -> bool:
         """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry, or a ``todo``
         tool result whose details hold a list ``todos``; jtodo.md §10.2), valid or not."""
-        for entry in self.log.branch_entries():
-            kind = entry.get("type")
-            if kind == "custom" and entry.get("customType") == "pi-jtodo/state":
-                return True
-            if kind == "message" and _is_todo_result(entry) and is_state_details(_details(entry)):
-                return True
-        return False
+        return self.todo.replay().has_candidate
 
     def apply(self, line: str) -> list[Notice]:
         """Run one slash-command line; returns its notifications."""
@@ -195,20 +188,10 @@ class Deck:
                 self.refresh()
                 return run()
         except Exception as exc:
-            if self._read_only_error is None or not isinstance(exc, self._read_only_error):
+            if not self._is_read_only(exc):
                 raise
             self.reload()  # the adapter never moved its state, but stay exact anyway
             return refused(READ_ONLY_HINT)
 
-
-def _details(entry: Any) -> Any:
-    message = entry.get("message")
-    return message.get("details") if isinstance(message, dict) else None
-
-
-def _is_todo_result(entry: Any) -> bool:
-    """A ``todo`` toolResult message; index records answer from memory, dicts from the body."""
-    if hasattr(entry, "role"):
-        return entry.role == "toolResult" and entry.tool_name == "todo"
-    message = entry.get("message")
-    return isinstance(message, dict) and message.get("role") == "toolResult" and message.get("toolName") == "todo"
+    def _is_read_only(self, exc: Exception) -> bool:
+        return self._read_only_error is not None and isinstance(exc, self._read_only_error)

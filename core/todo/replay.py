@@ -71,6 +71,7 @@ class Replay:
     assistant_turns_since_write: int  # since the newest todo write or nudge
     newest_entry_ms: int | None
     entry_count: int
+    has_candidate: bool = False  # the branch holds a todo state candidate, valid or not (§10.2)
 
 
 def timestamp_ms(entry: Mapping[str, Any]) -> int | None:
@@ -144,6 +145,7 @@ class _Walker:
         self.turns = 0
         self.assistants: list[Mapping[str, Any]] = []
         self._json_of: tuple[TodoState, dict[str, Any]] | None = None
+        self.seen_candidate = False
 
     def state_json(self) -> dict[str, Any]:
         """``state.to_json()``, serialised once per state: pokes between two writes compare the
@@ -158,6 +160,7 @@ class _Walker:
         """A state candidate; ``is_write`` None means "a write when the state changed". Only a
         ``pi-jtodo/state`` entry holding the empty state (``/todos clear``) clears the log."""
         previous = self.state
+        self.seen_candidate = True
         self.invalid = restored is None
         self.state = restored if restored is not None else TodoState()
         if restored is None:
@@ -296,6 +299,7 @@ class Replayer:
             assistant_turns_since_write=w.turns,
             newest_entry_ms=timestamp_ms(self._last) if self._last is not None else None,
             entry_count=self.count,
+            has_candidate=w.seen_candidate,
         )
 
 
