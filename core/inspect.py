@@ -17,20 +17,15 @@ def session_summary(deck: Deck) -> dict[str, Any]:
         "writable": log.writable,
         "entries": len(log.records),
         "leaf": log.leaf_id,
-        "branch_length": len(log.branch_entries()),
+        "branch_length": len(log.branch()),
     }
 
 
 def inspect_json(deck: Deck) -> dict[str, Any]:
-    progress = deck.progress.state()
     return {
         "session": session_summary(deck),
         "state": deck.state.snapshot() if deck.restored[deck.state.ENTRY_TYPE] else None,
-        "progress": {
-            "hasBaseline": progress["hasBaseline"],
-            "currentMilestones": progress["currentMilestones"],
-            "recordedMilestones": progress["recordedMilestones"],
-        },
+        "progress": deck.progress.state(),  # {hasBaseline, currentMilestones, recordedMilestones}
         "handoff": {"packets": deck.handoff.packets()},
         "todo": deck.todo.snapshot() if deck.has_todo_state() else None,
         "warnings": list(deck.warnings) + list(deck.log.warnings),
