@@ -16,7 +16,7 @@ from core.adapters.dispatch import UnknownTool
 from core.deck import Deck
 from core.inspect import inspect_json, inspect_text
 from core.session import ReadOnlySession, SessionError, SessionLog
-from core.session.discovery import is_pi_session_path, list_sessions, new_session_path, newest_session
+from core.session.discovery import list_sessions, new_session_path, newest_session
 from core.todo import ConfigError, config_path, load_config, set_config_value, show_config
 from core.untrusted import visible_controls
 
@@ -39,15 +39,16 @@ def open_session(path: str | None, write: bool) -> SessionLog:
     session. A PATH that does not exist becomes a new pideck session there. pi's own files open
     read-only unless ``write`` is set."""
     cwd = os.getcwd()
+    writable = True if write else None  # None: the log decides by where the file lives
     chosen = path or os.environ.get("PIDECK_SESSION") or None
     if chosen is not None:
         target = Path(chosen)
         if not target.exists():
             return SessionLog.create(target, cwd=cwd)
-        return SessionLog.open(target, writable=write or not is_pi_session_path(target))
+        return SessionLog.open(target, writable=writable)
     newest = newest_session(cwd)
     if newest is not None:
-        return SessionLog.open(newest.path, writable=write or newest.kind == "pideck")
+        return SessionLog.open(newest.path, writable=writable)
     new_path, session_id, timestamp = new_session_path(cwd)
     return SessionLog.create(new_path, cwd=cwd, session_id=session_id, timestamp=timestamp)
 
