@@ -1,24 +1,26 @@
-"""``pideck``: the TUI launcher and the headless commands for scripts and agents."""
+"""``pideck``: the command line for people, scripts and agents.
+
+The headless commands run here. Opening the TUI is handed to the front end the launcher passes in
+(``main(argv, tui=...)``), so core never imports the TUI. Each command imports what it needs when
+it runs: ``pideck --version`` and ``pideck gate`` are called often, and start-up time is theirs.
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import os
 import sys
-import time
-from pathlib import Path
-from typing import Any, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from core import __version__
-from core.adapters.dispatch import UnknownTool
-from core.deck import Deck
-from core.inspect import inspect_json, inspect_text
-from core.session import ReadOnlySession, SessionError, SessionLog
-from core.session.discovery import list_sessions, new_session_path, newest_session
-from core.todo import ConfigError, config_path, load_config, set_config_value, show_config
-from core.untrusted import visible_controls
+from core.session.errors import SessionError
+
+if TYPE_CHECKING:
+    from core.opening import Opened
+
+OpenTui = Callable[["Opened"], int]
+"""Runs the TUI on an opened session until the person quits; returns the exit status."""
 
 COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo")
 
@@ -29,44 +31,29 @@ def emit(text: str, stream: TextIO | None = None) -> None:
     """Print text that may quote the session log. On a terminal its control characters are made
     visible (an escape sequence in a work item must not drive the terminal); piped to a harness or
     a script it is printed exactly, as the upstream texts are."""
+    from core.untrusted import visible_controls
+
     stream = stream or sys.stdout
     print(visible_controls(text, multiline=True) if stream.isatty() else text, file=stream)
 
 
-def open_session(path: str | None, write: bool) -> SessionLog:
-    """Session selection shared by every command: ``--session PATH``, else ``$PIDECK_SESSION``,
-    else the newest session for the current directory (pideck's or pi's), else a new pideck
-    session. A PATH that does not exist becomes a new pideck session there. pi's own files open
-    read-only unless ``write`` is set."""
-    cwd = os.getcwd()
-    writable = True if write else None  # None: the log decides by where the file lives
-    chosen = path or os.environ.get("PIDECK_SESSION") or None
-    if chosen is not None:
-        target = Path(chosen)
-        if not target.exists():
-            return SessionLog.create(target, cwd=cwd)
-        return SessionLog.open(target, writable=writable)
-    newest = newest_session(cwd)
-    if newest is not None:
-        return SessionLog.open(newest.path, writable=writable)
-    new_path, session_id, timestamp = new_session_path(cwd)
-    return SessionLog.create(new_path, cwd=cwd, session_id=session_id, timestamp=timestamp)
+def open_deck(args: argparse.Namespace, *, create: bool = True) -> Opened:
+    """The session named by ``--session`` (else the default choice), its config warnings printed."""
+    from core.opening import open_deck as open_session_deck
+
+    opened = open_session_deck(args.session, write=getattr(args, "write", False), create=create)
+    for warning in opened.warnings:
+        print(f"pideck: {warning}", file=sys.stderr)
+    return opened
 
 
-def open_deck(session: str | None, write: bool = False) -> Deck:
-    """The Deck over the session chosen as ``open_session`` chooses it, with the user's config."""
-    config, warnings = load_config()
-    for warning in warnings:
-        print(f"pideck: config: {warning}", file=sys.stderr)
-    log = open_session(session, write)
-    return Deck(log, read_only_error=ReadOnlySession, todo_config=config)
+# -- commands ---------------------------------------------------------------------------------------
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    deck = open_deck(args.session, getattr(args, "write", False))
-    notices = deck.apply(args.line)
+    notices = open_deck(args).deck.apply(args.line)
     for notice in notices:
-        emit(notice.message)
+        emit(notice.message, sys.stderr if notice.level == "refused" else None)
     return EXIT_WARNING if any(n.level != "info" for n in notices) else EXIT_OK
 
 
@@ -83,22 +70,32 @@ def _not_json(name: str) -> Any:
 
 
 def cmd_tool(args: argparse.Namespace) -> int:
+    """The tool's text on stdout, exit 0, even for the tool's own error texts (upstream returns
+    them as ordinary results); a write the session refused is exit 1 with the hint on stderr."""
+    from core.adapters.dispatch import UnknownTool
+
     try:
         params = read_params(args.params)
     except json.JSONDecodeError as exc:
         print(f"pideck tool: malformed JSON parameters: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    deck = open_deck(args.session, getattr(args, "write", False))
+    deck = open_deck(args).deck
     try:
-        emit(deck.call_tool(args.name, params))
+        result = deck.call_tool(args.name, params)
     except UnknownTool as exc:
         print(f"pideck tool: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if result.refused:
+        emit(result.text, sys.stderr)
+        return EXIT_WARNING
+    emit(result.text)
     return EXIT_OK
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
-    deck = open_deck(args.session, getattr(args, "write", False))
+    from core.inspect import inspect_json, inspect_text
+
+    deck = open_deck(args).deck
     if args.json:
         # on a terminal every non-ASCII character is escaped, so no log text can drive it
         print(json.dumps(inspect_json(deck), ensure_ascii=sys.stdout.isatty(), indent=2))
@@ -108,19 +105,22 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
 
 def cmd_gate(args: argparse.Namespace) -> int:
-    """One turn-end settle: the follow-up goes to stdout (exit 2: the agent should go on), the
-    display-only notice to stderr; exit 0 when there is nothing to say."""
-    deck = open_deck(args.session, getattr(args, "write", False))
-    followup, notice = deck.settle()
+    """One turn-end settle: the follow-up goes to stdout and to stderr (exit 2: the agent should go
+    on; harnesses read one or the other), the display-only notice to stderr; exit 0 when there is
+    nothing to say."""
+    followup, notice = open_deck(args).deck.settle()
     if notice is not None:
         emit(notice.message, sys.stderr)
     if followup is not None:
         emit(followup)
+        emit(followup, sys.stderr)
         return EXIT_USAGE
     return EXIT_OK
 
 
 def cmd_config(args: argparse.Namespace) -> int:
+    from core.todo.config import ConfigError, config_path, set_config_value, show_config
+
     if args.action == "show":
         print(show_config(), end="")
         return EXIT_OK
@@ -134,6 +134,10 @@ def cmd_config(args: argparse.Namespace) -> int:
 
 
 def cmd_sessions(args: argparse.Namespace) -> int:
+    import time
+
+    from core.session.discovery import list_sessions
+
     sessions = list_sessions(os.getcwd())
     if not sessions:
         print("No sessions for this directory. `pideck` starts one.")
@@ -145,12 +149,41 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def human_size(size: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
-            return f"{size} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024  # type: ignore[assignment]
-    raise AssertionError("unreachable")
+def human_size(size: float) -> str:
+    for unit in ("B", "KB", "MB"):
+        if size < 1024:
+            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
+        size /= 1024
+    return f"{size:.1f} GB"
+
+
+def cmd_demo(args: argparse.Namespace, tui: OpenTui) -> int:
+    """``pideck demo``: write a session with every pane populated to a temp dir and open it."""
+    import tempfile
+    from pathlib import Path
+
+    from core.demo import write_demo
+    from core.opening import Opened
+
+    path = Path(tempfile.mkdtemp(prefix="pideck-demo-")) / "demo.jsonl"
+    status = tui(Opened(write_demo(path)))
+    print(f"The demo session is kept at {path}")
+    return status
+
+
+def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
+    """``pideck [--session PATH | PATH] [--write]``, options in any order."""
+    if args.path is not None and args.session is not None:
+        print("pideck: give the session once: either PATH or --session PATH", file=sys.stderr)
+        return EXIT_USAGE
+    args.session = args.session if args.path is None else args.path
+    from core.opening import open_deck as open_session_deck
+
+    opened = open_session_deck(args.session, write=args.write)
+    return tui(opened)
+
+
+# -- parsing ----------------------------------------------------------------------------------------
 
 
 def _session_options(parser: argparse.ArgumentParser, write: bool = True) -> None:
@@ -161,25 +194,47 @@ def _session_options(parser: argparse.ArgumentParser, write: bool = True) -> Non
                             help="allow appending to a pi session (pi's files are read-only otherwise)")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _commands_epilog() -> str:
+    from core.registry import SUBCOMMANDS
+
+    width = max(len(c.usage) for c in SUBCOMMANDS)
+    return "slash commands:\n" + "\n".join(f"  {c.usage:<{width}}  {c.help}" for c in SUBCOMMANDS)
+
+
+def _tools_epilog() -> str:
+    from core.registry import TOOLS
+
+    width = max(len(t.name) for t in TOOLS)
+    return "tools:\n" + "\n".join(f"  {t.name:<{width}}  {t.label}" for t in TOOLS)
+
+
+def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
+    """The command-line grammar. ``help_lists`` adds the registry's commands and tools to the help
+    of ``run`` and ``tool`` (it loads their declarations, which ``--version`` does not need)."""
     parser = argparse.ArgumentParser(
         prog="pideck",
-        description="A live deck for a coding agent's declared state, kept in a pi session log.",
-        epilog="Without a command, `pideck [PATH]` opens the TUI on PATH or on the newest session "
-               "for this directory.",
+        usage="pideck [--session PATH | PATH] [--write]\n       pideck COMMAND [options]",
+        description="A live deck for a coding agent's declared state, kept in a pi session log. "
+                    "Without a command, pideck opens the TUI on PATH or on the newest session for "
+                    "this directory.",
     )
     parser.add_argument("--version", action="version", version=f"pideck {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="pideck")
+    raw = argparse.RawDescriptionHelpFormatter
 
-    p = sub.add_parser("run", help="run one slash command line", description="Run one slash "
-                       "command line, print each message; exit 0 when all are info, 1 otherwise.")
+    p = sub.add_parser("run", help="run one slash command line", formatter_class=raw,
+                       description="Run one slash command line, print each message; exit 0 when all "
+                       "are info, 1 otherwise (a write refused on a read-only session: exit 1, the "
+                       "hint on stderr).", epilog=_commands_epilog() if help_lists else None)
     _session_options(p)
     p.add_argument("line", metavar="LINE", help='e.g. "/agent-state add a Do it"')
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("tool", help="call one model tool", description="Call one model tool and "
-                       "print its result text (tool errors are texts, exit 0); exit 2 for an unknown "
-                       "tool or malformed JSON.")
+    p = sub.add_parser("tool", help="call one model tool", formatter_class=raw,
+                       description="Call one model tool and print its result text (the tool's own "
+                       "error texts too, exit 0); exit 1 when the session refused the write (the "
+                       "hint on stderr); exit 2 for an unknown tool or malformed JSON.",
+                       epilog=_tools_epilog() if help_lists else None)
     _session_options(p)
     p.add_argument("name", metavar="NAME", help="tool name, e.g. agent_state_add_work_item")
     p.add_argument("params", metavar="JSON", nargs="?", help="parameters as JSON, or - to read stdin "
@@ -194,8 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("gate", help="run one turn-end settle of the todo gates",
                        description="Run one turn-end settle (what a harness calls when the agent "
-                       "stops): print the follow-up on stdout and exit 2 when the agent should go "
-                       "on; print the notice on stderr; exit 0 when there is nothing to say.")
+                       "stops): print the follow-up on stdout and on stderr and exit 2 when the "
+                       "agent should go on; print the notice on stderr; exit 0 when there is "
+                       "nothing to say.")
     _session_options(p)
     p.set_defaults(func=cmd_gate)
 
@@ -212,7 +268,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("demo", help="open the TUI on a generated demo session",
                        description="Write a demo session (every pane populated) to a temp dir and "
                        "open it in the TUI, writable.")
-    p.set_defaults(func=cmd_demo)
+    p.set_defaults(func=cmd_demo, needs_tui=True)
 
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")
@@ -220,48 +276,49 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def build_tui_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pideck", usage="pideck [--session PATH | PATH] [--write]",
+                                     description="Open the TUI.")
+    parser.add_argument("path", metavar="PATH", nargs="?", help="session file (default: as --session)")
+    _session_options(parser)
+    parser.set_defaults(func=cmd_tui, needs_tui=True)
+    return parser
+
+
+def opens_tui(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` is the TUI form: no command word among its positionals. ``--session``
+    takes a value; the first other word decides."""
+    words = iter(argv)
+    for word in words:
+        if word in ("-h", "--help", "--version"):
+            return False
+        if word == "--session":
+            next(words, None)
+        elif word == "--":
+            return True
+        elif not word.startswith("-"):
+            return word not in COMMANDS
+    return True
+
+
+def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
-    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
-        return cmd_tui(argv, parser)
-    args = parser.parse_args(argv)
+    wants_tui = opens_tui(argv)
+    help_lists = not wants_tui and "--version" not in argv
+    args = (build_tui_parser() if wants_tui else build_parser(help_lists=help_lists)).parse_args(argv)
+    if getattr(args, "func", None) is None:  # `pideck --write` alone is the TUI form; this is not
+        build_parser().print_usage(sys.stderr)
+        return EXIT_USAGE
     try:
+        if getattr(args, "needs_tui", False):
+            if tui is None:
+                print("pideck: the TUI is not available from this entry point; run `pideck`", file=sys.stderr)
+                return EXIT_USAGE
+            return args.func(args, tui)
         return args.func(args)
     except (SessionError, OSError) as exc:  # e.g. a session path that is a folder, or unreachable
         print(f"pideck: {exc}", file=sys.stderr)
         return EXIT_USAGE
-
-
-def cmd_tui(argv: list[str], parser: argparse.ArgumentParser) -> int:
-    """``pideck [PATH] [--write]``: the TUI on PATH or on the default session (as ``--session``)."""
-    tui_parser = argparse.ArgumentParser(prog="pideck", description="Open the TUI.")
-    tui_parser.add_argument("path", metavar="PATH", nargs="?", help="session file (default: as --session)")
-    tui_parser.add_argument("--write", action="store_true", help="allow appending to a pi session")
-    args = tui_parser.parse_args(argv)
-    try:
-        deck = open_deck(args.path, args.write)
-    except (SessionError, OSError) as exc:
-        print(f"pideck: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    _tui_app()(deck).run()
-    return EXIT_OK
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    """``pideck demo``: write a session with every pane populated to a temp dir and open it."""
-    import tempfile
-
-    path = Path(tempfile.mkdtemp(prefix="pideck-demo-")) / "demo.jsonl"
-    deck = importlib.import_module("tui.demo").write_demo(path)
-    _tui_app()(deck).run()
-    print(f"The demo session is kept at {path}")
-    return EXIT_OK
-
-
-def _tui_app() -> Any:
-    """``tui.app.PideckApp``, imported only when the TUI runs: core never loads Textual."""
-    return importlib.import_module("tui.app").PideckApp
 
 
 if __name__ == "__main__":

@@ -2,21 +2,26 @@
 
 Reads flow log -> branch -> adapters; mutations flow command/tool -> adapter -> one appended entry.
 The Deck keeps no state the log cannot rebuild: ``reload`` re-derives everything from the branch.
+It is not thread-safe: a front end uses it from one thread at a time (the TUI from one worker).
 """
 
 from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Generic, Sequence, TypeVar
 
-from core.adapters.agent_handoff import AgentHandoffAdapter
-from core.adapters.agent_progress import AgentProgressAdapter
-from core.adapters.agent_state import AgentStateAdapter
+from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
+from core.adapters.agent_progress.adapter import AgentProgressAdapter
+from core.adapters.agent_state.adapter import AgentStateAdapter
 from core.adapters.dispatch import Dispatcher
-from core.adapters.host import EntryLog, Notice, latest_custom
-from core.todo import TodoAdapter, TodoConfig
-from core.todo.adapter import wall_clock_ms
+from core.adapters.host import Notice, ToolResult
+from core.clock import wall_clock_ms
+from core.session.errors import ReadOnlySession
+from core.session.interface import WritableLog
+from core.session.records import EntryRecord
+from core.todo.adapter import TodoAdapter
+from core.todo.config import TodoConfig
 
 READ_ONLY_HINT = (
     "This session is read-only: it belongs to pi, which keeps its tree in memory, so entries "
@@ -24,30 +29,37 @@ READ_ONLY_HINT = (
     "Open it with --write to append anyway."
 )
 
+STATE, PROGRESS, HANDOFF, TODO = "state", "progress", "handoff", "todo"
+ALL_PARTS = frozenset({STATE, PROGRESS, HANDOFF, TODO})
+"""The parts of the derived state a front end shows (one pane each, the todo strip and table)."""
+
+L = TypeVar("L", bound=WritableLog)
+_R = TypeVar("_R")
+
 
 @dataclass(frozen=True)
 class DeckChange:
-    """What one ``Deck.refresh()`` took in."""
+    """What changed since the Deck last reported: taken in from other writers, or appended by the
+    Deck's own commands and tool calls."""
 
-    reset: bool  # the file was truncated, replaced or rewritten: everything was re-read
-    new_entries: int
-    branch_switched: bool = False  # the new leaf is not a descendant of the old one
-    followups: list[str] = field(default_factory=list)  # idle nudges the todo machine sent
+    parts: frozenset[str]  # which of ALL_PARTS must be drawn again
+    new_entries: int = 0
+    reset: bool = False  # the file was truncated, replaced or rewritten: everything was re-read
+    branch_switched: bool = False  # a new leaf that is not a descendant of the old one
+    followups: tuple[str, ...] = ()  # idle nudges the todo machine sent while taking entries in
 
 
-class Deck:
+class Deck(Generic[L]):
     """Derived state of Agent State, Agent Progress, Agent Handoff (and todos) over one log."""
 
     def __init__(
         self,
-        log: EntryLog,
+        log: L,
         *,
-        read_only_error: type[Exception] | None = None,
         todo_config: TodoConfig | None = None,
         clock: Callable[[], int] | None = None,
     ) -> None:
         self.log = log
-        self._read_only_error = read_only_error
         self.state = AgentStateAdapter(log.append_custom)
         self.progress = AgentProgressAdapter(log.append_custom)
         self.handoff = AgentHandoffAdapter(log.append_custom)
@@ -56,26 +68,31 @@ class Deck:
         self._warnings: dict[str, list[str]] = {}
         self.restored: dict[str, bool] = {}
         """Per entry type: the branch holds an entry of it and the newest one was valid."""
-        self.reload()
+        self._pending = _Pending()
+        self._derive()  # the first state is the baseline a front end draws; nothing is pending
 
-    def reload(self) -> None:
-        """Re-derive every primitive from the current branch (session_start for each adapter).
-        The todo adapter folds the branch itself, on demand."""
-        self._warnings = {}
-        for adapter in self.primitives:
-            self._load_primitive(adapter)
-        self._records = getattr(self.log, "records", None)
-        self._count = len(self._records) if self._records is not None else 0
-        self._leaf = getattr(self.log, "leaf_id", None)
+    # -- deriving -------------------------------------------------------------------------------
 
     @property
-    def primitives(self) -> tuple[Any, ...]:
+    def primitives(self) -> tuple[AgentStateAdapter, AgentProgressAdapter, AgentHandoffAdapter]:
         """The three adapters restored from the newest custom entry of their type."""
         return (self.state, self.progress, self.handoff)
 
-    def _load_primitive(self, adapter: Any) -> None:
-        finder = getattr(self.log, "latest_custom", None)  # the session log answers from its index
-        newest = finder(adapter.ENTRY_TYPE) if finder else latest_custom(self.log.branch_entries(), adapter.ENTRY_TYPE)
+    def reload(self) -> None:
+        """Re-derive every primitive from the current branch; every part is reported changed."""
+        self._derive()
+        self._pending.parts |= ALL_PARTS
+
+    def _derive(self) -> None:
+        """session_start for each primitive adapter (the todo adapter folds the branch itself,
+        on demand)."""
+        self._warnings = {}
+        for adapter in self.primitives:
+            self._load_primitive(adapter)
+        self._seen = (self.log.generation, len(self.log.records), self.log.leaf_id)
+
+    def _load_primitive(self, adapter: AgentStateAdapter | AgentProgressAdapter | AgentHandoffAdapter) -> None:
+        newest = self.log.latest_custom(adapter.ENTRY_TYPE)
         notices = adapter.load([newest] if newest is not None else [])
         self._warnings[adapter.ENTRY_TYPE] = [n.message for n in notices]
         self.restored[adapter.ENTRY_TYPE] = newest is not None and not notices
@@ -86,112 +103,148 @@ class Deck:
         restore = [w for ws in self._warnings.values() for w in ws]
         return restore + [n.message for n in self.todo.load()]
 
-    def refresh(self) -> DeckChange | None:
-        """Take in what other writers appended (the tail path). None when nothing changed.
+    def has_todo_state(self) -> bool:
+        """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry, or a ``todo``
+        tool result whose details hold a list ``todos``), valid or not."""
+        return self.todo.replay().has_candidate
 
-        When the new entries extend the current branch, only the adapters whose entry type
-        appeared are reloaded, from their newest entry; a reset or a branch switch reloads all.
-        """
-        if not hasattr(self.log, "refresh"):  # a log without a file (MemoryLog): re-derive
-            self.reload()
-            return DeckChange(reset=False, new_entries=0)
+    # -- taking in what was appended ------------------------------------------------------------
+
+    def refresh(self) -> DeckChange | None:
+        """Take in what other writers appended (the tail path) and report everything that changed
+        since the last report, the Deck's own appends included. None when nothing did."""
+        self._take_in(observe=True)
+        return self._pending.report()
+
+    def _take_in(self, observe: bool) -> None:
+        """Read what the log gained; reload only the adapters whose entry type appeared when the
+        new entries extend the current branch (a reset or a branch switch reloads all)."""
         result = self.log.refresh()
+        generation, count, leaf = self._seen
         records = self.log.records
-        reset = result.reset or records is not self._records
-        new = records[self._count:] if not reset else records
-        self._records, self._count = records, len(records)
+        reset = result.reset or self.log.generation != generation or len(records) < count
+        new: Sequence[EntryRecord] = records if reset else records[count:]
         if not reset and not new:
-            return None
-        extends = not reset and all(
-            r.parent_id == (new[i - 1].id if i else self._leaf) for i, r in enumerate(new)
-        )
-        self._leaf = self.log.leaf_id
+            return
+        extends = not reset and all(r.parent_id == (new[i - 1].id if i else leaf) for i, r in enumerate(new))
+        pending = self._pending
+        pending.new_entries += len(new)
+        pending.reset |= reset
+        pending.branch_switched |= not reset and not extends
         if extends:
-            types = {r.custom_type for r in new if r.type == "custom"}
+            parts = {p for p in map(part_of, new) if p is not None}
             for adapter in self.primitives:
-                if adapter.ENTRY_TYPE in types:
+                if adapter.ENTRY_TYPE in {r.custom_type for r in new if r.type == "custom"}:
                     self._load_primitive(adapter)
+            self._seen = (self.log.generation, len(records), self.log.leaf_id)
+            pending.parts |= parts
         else:
             self.reload()
-        nudges = [] if reset else self._observe(new if extends else self._on_branch(new))
-        return DeckChange(reset=reset, new_entries=len(new), branch_switched=not extends and not reset,
-                          followups=nudges)
+        if observe and not reset:
+            pending.followups.extend(self._observe(list(new) if extends else self._on_branch(new)))
 
-    def _on_branch(self, new: list[Any]) -> list[Any]:
+    def _on_branch(self, new: Sequence[EntryRecord]) -> list[EntryRecord]:
         """The new records on the current branch after a switch (pi writes the first message after
         a /tree jump with its parent on the earlier entry): a suffix of the branch, in file order."""
         fresh = {id(r) for r in new}
         branch = self.log.branch()
         return [r for r in branch[max(0, len(branch) - len(new)):] if id(r) in fresh]
 
-    def _observe(self, new: list[Any]) -> list[str]:
+    def _observe(self, new: list[EntryRecord]) -> list[str]:
         """Feed the todo machine the agent's messages as they land: a user message re-arms the
         cycle on new work, assistant messages count towards the idle nudge. pideck runs the gates
-        only on a log it may write (a pi session where pi-jtodo runs is read-only unless the user
-        asked to write, jtodo.md §10.5)."""
-        if not getattr(self.log, "writable", False):
-            return []
-        messages = [r for r in new if r.type == "message" and getattr(r, "role", None) in ("user", "assistant")]
-        if not messages:
+        only on a log it may write (on a read-only pi session, pi-jtodo itself runs them)."""
+        messages = [r for r in new if r.type == "message" and r.role in ("user", "assistant")]
+        if not messages or not self.log.writable:
             return []
         sent: list[str] = []
-        locked = getattr(self.log, "locked", None)
-        with locked() if locked is not None else nullcontext():
-            # Decide on everything written so far: another pideck following this log may already
-            # have acted on these messages (the next refresh() takes in what this one reads here).
-            self.log.refresh()
-            for record in messages:
-                try:
+        try:
+            with self.log.locked():
+                # Decide on everything written so far: another pideck following this log may already
+                # have acted on these messages (the next refresh takes in what this one reads here).
+                self.log.refresh()
+                for record in messages:
                     if record.role == "user":
                         self.todo.after_user_message()
                     elif (text := self.todo.after_assistant_message()) is not None:
                         sent.append(text)
-                except Exception as exc:  # a read-only race: never let the tail path crash
-                    if not self._is_read_only(exc):
-                        raise
+        except ReadOnlySession:  # the file became read-only under us: never crash the tail path
+            pass
         return sent
 
-    def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
-        """One watchdog tick (the TUI calls it on its timer, tests with an injected time)."""
-        if not getattr(self.log, "writable", False):
-            return []
-        return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda m: [])
-
-    def has_todo_state(self) -> bool:
-        """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry, or a ``todo``
-        tool result whose details hold a list ``todos``; jtodo.md §10.2), valid or not."""
-        return self.todo.replay().has_candidate
+    # -- mutations ------------------------------------------------------------------------------
 
     def apply(self, line: str) -> list[Notice]:
-        """Run one slash-command line; returns its notifications."""
-        return self._mutating(lambda: self.dispatcher.run_line(line), lambda m: [Notice(m, "warning")])
+        """Run one slash-command line; returns its notifications (a refused write is one notice of
+        level ``refused``)."""
+        return self._mutating(lambda: self.dispatcher.run_line(line), lambda: [Notice(READ_ONLY_HINT, "refused")])
 
-    def call_tool(self, name: str, params: Any) -> str:
-        """Call one model tool; returns its result text. Raises ``UnknownTool`` for a bad name."""
-        return self._mutating(lambda: self.dispatcher.call_tool(name, params), lambda m: m)
+    def call_tool(self, name: str, params: Any) -> ToolResult:
+        """Call one model tool. Raises ``UnknownTool`` for a name no adapter registers."""
+        return self._mutating(lambda: self.dispatcher.call_tool(name, params),
+                              lambda: ToolResult(READ_ONLY_HINT, rejected=True, refused=True))
 
     def settle(self) -> tuple[str | None, Notice | None]:
         """One turn-end settle of the todo gates (what a harness calls when the agent stops).
-        pideck runs no gates on a log it may not write (jtodo.md §10.5)."""
-        if not getattr(self.log, "writable", True):
-            return None, Notice(READ_ONLY_HINT, "warning")
-        return self._mutating(self.todo.settle, lambda m: (None, Notice(m, "warning")))
+        pideck runs no gates on a log it may not write."""
+        refused: tuple[str | None, Notice | None] = (None, Notice(READ_ONLY_HINT, "refused"))
+        if not self.log.writable:
+            return refused
+        return self._mutating(self.todo.settle, lambda: refused)
 
-    def _mutating(self, run: Callable[[], Any], refused: Callable[[str], Any]) -> Any:
+    def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
+        """One watchdog tick (the TUI calls it on its timer, tests with an injected time)."""
+        if not self.log.writable:
+            return []
+        return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda: [])
+
+    def _mutating(self, run: Callable[[], _R], refused: Callable[[], _R]) -> _R:
         """Run a mutation under the log's lock, on state that includes every other writer's
-        entries; a read-only log refuses it with a message that says why and how."""
-        locked = getattr(self.log, "locked", None)
+        entries. A read-only log runs reads as usual and refuses appends (``ReadOnlySession``)."""
         try:
-            if locked is None or not getattr(self.log, "writable", True):
+            with self.log.locked() if self.log.writable else nullcontext():
+                self._take_in(observe=True)
                 return run()
-            with locked():
-                self.refresh()
-                return run()
-        except Exception as exc:
-            if not self._is_read_only(exc):
-                raise
+        except ReadOnlySession:
             self.reload()  # the adapter never moved its state, but stay exact anyway
-            return refused(READ_ONLY_HINT)
+            return refused()
 
-    def _is_read_only(self, exc: Exception) -> bool:
-        return self._read_only_error is not None and isinstance(exc, self._read_only_error)
+
+@dataclass
+class _Pending:
+    """What changed since the last ``DeckChange`` was handed out."""
+
+    parts: frozenset[str] = frozenset()
+    new_entries: int = 0
+    reset: bool = False
+    branch_switched: bool = False
+    followups: list[str] = field(default_factory=list)
+
+    def report(self) -> DeckChange | None:
+        if not (self.parts or self.new_entries or self.reset or self.followups):
+            return None
+        change = DeckChange(frozenset(self.parts), self.new_entries, self.reset, self.branch_switched,
+                            tuple(self.followups))
+        self.parts, self.new_entries, self.reset, self.branch_switched, self.followups = frozenset(), 0, False, False, []
+        return change
+
+
+def part_of(record: EntryRecord) -> str | None:
+    """The part of the derived state an entry feeds, or None (most messages feed none)."""
+    custom_type = record.custom_type or ""
+    if record.type == "custom":
+        part = _PART_BY_TYPE.get(custom_type)
+        if part is not None:
+            return part
+    if record.type in ("custom", "custom_message") and custom_type.startswith("pi-jtodo/"):
+        return TODO
+    if record.type == "message" and record.role == "toolResult" and record.tool_name == "todo":
+        return TODO
+    return None
+
+
+_PART_BY_TYPE = {
+    AgentStateAdapter.ENTRY_TYPE: STATE,
+    AgentProgressAdapter.ENTRY_TYPE: PROGRESS,
+    AgentHandoffAdapter.ENTRY_TYPE: HANDOFF,
+}

@@ -5,9 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from core.deck import Deck
+from core.session.log import SessionLog
 
 
-def session_summary(deck: Deck) -> dict[str, Any]:
+def session_summary(deck: Deck[SessionLog]) -> dict[str, Any]:
     log = deck.log
     header = log.header
     return {
@@ -21,7 +22,7 @@ def session_summary(deck: Deck) -> dict[str, Any]:
     }
 
 
-def inspect_json(deck: Deck) -> dict[str, Any]:
+def inspect_json(deck: Deck[SessionLog]) -> dict[str, Any]:
     return {
         "session": session_summary(deck),
         "state": deck.state.snapshot() if deck.restored[deck.state.ENTRY_TYPE] else None,
@@ -32,14 +33,14 @@ def inspect_json(deck: Deck) -> dict[str, Any]:
     }
 
 
-def inspect_text(deck: Deck) -> str:
+def inspect_text(deck: Deck[SessionLog]) -> str:
     """The adapters' own status texts (read-only commands: nothing is appended)."""
     s = session_summary(deck)
     parts = [
         f"Session: {s['path']} ({s['entries']} entries, {'writable' if s['writable'] else 'read-only'})",
-        deck.state.call_tool("agent_state_get", {}),
-        deck.progress.call_tool("agent_progress_get", {}),
-        deck.handoff.call_tool("agent_handoff_get", {}),
+        deck.state.call_tool("agent_state_get", {}).text,
+        deck.progress.call_tool("agent_progress_get", {}).text,
+        deck.handoff.call_tool("agent_handoff_get", {}).text,
         deck.todo.overlay_markdown(),
     ]
     warnings = list(deck.warnings) + list(deck.log.warnings)

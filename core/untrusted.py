@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 
 _BIDI = "\u202a-\u202e\u2066-\u2069\u200e\u200f"
-_CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\ud800-\udfff]")
+CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\ud800-\udfff]")
+"""Characters that must never reach a terminal as they are: C0/C1 controls, DEL, bidirectional
+overrides (they reorder what is shown) and lone surrogates (they cannot be encoded)."""
+_MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -29,5 +32,13 @@ def visible_controls(value: object, *, multiline: bool = False) -> str:
     text = value if isinstance(value, str) else str(value)
     if multiline:
         text = text.replace("\r\n", "\n").replace("\t", "    ")
-        return "\n".join(_CONTROL.sub(_visible, line) for line in text.split("\n"))
-    return _CONTROL.sub(_visible, text)
+        return "\n".join(CONTROL.sub(_visible, line) for line in text.split("\n"))
+    return CONTROL.sub(_visible, text)
+
+
+def markdown_literal(value: str) -> str:
+    """Markdown source that shows ``value`` literally on one line: control characters made visible
+    (a newline shows as ␊, so it cannot start a heading or a list) and every ASCII punctuation
+    character backslash-escaped (CommonMark allows it for all of them), so ``__init__``,
+    ``[text](url)``, ``<b>`` or a backtick stay text."""
+    return _MARKDOWN_PUNCTUATION.sub(r"\\\1", visible_controls(value))

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from core.adapters.dispatch import UnknownTool
-from core.adapters.host import MemoryLog, Notice
+from core.adapters.host import Notice
+from memory_log import MemoryLog
 from core.deck import Deck
 
 

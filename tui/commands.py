@@ -1,8 +1,8 @@
-"""The slash-command registry shared by the command line (completion) and the command palette."""
+"""Completion and palette providers, both read from the command registry (``core.registry``) and
+from the screen's current view of the session: nothing here types a command again."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Callable
 
@@ -11,99 +11,61 @@ from textual.content import Content
 from textual.fuzzy import Matcher
 from textual.suggester import Suggester
 
+from core.adapters.grammar import SubCommand
+from core.registry import NAMESPACES, SUBCOMMANDS, find, subcommands
+from core.state import WORK_ITEM_STATUSES
+from core.view import DeckView
 from tui.text import clean, has_controls
 
 if TYPE_CHECKING:
-    from tui.app import PideckApp
+    from tui.screens.deck import DeckScreen
 
 
-@dataclass(frozen=True)
-class SlashCommand:
-    namespace: str
-    sub: str  # "" for the bare namespace
-    args: str  # usage hint shown in the palette and help
-    help: str
-
-    @property
-    def text(self) -> str:
-        return f"/{self.namespace} {self.sub}".rstrip()
-
-    @property
-    def usage(self) -> str:
-        return f"{self.text} {self.args}".rstrip()
-
-    @property
-    def fill(self) -> str:
-        """What choosing it puts on the command line (a space when arguments follow)."""
-        return self.text + (" " if self.args else "")
+def words_for(view: DeckView, namespace: str, sub: str, index: int) -> list[str]:
+    """The words that may complete argument ``index`` of ``/namespace sub``: the declared choices,
+    or the ids the view holds for it."""
+    command = find(namespace, sub)
+    if command is None or index >= len(command.args):
+        return []
+    arg = command.args[index]
+    return view.words(arg.words) if arg.words is not None else list(arg.choices)
 
 
-def _c(namespace: str, sub: str, args: str, help: str) -> SlashCommand:
-    return SlashCommand(namespace, sub, args, help)
-
-
-SLASH_COMMANDS: tuple[SlashCommand, ...] = (
-    _c("agent-state", "status", "", "Show the objective, work items and decisions"),
-    _c("agent-state", "objective", "<text>", "Set the objective"),
-    _c("agent-state", "add", "<id> <content>", "Add a work item (status open)"),
-    _c("agent-state", "set", "<id> open|in_progress|blocked|done", "Set a work item's status"),
-    _c("agent-state", "remove", "<id>", "Remove a work item"),
-    _c("agent-state", "decide", "<id> <content>", "Record a decision"),
-    _c("agent-state", "clear", "--yes", "Clear the objective, work items and decisions"),
-    _c("agent-progress", "status", "", "Show declared and recorded milestones"),
-    _c("agent-progress", "add", "<milestone>", "Declare a milestone"),
-    _c("agent-progress", "withdraw", "<milestone>", "Withdraw a declared milestone"),
-    _c("agent-progress", "judge", "", "Judge the declared set against the baseline"),
-    _c("agent-progress", "clear", "--yes", "Clear declared milestones and the baseline"),
-    _c("agent-handoff", "status", "", "List the handoff packets"),
-    _c("agent-handoff", "show", "<id>", "Show one packet"),
-    _c("agent-handoff", "remove", "<id>", "Remove one packet"),
-    _c("agent-handoff", "clear", "--yes", "Remove every packet"),
-    _c("todos", "", "", "Open the todos overlay"),
-    _c("todos", "export", "[PATH]", "Write the todos overlay as Markdown (default todos.md)"),
-    _c("todos", "clear", "--yes", "Clear the todo list, plan and goals"),
-    _c("todos", "poke", "on|off|status|trigger", "Control the auto-poke cycle"),
-)
-
-NAMESPACES = tuple(dict.fromkeys(c.namespace for c in SLASH_COMMANDS))
-STATUSES = ("open", "in_progress", "blocked", "done")
-POKE_ACTIONS = ("on", "off", "status", "trigger")
-
-IdSource = Callable[[str, str, int], list[str]]
+Words = Callable[[str, str, int], list[str]]
 """``(namespace, sub, argument index)`` -> the words that may complete that argument."""
 
 
-def subcommands(namespace: str) -> list[str]:
-    return [c.sub for c in SLASH_COMMANDS if c.namespace == namespace and c.sub]
-
-
-def complete(value: str, words_for: IdSource) -> str | None:
-    """The completed command line for ``value`` (namespace, subcommand or id), or None."""
+def complete(value: str, words: Words) -> str | None:
+    """The completed command line for ``value`` (namespace, sub-command or argument), or None.
+    A completed word ends with a space when more can follow, so the next word does not glue on."""
     if not value.startswith("/") or value.endswith(" "):
         return None
     parts = value[1:].split(" ")
     if len(parts) == 1:
-        candidates = list(NAMESPACES)
+        candidates = [(n, True) for n in NAMESPACES]
     elif len(parts) == 2:
-        candidates = subcommands(parts[0])
+        candidates = [(c.sub, bool(c.args)) for c in subcommands(parts[0]) if c.sub]
     else:
-        candidates = words_for(parts[0], parts[1], len(parts) - 3)
+        command = find(parts[0], parts[1])
+        index = len(parts) - 3
+        more = command is not None and index + 1 < len(command.args)
+        candidates = [(w, more) for w in words(parts[0], parts[1], index)]
     stem = parts[-1]
-    for word in candidates:  # a suggestion is drawn raw by Input: never one with control characters
+    for word, more in candidates:  # a suggestion is drawn raw by Input: never one with control characters
         if word.startswith(stem) and word != stem and not has_controls(word):
-            return value + word[len(stem):]
+            return value + word[len(stem):] + (" " if more else "")
     return None
 
 
 class CommandSuggester(Suggester):
-    """Inline completion for the command line; ids come from the live derived state."""
+    """Inline completion for the command line; ids come from the screen's current view."""
 
-    def __init__(self, words_for: IdSource) -> None:
+    def __init__(self, view: Callable[[], DeckView]) -> None:
         super().__init__(use_cache=False, case_sensitive=True)
-        self.words_for = words_for
+        self.view = view
 
     async def get_suggestion(self, value: str) -> str | None:
-        return complete(value, self.words_for)
+        return complete(value, partial(words_for, self.view()))
 
 
 def highlight_plain(matcher: Matcher, text: str) -> Content:
@@ -116,34 +78,41 @@ def highlight_plain(matcher: Matcher, text: str) -> Content:
     return content
 
 
+def _deck_screen(provider: Provider) -> DeckScreen | None:
+    from tui.screens.deck import DeckScreen
+
+    return provider.screen if isinstance(provider.screen, DeckScreen) else None
+
+
 class SlashCommandProvider(Provider):
     """Every slash command with its description; choosing one fills the command line."""
 
     async def discover(self) -> Hits:
-        for command in SLASH_COMMANDS:
+        for command in SUBCOMMANDS:
             yield DiscoveryHit(Content(command.usage), partial(self._fill, command), text=command.usage,
                                help=command.help)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for command in SLASH_COMMANDS:
-            text = f"{command.usage}  {command.help}"
-            score = matcher.match(text)
+        for command in SUBCOMMANDS:
+            score = matcher.match(f"{command.usage}  {command.help}")
             if score > 0:
                 yield Hit(score, highlight_plain(matcher, command.usage), partial(self._fill, command),
                           text=command.usage, help=command.help)
 
-    def _fill(self, command: SlashCommand) -> None:
-        app: PideckApp = self.app  # type: ignore[assignment]
-        app.fill_command(command.fill)
+    def _fill(self, command: SubCommand) -> None:
+        screen = _deck_screen(self)
+        if screen is not None:
+            screen.fill_command(command.fill)
 
 
 class PacketProvider(Provider):
     """"Show packet": one hit per handoff packet, shown literally (ids and goals are untrusted)."""
 
     async def startup(self) -> None:
-        app: PideckApp = self.app  # type: ignore[assignment]
-        self.packets = [(p["id"], clean(f"{p['id']}  {p['goal']}")) for p in app.deck.handoff.packets()]
+        screen = _deck_screen(self)
+        packets = screen.view.packets if screen is not None else ()
+        self.packets = [(p["id"], clean(f"{p['id']}  {p['goal']}")) for p in packets]
 
     async def discover(self) -> Hits:
         for packet_id, text in self.packets:
@@ -157,8 +126,9 @@ class PacketProvider(Provider):
                 yield Hit(score, highlight_plain(matcher, text), partial(self._show, packet_id), text=text)
 
     def _show(self, packet_id: str) -> None:
-        app: PideckApp = self.app  # type: ignore[assignment]
-        app.show_packet(packet_id)
+        screen = _deck_screen(self)
+        if screen is not None:
+            screen.show_packet(packet_id)
 
 
 class ItemCommandProvider(Provider):
@@ -166,31 +136,33 @@ class ItemCommandProvider(Provider):
     so an empty palette is not flooded. Choosing one runs it at once."""
 
     async def startup(self) -> None:
-        app: PideckApp = self.app  # type: ignore[assignment]
-        self.lines = item_command_lines(app)
+        screen = _deck_screen(self)
+        self.lines = item_command_lines(screen.view) if screen is not None else []
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        app: PideckApp = self.app  # type: ignore[assignment]
+        screen = _deck_screen(self)
+        if screen is None:
+            return
         for title, line in self.lines:
             score = matcher.match(title)
             if score > 0:
                 # The command line goes in the prompt, not in ``help``: the palette parses help as markup.
                 prompt = Content("\n").join([highlight_plain(matcher, title), Content.styled(clean(line), "dim")])
-                yield Hit(score, prompt, partial(app.run_line, line), text=title)
+                yield Hit(score, prompt, partial(screen.run_line, line), text=title)
 
 
-def item_command_lines(app: PideckApp) -> list[tuple[str, str]]:
+def item_command_lines(view: DeckView) -> list[tuple[str, str]]:
     """(palette title, command line) for every work item status, milestone and packet."""
-    deck = app.deck
     out = []
-    for item in deck.state.snapshot()["workItems"]:
+    for item in view.state["workItems"]:
         item_id = clean(item["id"])
-        for status in STATUSES:
+        for status in WORK_ITEM_STATUSES:
             if status != item["status"]:
                 out.append((f"Set work item {item_id} {status}", f"/agent-state set {item['id']} {status}"))
-    for milestone in deck.progress.state()["currentMilestones"]:
+    for milestone in view.progress["currentMilestones"]:
         out.append((f"Withdraw milestone {clean(milestone)}", f"/agent-progress withdraw {milestone}"))
-    for packet in deck.handoff.packets():
+    for packet in view.packets:
         out.append((f"Remove packet {clean(packet['id'])}", f"/agent-handoff remove {packet['id']}"))
     return out
+

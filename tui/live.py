@@ -1,39 +1,123 @@
-"""What a refresh touched: which panes must redraw after new entries (no Textual here)."""
+"""The worker side of a deck screen: every Deck operation, in order, on one thread.
+
+The screen hands over jobs (a command line, a tool call, a watchdog tick, a reload); between jobs
+the thread polls the file while the screen follows it. After each job or change it builds the new
+``DeckView`` and posts it, so the UI thread never waits on the disk or the log's lock and never
+touches the Deck.
+"""
 
 from __future__ import annotations
 
 import os
+import queue
+import threading
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable
 
-STATE, PROGRESS, HANDOFF, TODO = "state", "progress", "handoff", "todo"
-ALL_PARTS = frozenset({STATE, PROGRESS, HANDOFF, TODO})
-PART_BY_TYPE = {"agent-state-state": STATE, "agent-progress-state": PROGRESS, "agent-handoff-state": HANDOFF}
-PART_BY_NAMESPACE = {"agent-state": STATE, "agent-progress": PROGRESS, "agent-handoff": HANDOFF, "todos": TODO}
+from core.deck import Deck, DeckChange
+from core.session.log import SessionLog
+from core.view import DeckView, build_view
+from tui.messages import DeckUpdated, FileTrouble, JobDone
 
-
-def part_of(record: Any) -> str | None:
-    """The pane an index record feeds, or None (messages and other entries feed no pane)."""
-    custom_type = getattr(record, "custom_type", None) or ""
-    kind = getattr(record, "type", None)
-    if kind == "custom" and custom_type in PART_BY_TYPE:
-        return PART_BY_TYPE[custom_type]
-    if kind in ("custom", "custom_message") and custom_type.startswith("pi-jtodo/"):
-        return TODO
-    is_result = kind == "message" and getattr(record, "role", None) == "toolResult"
-    if is_result and getattr(record, "tool_name", None) == "todo":
-        return TODO
-    return None
-
-
-def parts_touched(records: Iterable[Any]) -> set[str]:
-    return {p for p in map(part_of, records) if p is not None}
+Job = Callable[[Deck[SessionLog]], Any]
 
 
 def file_key(path: Path) -> tuple[int, int, int] | None:
-    """(inode, size, mtime_ns): any append, truncation or replacement changes it."""
+    """(inode, size, mtime_ns): any append, truncation or replacement changes it; None when the
+    file cannot be looked at."""
     try:
         st = os.stat(path)
     except OSError:
         return None
     return st.st_ino, st.st_size, st.st_mtime_ns
+
+
+def file_problem(path: Path) -> str | None:
+    """What keeps pideck from reading the session file, in a person's words, or None."""
+    if not path.exists():
+        return "the session file is gone (deleted or moved)"
+    if not os.access(path, os.R_OK):
+        return "the session file is not readable"
+    return None
+
+
+class DeckWorker:
+    """Runs jobs and follows the file for one Deck. ``post`` is thread-safe (Textual's
+    ``post_message``); ``following`` is read before every poll."""
+
+    def __init__(
+        self,
+        deck: Deck[SessionLog],
+        view: DeckView,
+        post: Callable[[Any], object],
+        *,
+        poll: float,
+        following: Callable[[], bool],
+    ) -> None:
+        self.deck = deck
+        self.view = view
+        self._post = post
+        self._poll = poll
+        self._following = following
+        self._jobs: queue.Queue[tuple[int, Job] | None] = queue.Queue()
+        self._problem: str | None = None
+
+    def submit(self, ticket: int, job: Job) -> None:
+        self._jobs.put((ticket, job))
+
+    def stop(self) -> None:
+        self._jobs.put(None)
+
+    def run(self, cancelled: threading.Event) -> None:
+        last = file_key(self.deck.log.path)
+        while not cancelled.is_set():
+            try:
+                item = self._jobs.get(timeout=self._poll)
+            except queue.Empty:
+                item = ()
+            if item is None:
+                return
+            if item:
+                ticket, job = item
+                self._run_job(ticket, job)
+                last = file_key(self.deck.log.path)
+            elif self._following():
+                key = file_key(self.deck.log.path)
+                if key != last:
+                    last = key
+                    self._take_in()
+
+    def _run_job(self, ticket: int, job: Job) -> None:
+        outcome: Any = None
+        error: BaseException | None = None
+        try:
+            outcome = job(self.deck)
+        except Exception as exc:  # an I/O error while appending: the screen says so, the loop goes on
+            error = exc
+        change = self._refresh()
+        self._post(JobDone(ticket, outcome, error, self._view_after(change), change))
+
+    def _take_in(self) -> None:
+        change = self._refresh()
+        if change is not None:
+            self._post(DeckUpdated(self._view_after(change), change))
+
+    def _refresh(self) -> DeckChange | None:
+        """The Deck's refresh, turned into a FileTrouble message when the file cannot be read."""
+        try:
+            change = self.deck.refresh()
+        except OSError as exc:
+            self._trouble(file_problem(self.deck.log.path) or f"the session file cannot be read ({exc})")
+            return None
+        self._trouble(file_problem(self.deck.log.path))
+        return change
+
+    def _trouble(self, problem: str | None) -> None:
+        if problem != self._problem:
+            self._problem = problem
+            self._post(FileTrouble(problem))
+
+    def _view_after(self, change: DeckChange | None) -> DeckView:
+        if change is not None:
+            self.view = build_view(self.deck, self.view, change.parts)
+        return self.view

@@ -1,12 +1,39 @@
-"""Messages posted to the app (the tail worker runs in a thread and only ever posts these)."""
+"""Messages the Deck's worker thread posts to its screen (the only way it talks to widgets)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from textual.message import Message
 
+from core.deck import DeckChange
+from core.view import DeckView
 
-class LogChanged(Message):
-    """The session file changed on disk (size, inode or mtime). A newer one replaces a queued one."""
 
-    def can_replace(self, message: Message) -> bool:
-        return isinstance(message, LogChanged)
+@dataclass
+class DeckUpdated(Message):
+    """The log changed (another writer, a truncation, the watchdog): here is the new view."""
+
+    view: DeckView
+    change: DeckChange
+
+
+@dataclass
+class JobDone(Message):
+    """A job the screen handed the worker has run: its outcome (or the error it raised) and the
+    view after it."""
+
+    ticket: int
+    outcome: Any
+    error: BaseException | None
+    view: DeckView
+    change: DeckChange | None
+
+
+@dataclass
+class FileTrouble(Message):
+    """The session file cannot be read (deleted, unreadable) or is readable again (``problem``
+    None). Posted once per change of state, never in a loop."""
+
+    problem: str | None

@@ -18,7 +18,7 @@ from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
 from tui.app import PideckApp
 from tui.commands import SlashCommandProvider
-from tui.demo import counter_ids, write_demo, write_pi_example
+from core.demo import counter_ids, write_demo, write_pi_example
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 CWD = "/home/user/project"
@@ -35,7 +35,7 @@ def demo_deck(folder: Path) -> Deck:
 def pi_deck(folder: Path) -> Deck:
     """The pi example session, opened read-only as pideck opens pi's own files."""
     log = SessionLog.open(write_pi_example(folder, CWD), writable=False)
-    return Deck(log, read_only_error=ReadOnlySession, clock=lambda: MS)
+    return Deck(log, clock=lambda: MS)
 
 
 async def pause(pilot: Pilot) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Protocol
 
-from core.adapters.host import Notice, ToolDef
+from core.adapters.host import Notice, ToolDef, ToolResult
 
 
 class Adapter(Protocol):
@@ -21,5 +21,6 @@ class Adapter(Protocol):
     def command(self, args: str) -> list[Notice]:
         """Run ``/<COMMAND> <args>``; returns the notifications it emitted, in order."""
 
-    def call_tool(self, name: str, params: Any) -> str:
-        """Execute one of TOOLS; errors come back as text, never raised."""
+    def call_tool(self, name: str, params: Any) -> ToolResult:
+        """Execute one of TOOLS; errors come back as text (flagged ``rejected``), never raised;
+        only a host's refusal to append propagates."""

@@ -1,22 +1,24 @@
-"""What an adapter needs from its host: a place to append entries and a way to report messages.
+"""What an adapter needs from its host and gives back: a place to append entries, notices, tool
+definitions and tool results.
 
-The upstream pi adapters talk to pi's ExtensionAPI; pideck's adapters talk to this small interface
-instead, so the same adapter runs on a real session log (core.session) and on an in-memory one in
-tests (MemoryLog).
+The upstream pi adapters talk to pi's ExtensionAPI; pideck's adapters talk to this small surface
+instead (``AppendCustom``), so the same adapter runs on a session file and on the in-memory log the
+tests use.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Literal, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Literal, Mapping
 
-Level = Literal["info", "warning"]
+Level = Literal["info", "warning", "refused"]
 
 
 @dataclass(frozen=True)
 class Notice:
-    """One notification (pi's ``ctx.ui.notify(message, level)``)."""
+    """One notification (pi's ``ctx.ui.notify(message, level)``). Adapters notify ``info`` or
+    ``warning`` as upstream does; ``refused`` is pideck's own: the log refused a write (a read-only
+    session), which front ends report as a failure of their own."""
 
     message: str
     level: Level = "info"
@@ -32,64 +34,29 @@ class ToolDef:
     parameters: dict[str, Any]
 
 
-AppendCustom = Callable[[str, Any], None]
+@dataclass(frozen=True)
+class ToolResult:
+    """A tool call's outcome: the text the model reads (byte-exact with upstream, where errors are
+    ordinary texts) and whether nothing changed because the call was turned down.
+
+    ``rejected``: invalid input, a duplicate, an unknown id, the todo ownership gate, or a write
+    the log refused. ``refused``: that last case alone (a read-only session), which front ends
+    report as their own failure rather than as the tool's answer.
+    """
+
+    text: str
+    rejected: bool = False
+    refused: bool = False
+
+
+AppendCustom = Callable[[str, Any], object]
 """``append_custom(custom_type, data)``: persist one ``custom`` entry (pi's ``appendEntry``)."""
 
 
-class EntryLog(Protocol):
-    """The log interface adapters and the Deck are written against."""
-
-    def branch_entries(self) -> list[dict[str, Any]]:
-        """Entries of the current branch, root first, as pi-format dicts."""
-
-    def append_custom(self, custom_type: str, data: Any) -> None:
-        """Append a ``custom`` entry whose parent is the current leaf."""
-
-    def append_custom_message(
-        self, custom_type: str, content: Any, display: bool, details: Any = None
-    ) -> None:
-        """Append a ``custom_message`` entry whose parent is the current leaf."""
-
-
-def latest_custom(entries: Iterable[dict[str, Any]], custom_type: str) -> dict[str, Any] | None:
+def latest_custom(entries: Iterable[Mapping[str, Any]], custom_type: str) -> Mapping[str, Any] | None:
     """The last ``custom`` entry of ``custom_type`` on a branch (spec §6.2 step 1), or None."""
     found = None
     for entry in entries:
         if entry.get("type") == "custom" and entry.get("customType") == custom_type:
             found = entry
     return found
-
-
-@dataclass
-class MemoryLog:
-    """An in-memory, single-branch log: what the upstream adapter test harness gives an adapter."""
-
-    entries: list[dict[str, Any]] = field(default_factory=list)
-    appended: list[dict[str, Any]] = field(default_factory=list)
-
-    def branch_entries(self) -> list[dict[str, Any]]:
-        return list(self.entries)
-
-    def append_custom(self, custom_type: str, data: Any) -> None:
-        entry = {"type": "custom", "customType": custom_type, "data": copy.deepcopy(data)}
-        self.entries.append(entry)
-        self.appended.append(entry)
-
-    def append_custom_message(
-        self, custom_type: str, content: Any, display: bool, details: Any = None
-    ) -> None:
-        entry: dict[str, Any] = {
-            "type": "custom_message",
-            "customType": custom_type,
-            "content": copy.deepcopy(content),
-            "display": display,
-        }
-        if details is not None:
-            entry["details"] = copy.deepcopy(details)
-        self.entries.append(entry)
-        self.appended.append(entry)
-
-    @staticmethod
-    def custom(custom_type: str, data: Any) -> dict[str, Any]:
-        """A branch entry for seeding a test log."""
-        return {"type": "custom", "customType": custom_type, "data": data}

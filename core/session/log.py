@@ -65,7 +65,7 @@ def _make_private_dirs(folder: Path) -> None:
 class SessionLog:
     """A pi session file: header, entry index, current branch, incremental tail, locked appends.
 
-    Satisfies ``core.adapters.host.EntryLog``. Not thread-safe; use one instance per thread.
+    Implements ``core.session.interface.WritableLog``. Not thread-safe; use one instance per thread.
     """
 
     def __init__(
@@ -84,6 +84,7 @@ class SessionLog:
         self._fast_min = fast_min
         self._tail = Tailer(self.path)
         self._lock_fd: int | None = None
+        self.generation = 0  # bumped on every re-read from scratch (see ReadableLog.generation)
         self._reset_state()
 
     def _reset_state(self) -> None:
@@ -191,6 +192,7 @@ class SessionLog:
             while (chunk := self._tail.read()) is not None:
                 if chunk.reset:
                     self._reset_state()
+                    self.generation += 1
                     first_warning = 0
                     result = Refresh(reset=True)
                 before = len(self.records)

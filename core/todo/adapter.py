@@ -1,4 +1,4 @@
-"""The todo adapter: the `todo` tool, `/todos`, and the turn-end machine on a host EntryLog.
+"""The todo adapter: the `todo` tool, `/todos`, and the turn-end machine on the session log.
 
 All state is replayed from the log's current branch on every call (resuming the fold where the
 branch only grew), so a reload, a branch switch or another writer never leaves this object with
@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-import time
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from core.adapters.host import EntryLog, Notice
+from core.adapters.host import Notice, ToolResult
+from core.clock import wall_clock_ms
+from core.session.interface import WritableLog
 from core.jsutil import js_split
 from core.todo import commands as cmd
 from core.todo import constants as c
@@ -41,10 +42,6 @@ from core.todo.write import TodoCallResult, apply_todo_call
 Clock = Callable[[], int]
 
 
-def wall_clock_ms() -> int:
-    return int(time.time() * 1000)
-
-
 @dataclass
 class _Fold:
     """The resumable replay of the current branch and where it stopped."""
@@ -60,14 +57,14 @@ class _Fold:
 
 
 class TodoAdapter:
-    COMMAND = "todos"
-    DESCRIPTION = "Show the todo list; export or clear it; control the auto-poke cycle"
+    COMMAND = cmd.COMMAND
+    DESCRIPTION = cmd.DESCRIPTION
     ENTRY_TYPE = c.STATE_CUSTOM_TYPE
     TOOLS = (TODO_TOOL,)
 
     def __init__(
         self,
-        log: EntryLog,
+        log: WritableLog,
         clock: Clock = wall_clock_ms,
         config: TodoConfig | None = None,
         cwd: Path | None = None,
@@ -87,17 +84,13 @@ class TodoAdapter:
         """The derived state of ``entries`` (default: the log's current branch; treat what it
         returns as read-only).
 
-        On a log that can say what was appended to its branch (``branch_since``, the session
-        log), the fold resumes from the last leaf it saw, so a live refresh costs O(new entries);
-        a branch switch, a reset or a new config starts it over.
+        The fold resumes from the last leaf it saw (the log says what its branch gained), so a
+        live refresh costs O(new entries); a branch switch, a reset or a new config starts it over.
         """
         if entries is not None:
             return self._new_replayer().feed_all(entries)
-        since = getattr(self.log, "branch_since", None)
-        if since is None:
-            return self._new_replayer().feed_all(self.log.branch_entries())
         fold = self._fold
-        tail = since(fold.count, fold.anchor) if fold is not None and fold.config == self.config else None
+        tail = self.log.branch_since(fold.count, fold.anchor) if fold is not None and fold.config == self.config else None
         if tail is None:
             branch = self.log.branch_entries()
             fold = self._fold = _Fold(self.config, self._new_replayer(), None, None)
@@ -165,8 +158,9 @@ class TodoAdapter:
         """Replay the branch; only warnings come back (the state is never cached)."""
         return [Notice(w, "warning") for w in self.replay(entries).warnings]
 
-    def call_tool(self, name: str, params: Any) -> str:
-        return self.run_tool(name, params).text
+    def call_tool(self, name: str, params: Any) -> ToolResult:
+        result = self.run_tool(name, params)
+        return ToolResult(result.text, rejected=result.outcome in ("rejected", "error"))
 
     def run_tool(self, name: str, params: Any) -> TodoCallResult:
         """The full result: text, ``is_error`` and ``details`` ({todos, plan, goals})."""

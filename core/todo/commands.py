@@ -2,7 +2,21 @@
 
 from __future__ import annotations
 
+from core.adapters.grammar import SubCommand, arg
 from core.todo.constants import plural_s
+
+COMMAND = "todos"
+DESCRIPTION = "Show the todo list; export or clear it; control the auto-poke cycle"
+EXPORT_FORMATS = ("md", "json")
+POKE_ACTIONS = ("on", "off", "status", "trigger")
+
+SUBCOMMANDS: tuple[SubCommand, ...] = tuple(SubCommand(COMMAND, sub, args, help) for sub, args, help in (
+    ("", (), "Open the todos overlay"),
+    ("export", (arg("[md|json]", *EXPORT_FORMATS), arg("[PATH]")),
+     "Write the todos overlay as Markdown, or the list as JSON (default todos.md)"),
+    ("clear", (arg("[--yes]", "--yes"),), "Clear the todo list, plan and goals"),
+    ("poke", (arg("on|off|status|trigger", *POKE_ACTIONS),), "Control the auto-poke cycle"),
+))
 
 USAGE = "Usage: /todos [export [md|json] [PATH] | clear [--yes] | poke on|off|status|trigger]"
 POKE_USAGE = "Usage: /todos poke on|off|status|trigger"
@@ -38,7 +52,7 @@ def poke_status(armed: bool, n: int, busy: bool) -> str:
 def parse_export(tokens: list[str]) -> tuple[str, str | None] | None:
     """``[md|json] [PATH]`` -> (format, path or None); None when there are too many words."""
     fmt = None
-    if tokens and tokens[0] in ("md", "json"):
+    if tokens and tokens[0] in EXPORT_FORMATS:
         fmt, tokens = tokens[0], tokens[1:]
     if len(tokens) > 1:
         return None

@@ -12,6 +12,7 @@ from datetime import datetime
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from core.session.records import EntryRecord
 from core.todo import constants as c
 from core.todo.gate_checks import signature
 from core.todo.model import TodoState
@@ -114,8 +115,8 @@ def followup_kind(entry: Mapping[str, Any]) -> tuple[str | None, list[str]]:
 
 def _role(entry: Mapping[str, Any]) -> tuple[str | None, str | None]:
     """(role, toolName) of a ``message`` entry without loading a lazy record's body."""
-    if not isinstance(entry, dict) and hasattr(entry, "role"):  # a session-log index record
-        return entry.role, getattr(entry, "tool_name", None)
+    if isinstance(entry, EntryRecord):  # an index record: answered without reading the body
+        return entry.role, entry.tool_name
     msg = entry.get("message")
     if not isinstance(msg, dict):
         return None, None

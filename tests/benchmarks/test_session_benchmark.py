@@ -108,7 +108,7 @@ def ours(path: Path) -> dict[str, dict | None]:
 def deck_open(path: Path) -> Deck:
     """What the TUI and every CLI command do: open the log and derive all four primitives (the
     todo state is folded on first use, so use it)."""
-    deck = Deck(SessionLog.open(path), read_only_error=ReadOnlySession)
+    deck = Deck(SessionLog.open(path))
     deck.todo.replay()
     return deck
 

@@ -39,11 +39,11 @@ def build(path: Path, n_todos: int, n_items: int, n_packets: int) -> None:
     packets = [{"schemaVersion": 1, "id": f"p{i}", "source": "bench", "goal": f"Packet goal {i}"}
                for i in range(n_packets)]
     log.append_custom("agent-handoff-state", {"schemaVersion": 1, "packets": packets})
-    deck = Deck(log, read_only_error=ReadOnlySession)
+    deck = Deck(log)
     todos = [{"id": f"t{i}", "content": f"Todo {i}", "status": "pending", "priority": "medium",
               "confidence": 70, "group": f"g{i % 10}"} for i in range(n_todos)]
     plan = {"user_intention": "bench", "understands_user_intent": 90}
-    result = deck.call_tool("todo", {"todos": todos, "plan": plan})
+    result = deck.call_tool("todo", {"todos": todos, "plan": plan}).text
     assert deck.todo.todos and len(deck.todo.todos) == n_todos, result
 
 
@@ -59,8 +59,8 @@ APPENDS = {
 def measure(path: Path, line: str) -> tuple[float, float]:
     """Median seconds of (take_in, take_in + repaint) after one append by another writer."""
     async def scenario() -> tuple[float, float]:
-        app = PideckApp(Deck(SessionLog.open(path), read_only_error=ReadOnlySession), follow=False)
-        writer = Deck(SessionLog.open(path), read_only_error=ReadOnlySession)
+        app = PideckApp(Deck(SessionLog.open(path)), follow=False)
+        writer = Deck(SessionLog.open(path))
         take_in, total = [], []
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
@@ -97,8 +97,8 @@ def test_append_to_screen_latency(tmp_path: Path) -> None:
     build(path, 500, 500, 100)
 
     async def scenario() -> list[float]:
-        app = PideckApp(Deck(SessionLog.open(path), read_only_error=ReadOnlySession), follow=True)
-        writer = Deck(SessionLog.open(path), read_only_error=ReadOnlySession)
+        app = PideckApp(Deck(SessionLog.open(path)), follow=True)
+        writer = Deck(SessionLog.open(path))
         latencies = []
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()

@@ -152,11 +152,14 @@ def _pi_session(tmp_path: Path, cwd: Path) -> Path:
 def test_pi_sessions_are_read_only_unless_write(pideck, tmp_path, isolated):
     pi = _pi_session(tmp_path, isolated)
     before = pi.read_bytes()
-    code, out, _ = pideck("run", "/agent-state objective Mine")
-    assert code == 1 and "read-only" in out and "--write" in out
+    code, out, err = pideck("run", "/agent-state objective Mine")
+    assert (code, out) == (1, "") and "read-only" in err and "--write" in err
     assert pi.read_bytes() == before
-    code, out, _ = pideck("tool", "agent_state_add_work_item", '{"id":"a","content":"x"}')
-    assert code == 0 and "read-only" in out and pi.read_bytes() == before
+    # a refused write is a failure for a harness too (it was exit 0 from `tool`), the hint on stderr
+    code, out, err = pideck("tool", "agent_state_add_work_item", '{"id":"a","content":"x"}')
+    assert (code, out) == (1, "") and "read-only" in err and pi.read_bytes() == before
+    code, out, _ = pideck("tool", "agent_state_get")  # reads still answer on a read-only session
+    assert code == 0 and out.startswith("Agent State: no objective")
     assert json.loads(pideck("inspect", "--json")[1])["session"]["writable"] is False
     assert pideck("run", "--write", "/agent-state objective Mine") == (0, "Agent State: objective updated.\n", "")
     assert read_lines(pi)[-1]["data"]["state"]["objective"] == "Mine"

@@ -29,21 +29,22 @@ def test_tool_and_gate_walk_poke_digest_completion_spike_pass(pideck, tmp_path):
 
     tool({"todos": [todo("a", "in_progress", 80), todo("b", "pending", 90)],
           "plan": {"user_intention": "x", "understands_user_intent": 80}, "goals": [GOAL]})
-    assert gate() == (2, "You have 2 incomplete todos. Continue working, or update the todo tool.\n",
-                      "👉 2 incomplete todos. We poked it for you. /todos poke off to stop.\n")
+    followup = "You have 2 incomplete todos. Continue working, or update the todo tool.\n"
+    # the follow-up goes to stdout and to stderr (harnesses read one or the other), after the notice
+    assert gate() == (2, followup, "👉 2 incomplete todos. We poked it for you. /todos poke off to stop.\n" + followup)
 
     tool({"todos": [todo("a", "completed", 80, completion_confidence=100), todo("b", "completed", 90)],
           "goals": [GOAL]})
     code, out, err = gate()  # the deferred digest of this cycle's weak points comes first
-    assert code == 2 and out.startswith(c.DIGEST_PREFIX) and err == c.NOTICE_DIGEST_QUEUED + "\n"
+    assert code == 2 and out.startswith(c.DIGEST_PREFIX) and err == c.NOTICE_DIGEST_QUEUED + "\n" + out
 
     code, out, err = gate()  # b was closed without a completion confidence
     assert code == 2 and out.startswith(c.COMPLETION_CONTINUATION) and "#b" in out
-    assert err == c.NOTICE_COMPLETION_CHALLENGED + "\n"
+    assert err == c.NOTICE_COMPLETION_CHALLENGED + "\n" + out
 
     tool({"todos": [todo("a", "completed", 80), todo("b", "completed", 90, completion_confidence=97)]})
     code, out, err = gate()  # a jumped from 80 to 100 at completion
-    assert code == 2 and out.startswith(c.SPIKE_CONTINUATION) and err == c.NOTICE_SPIKE_CHALLENGED + "\n"
+    assert code == 2 and out.startswith(c.SPIKE_CONTINUATION) and err == c.NOTICE_SPIKE_CHALLENGED + "\n" + out
 
     code, out, err = gate()  # everything is done and confident: pass, nothing for the agent
     assert (code, out) == (0, "") and err.startswith("✅ All todos done. Completion confidence: ")

@@ -12,7 +12,7 @@ import pytest
 from core.adapters.host import Notice
 from core.deck import READ_ONLY_HINT, Deck
 from core.session import ReadOnlySession, SessionLog
-from core.todo import TodoConfig
+from core.todo.config import TodoConfig
 
 START = datetime(2026, 11, 30, 12, 0, 0, tzinfo=timezone.utc)
 
@@ -52,7 +52,7 @@ def clock() -> Clock:
 def deck(tmp_path: Path, clock: Clock) -> Deck:
     log = SessionLog.create(tmp_path / "s.jsonl", cwd=tmp_path, clock=clock.dt)
     config = TodoConfig(idle_nudge_after_assistant_turns=2)
-    return Deck(log, read_only_error=ReadOnlySession, todo_config=config, clock=clock.ms)
+    return Deck(log, todo_config=config, clock=clock.ms)
 
 
 def item(id: str, status: str = "pending", conf: int = 90) -> dict:
@@ -111,12 +111,12 @@ def test_read_only_sessions_refuse_mutations_and_change_nothing(tmp_path: Path) 
     path = tmp_path / "s.jsonl"
     SessionLog.create(path, cwd=tmp_path)
     before = path.read_bytes()
-    deck = Deck(SessionLog.open(path, writable=False), read_only_error=ReadOnlySession)
+    deck = Deck(SessionLog.open(path, writable=False))
     notices = deck.apply("/agent-state objective Mine")
-    assert [(n.message, n.level) for n in notices] == [(READ_ONLY_HINT, "warning")]
-    assert deck.call_tool("agent_state_add_work_item", {"id": "a", "content": "x"}) == READ_ONLY_HINT
+    assert [(n.message, n.level) for n in notices] == [(READ_ONLY_HINT, "refused")]
+    assert deck.call_tool("agent_state_add_work_item", {"id": "a", "content": "x"}).text == READ_ONLY_HINT
     assert "objective" not in deck.state.snapshot()
-    assert deck.settle() == (None, Notice(READ_ONLY_HINT, "warning"))
+    assert deck.settle() == (None, Notice(READ_ONLY_HINT, "refused"))
     assert deck.watchdog_tick(10**15) == []
     assert path.read_bytes() == before
 
@@ -124,7 +124,7 @@ def test_read_only_sessions_refuse_mutations_and_change_nothing(tmp_path: Path) 
 def test_a_new_user_message_rearms_a_disarmed_cycle(deck: Deck, tmp_path: Path, clock: Clock) -> None:
     deck.apply("/todos poke off")
     assert deck.todo.cycle.armed is False
-    deck.call_tool("todo", {"todos": [item("a")]})  # last disarm was the user's: no re-arm
+    deck.call_tool("todo", {"todos": [item("a")]}).text  # last disarm was the user's: no re-arm
     deck.refresh()
     deck.settle()
     assert deck.todo.cycle.armed is False
@@ -149,7 +149,7 @@ def test_assistant_messages_trigger_the_idle_nudge(deck: Deck, tmp_path: Path, c
     deck.refresh()
     path = tmp_path / "s.jsonl"
     foreign(path, message("0000aaa1", deck.log.leaf_id, "assistant", clock.now))
-    assert deck.refresh().followups == []
+    assert deck.refresh().followups == ()
     foreign(path, message("0000aaa2", "0000aaa1", "assistant", clock.now))
     change = deck.refresh()
     assert len(change.followups) == 1

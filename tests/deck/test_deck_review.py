@@ -14,20 +14,20 @@ from core.session import ReadOnlySession, SessionLog
 def read_only_deck(tmp_path: Path) -> tuple[Deck, Path]:
     path = tmp_path / "s.jsonl"
     SessionLog.create(path, cwd=tmp_path)
-    return Deck(SessionLog.open(path, writable=False), read_only_error=ReadOnlySession), path
+    return Deck(SessionLog.open(path, writable=False)), path
 
 
 def test_read_only_refusal_is_the_same_for_every_primitive(tmp_path: Path) -> None:
     deck, path = read_only_deck(tmp_path)
     before = path.read_bytes()
     fresh = {"hasBaseline": False, "currentMilestones": [], "recordedMilestones": []}
-    assert deck.call_tool("agent_progress_add_milestone", {"milestone": "m"}) == READ_ONLY_HINT
+    assert deck.call_tool("agent_progress_add_milestone", {"milestone": "m"}).text == READ_ONLY_HINT
     assert deck.progress.state() == fresh
-    assert deck.call_tool("agent_progress_judge", {}) == READ_ONLY_HINT
+    assert deck.call_tool("agent_progress_judge", {}).text == READ_ONLY_HINT
     assert deck.progress.state() == fresh
-    assert deck.apply("/agent-progress judge") == [Notice(READ_ONLY_HINT, "warning")]
+    assert deck.apply("/agent-progress judge") == [Notice(READ_ONLY_HINT, "refused")]
     assert deck.progress.state() == fresh
     packet = {"schemaVersion": 1, "id": "h", "source": "s", "goal": "g"}
-    assert deck.call_tool("agent_handoff_create", packet) == READ_ONLY_HINT
+    assert deck.call_tool("agent_handoff_create", packet).text == READ_ONLY_HINT
     assert deck.handoff.packets() == []
     assert path.read_bytes() == before

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
-from core.todo import TodoConfig
+from core.todo.config import TodoConfig
 
 NOW = datetime(2026, 11, 30, 12, 0, 0, tzinfo=timezone.utc)
 
@@ -22,7 +22,7 @@ NOW = datetime(2026, 11, 30, 12, 0, 0, tzinfo=timezone.utc)
 def open_deck(path: Path) -> Deck:
     log = SessionLog.open(path, writable=True, clock=lambda: NOW)
     config = TodoConfig(idle_nudge_after_assistant_turns=2)
-    return Deck(log, read_only_error=ReadOnlySession, todo_config=config, clock=lambda: int(NOW.timestamp() * 1000))
+    return Deck(log, todo_config=config, clock=lambda: int(NOW.timestamp() * 1000))
 
 
 def assistant(path: Path, eid: str, parent: str | None) -> None:
@@ -61,5 +61,5 @@ def test_two_decks_following_one_log_send_one_idle_nudge(tmp_path: Path) -> None
     b.refresh()
     assert len(followups(path)) == 1
     change = a.refresh()
-    assert change is None or change.followups == []
+    assert change is None or change.followups == ()
     assert len(followups(path)) == 1

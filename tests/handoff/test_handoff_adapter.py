@@ -3,9 +3,10 @@
 import copy
 import json
 
-from core.adapters.agent_handoff import AgentHandoffAdapter
+from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
 from core.adapters.agent_handoff.mutations import create_packet, remove_packet
-from core.adapters.host import MemoryLog, Notice
+from core.adapters.host import Notice
+from memory_log import MemoryLog
 from core.jsutil import compact_json
 
 ENTRY = "agent-handoff-state"
@@ -99,7 +100,7 @@ def test_handoff_adapter_03_has_no_clear_tool():
 def test_handoff_adapter_04_creates_through_core_validation_and_persists_only_on_change():
     log, adapter, notices = start()
     assert notices == []
-    text = adapter.call_tool("agent_handoff_create", packet("h1"))
+    text = adapter.call_tool("agent_handoff_create", packet("h1")).text
     assert text == 'Agent Handoff: created packet "h1"; 1 packet in the current session.'
     assert len(log.appended) == 1
     assert log.appended[0]["customType"] == ENTRY
@@ -108,7 +109,7 @@ def test_handoff_adapter_04_creates_through_core_validation_and_persists_only_on
         '"goal":"Review PR 42"}]}'
     )
 
-    text = adapter.call_tool("agent_handoff_create", packet("h1"))
+    text = adapter.call_tool("agent_handoff_create", packet("h1")).text
     assert text == 'Agent Handoff: duplicate packet id "h1"; state was unchanged.'
     assert "duplicate packet id \"h1\"" in text
     for bad in (
@@ -116,12 +117,12 @@ def test_handoff_adapter_04_creates_through_core_validation_and_persists_only_on
         packet("h3", extra="x"),
         packet("h3", evidenceReferences=["e", "e"]),
     ):
-        text = adapter.call_tool("agent_handoff_create", bad)
+        text = adapter.call_tool("agent_handoff_create", bad).text
         assert "change rejected as invalid" in text
         assert text == INVALID_MUTATION
     assert len(log.appended) == 1
 
-    text = adapter.call_tool("agent_handoff_create", packet("h2", constraints=["same", "same"]))
+    text = adapter.call_tool("agent_handoff_create", packet("h2", constraints=["same", "same"])).text
     assert 'created packet "h2"' in text
     assert text == 'Agent Handoff: created packet "h2"; 2 packets in the current session.'
     assert len(log.appended) == 2
@@ -139,12 +140,12 @@ def test_handoff_adapter_05_removes_via_tool_and_command_with_append_on_change()
         adapter.call_tool("agent_handoff_create", packet(packet_id))
     assert len(log.appended) == 3
 
-    text = adapter.call_tool("agent_handoff_remove", {"id": "p1"})
+    text = adapter.call_tool("agent_handoff_remove", {"id": "p1"}).text
     assert text == 'Agent Handoff: removed packet "p1"; 2 packets remain.'
     assert len(log.appended) == 4
     assert [p["id"] for p in log.appended[-1]["data"]["packets"]] == ["p2", "p3"]
 
-    text = adapter.call_tool("agent_handoff_remove", {"id": "missing"})
+    text = adapter.call_tool("agent_handoff_remove", {"id": "missing"}).text
     assert text == 'Agent Handoff: unknown packet "missing"; state was unchanged.'
     assert len(log.appended) == 4
 
@@ -155,7 +156,7 @@ def test_handoff_adapter_05_removes_via_tool_and_command_with_append_on_change()
     ]
     assert len(log.appended) == 5
 
-    text = adapter.call_tool("agent_handoff_remove", {"id": "p3"})
+    text = adapter.call_tool("agent_handoff_remove", {"id": "p3"}).text
     assert text == 'Agent Handoff: removed packet "p3"; 0 packets remain.'
     assert compact_json(log.appended[-1]["data"]) == '{"schemaVersion":1,"packets":[]}'
 
@@ -201,7 +202,7 @@ def test_handoff_adapter_07_status_and_show():
         POLICY,
         PRIVACY,
     ])
-    assert adapter.call_tool("agent_handoff_get", {}) == detailed
+    assert adapter.call_tool("agent_handoff_get", {}).text == detailed
     summary = "\n".join([
         "Agent Handoff: 1 packet in the current session.",
         "Packets:",
@@ -228,7 +229,7 @@ def test_handoff_adapter_08_restores_latest_entry_and_rejects_malformed_newest()
     assert notices == [Notice(INVALID_PERSISTED, "warning")]
     assert len(notices) == 1
     assert "persisted state was invalid" in notices[0].message
-    text = adapter.call_tool("agent_handoff_get", {})
+    text = adapter.call_tool("agent_handoff_get", {}).text
     assert "0 packet" in text
     assert adapter.packets() == []  # no fallback to the older valid entry
     assert log.appended == []
@@ -240,7 +241,7 @@ def test_handoff_adapter_08_restores_latest_entry_and_rejects_malformed_newest()
     two = MemoryLog.custom(ENTRY, payload(packet("a"), packet("b")))
     _, adapter, notices = start([valid, two])
     assert notices == []
-    assert "2 packets" in adapter.call_tool("agent_handoff_get", {})
+    assert "2 packets" in adapter.call_tool("agent_handoff_get", {}).text
     assert [p["id"] for p in adapter.packets()] == ["a", "b"]
 
 
@@ -256,7 +257,7 @@ def test_handoff_adapter_10_sessions_isolated_and_unrelated_entries_ignored():
     other = MemoryLog.custom("other-type", payload(packet("foreign")))
     log, adapter, notices = start([other])
     assert notices == []
-    assert adapter.call_tool("agent_handoff_get", {}) == EMPTY_GET
+    assert adapter.call_tool("agent_handoff_get", {}).text == EMPTY_GET
 
     adapter.call_tool("agent_handoff_create", packet("kept"))
     # A fresh session sees nothing of the first one.
@@ -285,12 +286,12 @@ def test_handoff_adapter_11_outer_envelope_is_strict():
 
 def test_handoff_adapter_12_packet_validation_is_delegated_to_the_core():
     log, adapter, _ = start()
-    assert adapter.call_tool("agent_handoff_create", packet("w", goal=" \t\n")) == INVALID_MUTATION
-    text = adapter.call_tool("agent_handoff_create", packet(" spaced "))
+    assert adapter.call_tool("agent_handoff_create", packet("w", goal=" \t\n")).text == INVALID_MUTATION
+    text = adapter.call_tool("agent_handoff_create", packet(" spaced ")).text
     assert text == 'Agent Handoff: created packet " spaced "; 1 packet in the current session.'
     assert adapter.packets()[0]["id"] == " spaced "
     assert (
-        adapter.call_tool("agent_handoff_create", packet("c", createdAt="2026-01-01"))
+        adapter.call_tool("agent_handoff_create", packet("c", createdAt="2026-01-01")).text
         == INVALID_MUTATION
     )
     assert len(log.appended) == 1

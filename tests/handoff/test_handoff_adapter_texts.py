@@ -2,9 +2,10 @@
 
 import pytest
 
-from core.adapters.agent_handoff import AgentHandoffAdapter
+from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
 from core.adapters.agent_handoff.mutations import clear_state, remove_packet
-from core.adapters.host import MemoryLog, Notice
+from core.adapters.host import Notice
+from memory_log import MemoryLog
 from core.jsutil import compact_json
 
 ENTRY = "agent-handoff-state"
@@ -137,7 +138,7 @@ def test_handoff_golden_get_after_creating_show_1():
     assert compact_json(log.appended[0]["data"]) == (
         '{"schemaVersion":1,"packets":[' + SHOW_1_JSON + "]}"
     )
-    assert adapter.call_tool("agent_handoff_get", {}) == (
+    assert adapter.call_tool("agent_handoff_get", {}).text == (
         "Agent Handoff: 1 packet in the current session.\n"
         "Packets:\n"
         "\n"
@@ -169,7 +170,7 @@ def test_handoff_golden_get_empty_registry():
         "Privacy: all packet fields are caller-controlled and may carry sensitive content; scrub "
         "before transmission. No automatic redaction."
     )
-    assert adapter.call_tool("agent_handoff_get", {}) == expected
+    assert adapter.call_tool("agent_handoff_get", {}).text == expected
     assert adapter.command("status") == [Notice(expected, "info")]
 
 
@@ -194,7 +195,7 @@ def test_handoff_detailed_get_with_two_packets():
     _, adapter = with_packets("a", "b")
     block = "Packet: {}\n  Source: s\n  Destination: none\n  Goal: g\n  Constraints: none.\n" \
         "  Open items: none.\n  Evidence references: none."
-    assert adapter.call_tool("agent_handoff_get", None) == "\n".join([
+    assert adapter.call_tool("agent_handoff_get", None).text == "\n".join([
         "Agent Handoff: 2 packets in the current session.",
         "Packets:",
         "",
@@ -276,7 +277,7 @@ def test_handoff_command_remove_stores_trimmed_id_and_exact_match():
     assert adapter.command("remove  spaced ") == [
         Notice('Agent Handoff: unknown packet "spaced"; state was unchanged.', "warning")
     ]
-    assert adapter.call_tool("agent_handoff_remove", {"id": " spaced "}) == (
+    assert adapter.call_tool("agent_handoff_remove", {"id": " spaced "}).text == (
         'Agent Handoff: removed packet " spaced "; 0 packets remain.'
     )
     assert len(log.appended) == 2
@@ -284,7 +285,7 @@ def test_handoff_command_remove_stores_trimmed_id_and_exact_match():
 
 def test_handoff_tool_remove_grammar_one_packet_remain():
     _, adapter = with_packets("a", "b")
-    assert adapter.call_tool("agent_handoff_remove", {"id": "a"}) == (
+    assert adapter.call_tool("agent_handoff_remove", {"id": "a"}).text == (
         'Agent Handoff: removed packet "a"; 1 packet remain.'
     )
 
@@ -295,9 +296,9 @@ def test_handoff_tool_remove_grammar_one_packet_remain():
 @pytest.mark.parametrize("params", [None, [], ["x"], "h1", 0, 1, 1.5, True, False, ()], ids=repr)
 def test_handoff_non_dict_params(params):
     log, adapter = with_packets("a")
-    assert adapter.call_tool("agent_handoff_create", params) == INVALID_MUTATION
-    assert adapter.call_tool("agent_handoff_remove", params) == INVALID_MUTATION
-    assert adapter.call_tool("agent_handoff_get", params).startswith(
+    assert adapter.call_tool("agent_handoff_create", params).text == INVALID_MUTATION
+    assert adapter.call_tool("agent_handoff_remove", params).text == INVALID_MUTATION
+    assert adapter.call_tool("agent_handoff_get", params).text.startswith(
         "Agent Handoff: 1 packet in the current session."
     )
     assert len(log.appended) == 1
@@ -307,13 +308,13 @@ def test_handoff_non_dict_params(params):
                                     {"id": "\ufeff"}, {"id": ["a"]}], ids=repr)
 def test_handoff_remove_invalid_ids(params):
     log, adapter = with_packets("a")
-    assert adapter.call_tool("agent_handoff_remove", params) == INVALID_MUTATION
+    assert adapter.call_tool("agent_handoff_remove", params).text == INVALID_MUTATION
     assert len(log.appended) == 1
 
 
 def test_handoff_remove_ignores_extra_params_keys():
     _, adapter = with_packets("a")
-    assert adapter.call_tool("agent_handoff_remove", {"id": "a", "extra": 1}) == (
+    assert adapter.call_tool("agent_handoff_remove", {"id": "a", "extra": 1}).text == (
         'Agent Handoff: removed packet "a"; 0 packets remain.'
     )
 
@@ -451,7 +452,7 @@ def test_handoff_command_exception_becomes_formatter_warning():
 
 def test_handoff_unknown_tool_is_text_not_an_exception():
     _, adapter = start()
-    assert isinstance(adapter.call_tool("agent_handoff_clear", {}), str)
+    assert isinstance(adapter.call_tool("agent_handoff_clear", {}).text, str)
 
 
 def test_handoff_js_whitespace_in_command_parsing():

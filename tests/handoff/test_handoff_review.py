@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.adapters.agent_handoff import AgentHandoffAdapter
-from core.adapters.host import MemoryLog
+from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
+from memory_log import MemoryLog
 
 PACKET = {"schemaVersion": 1, "id": "a", "source": "s", "goal": "g"}
 
@@ -51,7 +51,7 @@ def test_handoff_review_refused_append_in_a_command_propagates_and_keeps_state(a
 
 def test_handoff_review_core_errors_are_still_text_and_never_reach_the_host():
     adapter = seeded()
-    assert adapter.call_tool("agent_handoff_create", {**PACKET, "extra": 1}).startswith(
+    assert adapter.call_tool("agent_handoff_create", {**PACKET, "extra": 1}).text.startswith(
         "Agent Handoff: change rejected as invalid;"
     )
     assert adapter.command(None)[0].message == "Agent Handoff: invalid handoff input."

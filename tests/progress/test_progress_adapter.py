@@ -6,8 +6,9 @@ import re
 
 import pytest
 
-from core.adapters.agent_progress import AgentProgressAdapter
-from core.adapters.host import MemoryLog, Notice
+from core.adapters.agent_progress.adapter import AgentProgressAdapter
+from core.adapters.host import Notice
+from memory_log import MemoryLog
 from core.jsutil import compact_json
 
 ENTRY = "agent-progress-state"
@@ -42,7 +43,7 @@ class Harness:
         return emitted[0]
 
     def tool(self, name: str, params=None) -> str:
-        return self.adapter.call_tool(name, {} if params is None else params)
+        return self.adapter.call_tool(name, {} if params is None else params).text
 
     @property
     def appended(self):
@@ -518,7 +519,7 @@ def test_progress_adapter_appended_payloads_are_fresh_copies():
 @pytest.mark.parametrize("name", ["agent_progress_add_milestone", "agent_progress_withdraw_milestone"])
 def test_progress_adapter_tool_params_none_is_invalid_input(name):
     h = Harness()
-    assert h.adapter.call_tool(name, None) == "Agent Progress: invalid input."
+    assert h.adapter.call_tool(name, None).text == "Agent Progress: invalid input."
     assert h.appended == []
 
 
@@ -529,15 +530,15 @@ def test_progress_adapter_tool_params_none_is_invalid_input(name):
                          ids=repr)
 def test_progress_adapter_tool_invalid_milestone(name, params):
     h = Harness()
-    assert h.adapter.call_tool(name, params) == "Agent Progress: invalid milestone."
+    assert h.adapter.call_tool(name, params).text == "Agent Progress: invalid milestone."
     assert h.appended == []
 
 
 @pytest.mark.parametrize("params", [None, [], "x", 1, {"milestone": "m"}, {"anything": 1}], ids=repr)
 def test_progress_adapter_get_and_judge_ignore_params(params):
     h = Harness()
-    assert h.adapter.call_tool("agent_progress_get", params) == EMPTY_STATUS
-    assert h.adapter.call_tool("agent_progress_judge", params) == (
+    assert h.adapter.call_tool("agent_progress_get", params).text == EMPTY_STATUS
+    assert h.adapter.call_tool("agent_progress_judge", params).text == (
         "Agent Progress: unknown (missing_baseline).\n" + HINT + "\nRecorded milestones: none."
     )
     assert h.payloads() == [payload(True, [], [])]
@@ -570,7 +571,7 @@ def test_progress_adapter_tool_extra_params_are_ignored():
 
 def test_progress_adapter_unknown_tool_is_text_not_raised():
     h = Harness()
-    assert h.adapter.call_tool("agent_state_get", {}) == 'Agent Progress: unknown tool "agent_state_get".'
+    assert h.adapter.call_tool("agent_state_get", {}).text == 'Agent Progress: unknown tool "agent_state_get".'
     assert h.appended == []
 
 
@@ -579,7 +580,7 @@ def test_progress_adapter_core_error_in_judge_is_formatted():
     h = Harness()
     h.adapter._controller.state = {"hasBaseline": True, "currentMilestones": ["a", "a"], "recordedMilestones": []}
     assert h.command("judge") == Notice("Agent Progress: duplicate milestone.", "warning")
-    assert h.adapter.call_tool("agent_progress_judge", {}) == "Agent Progress: duplicate milestone."
+    assert h.adapter.call_tool("agent_progress_judge", {}).text == "Agent Progress: duplicate milestone."
     h.adapter._controller.state = {"hasBaseline": True, "currentMilestones": [""], "recordedMilestones": []}
     assert h.command("judge") == Notice("Agent Progress: invalid progress input.", "warning")
     assert h.appended == []

@@ -8,8 +8,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.adapters.agent_progress import AgentProgressAdapter
-from core.adapters.host import MemoryLog
+from core.adapters.agent_progress.adapter import AgentProgressAdapter
+from memory_log import MemoryLog
 from core.jsutil import JS_WHITESPACE, compact_json, is_blank
 from core.progress import ProgressError, judge_progress
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.adapters.agent_progress import AgentProgressAdapter
-from core.adapters.host import MemoryLog
+from core.adapters.agent_progress.adapter import AgentProgressAdapter
+from memory_log import MemoryLog
 
 
 class Refused(Exception):

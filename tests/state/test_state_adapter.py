@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from core.adapters.agent_state import AgentStateAdapter
-from core.adapters.host import MemoryLog, Notice
+from core.adapters.agent_state.adapter import AgentStateAdapter
+from core.adapters.host import Notice
+from memory_log import MemoryLog
 from core.jsutil import compact_json
 
 ENTRY = "agent-state-state"
@@ -57,7 +58,7 @@ def run(adapter: AgentStateAdapter, args: str) -> Notice:
 
 
 def get(adapter: AgentStateAdapter) -> str:
-    return adapter.call_tool("agent_state_get", {})
+    return adapter.call_tool("agent_state_get", {}).text
 
 
 def payloads(log: MemoryLog) -> list[str]:
@@ -184,13 +185,13 @@ def test_adapter_07_tools_add_update_read_and_record_decisions():
     log, adapter, _ = start()
     assert adapter.call_tool(
         "agent_state_add_work_item", {"id": "task", "content": "Run the checks.", "status": "open"}
-    ) == 'Agent State: added work item "task".'
+    ).text == 'Agent State: added work item "task".'
     assert adapter.call_tool(
         "agent_state_set_work_item_status", {"id": "task", "status": "blocked"}
-    ) == 'Agent State: work item "task" is now blocked.'
+    ).text == 'Agent State: work item "task" is now blocked.'
     assert adapter.call_tool(
         "agent_state_add_decision", {"id": "choice", "content": "Keep the safe path."}
-    ) == 'Agent State: added decision "choice".'
+    ).text == 'Agent State: added decision "choice".'
     assert get(adapter) == (
         "Agent State: no objective, 1 work item (0 open, 0 in_progress, 1 blocked, 0 done), 1 decision.\n"
         "Work items:\n"
@@ -207,10 +208,10 @@ def test_adapter_07_tools_add_update_read_and_record_decisions():
 
 def test_adapter_08_safe_messages_for_invalid_tool_input():
     log, adapter, _ = start()
-    assert adapter.call_tool("agent_state_add_work_item", {"id": "", "content": ""}) == INVALID_INPUT_TEXT
+    assert adapter.call_tool("agent_state_add_work_item", {"id": "", "content": ""}).text == INVALID_INPUT_TEXT
     assert adapter.call_tool(
         "agent_state_set_work_item_status", {"id": "missing", "status": "done"}
-    ) == 'Agent State: unknown work item id "missing".'
+    ).text == 'Agent State: unknown work item id "missing".'
     assert log.appended == []
     for tool in AgentStateAdapter.TOOLS:
         assert "caller" in tool.description
@@ -376,7 +377,7 @@ def test_set_same_status_reports_but_does_not_append():
     log, adapter, _ = start()
     run(adapter, "add a A.")
     assert run(adapter, "set a open") == Notice('Agent State: work item "a" is now open.', "info")
-    assert adapter.call_tool("agent_state_set_work_item_status", {"id": "a", "status": "open"}) == (
+    assert adapter.call_tool("agent_state_set_work_item_status", {"id": "a", "status": "open"}).text == (
         'Agent State: work item "a" is now open.'
     )
     assert len(log.appended) == 1
@@ -504,13 +505,13 @@ def test_snapshot_accessor_is_a_fresh_copy():
 
 def test_tool_add_work_item_with_status_and_null_status():
     log, adapter, _ = start()
-    assert adapter.call_tool("agent_state_add_work_item", {"id": "a", "content": "A.", "status": "done"}) == (
+    assert adapter.call_tool("agent_state_add_work_item", {"id": "a", "content": "A.", "status": "done"}).text == (
         'Agent State: added work item "a".'
     )
-    assert adapter.call_tool("agent_state_add_work_item", {"id": "b", "content": "B.", "status": None}) == (
+    assert adapter.call_tool("agent_state_add_work_item", {"id": "b", "content": "B.", "status": None}).text == (
         INVALID_INPUT_TEXT
     )
-    assert adapter.call_tool("agent_state_add_work_item", {"id": "a", "content": "Again."}) == (
+    assert adapter.call_tool("agent_state_add_work_item", {"id": "a", "content": "Again."}).text == (
         'Agent State: duplicate work item id "a".'
     )
     assert payloads(log) == [
@@ -533,26 +534,26 @@ def test_tool_add_work_item_with_status_and_null_status():
 def test_tool_set_status_missing_or_bad_values_are_invalid_input(params):
     log, adapter, _ = start()
     adapter.call_tool("agent_state_add_work_item", {"id": "a", "content": "A."})
-    assert adapter.call_tool("agent_state_set_work_item_status", params) == INVALID_INPUT_TEXT
+    assert adapter.call_tool("agent_state_set_work_item_status", params).text == INVALID_INPUT_TEXT
     assert len(log.appended) == 1
 
 
 def test_tool_add_decision_duplicate_and_extra_keys():
     log, adapter, _ = start()
-    assert adapter.call_tool("agent_state_add_decision", {"id": "d", "content": "D.", "x": 1}) == (
+    assert adapter.call_tool("agent_state_add_decision", {"id": "d", "content": "D.", "x": 1}).text == (
         'Agent State: added decision "d".'
     )
-    assert adapter.call_tool("agent_state_add_decision", {"id": "d", "content": "D."}) == (
+    assert adapter.call_tool("agent_state_add_decision", {"id": "d", "content": "D."}).text == (
         'Agent State: duplicate decision id "d".'
     )
-    assert adapter.call_tool("agent_state_add_decision", {"id": "e"}) == INVALID_INPUT_TEXT
+    assert adapter.call_tool("agent_state_add_decision", {"id": "e"}).text == INVALID_INPUT_TEXT
     assert len(log.appended) == 1
 
 
 def test_tool_get_ignores_params():
     _, adapter, _ = start()
     for params in [None, [], "x", 1, {"junk": True}]:
-        assert adapter.call_tool("agent_state_get", params) == EMPTY_TEXT
+        assert adapter.call_tool("agent_state_get", params).text == EMPTY_TEXT
 
 
 MUTATING_TOOLS = TOOL_NAMES[1:]
@@ -561,7 +562,7 @@ MUTATING_TOOLS = TOOL_NAMES[1:]
 @pytest.mark.parametrize("name", MUTATING_TOOLS)
 def test_tool_none_params_give_invalid_input(name):
     log, adapter, _ = start()
-    assert adapter.call_tool(name, None) == "Agent State: invalid input."
+    assert adapter.call_tool(name, None).text == "Agent State: invalid input."
     assert log.appended == []
 
 
@@ -569,7 +570,7 @@ def test_tool_none_params_give_invalid_input(name):
 @pytest.mark.parametrize("params", [[], ["id", "content"], "id", 0, 1.5, True, False])
 def test_tool_other_non_dict_params_read_as_empty(name, params):
     log, adapter, _ = start()
-    assert adapter.call_tool(name, params) == INVALID_INPUT_TEXT
+    assert adapter.call_tool(name, params).text == INVALID_INPUT_TEXT
     assert log.appended == []
 
 
@@ -635,5 +636,5 @@ def test_tool_unexpected_exception_reading_params_is_invalid_input_text():
 
     log, adapter, _ = start()
     for name in MUTATING_TOOLS:
-        assert adapter.call_tool(name, Exploding()) == "Agent State: invalid input."
+        assert adapter.call_tool(name, Exploding()).text == "Agent State: invalid input."
     assert log.appended == []

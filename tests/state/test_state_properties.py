@@ -9,8 +9,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.adapters.agent_state import AgentStateAdapter
-from core.adapters.host import MemoryLog
+from core.adapters.agent_state.adapter import AgentStateAdapter
+from memory_log import MemoryLog
 from core.jsutil import JS_WHITESPACE, compact_json
 from core.state import (
     AgentStateError,
@@ -144,7 +144,7 @@ def test_property_log_always_restores_the_live_state(steps):
         if kind == "command":
             assert len(adapter.command(arg)) == 1
         else:
-            assert isinstance(adapter.call_tool(kind, arg), str)
+            assert isinstance(adapter.call_tool(kind, arg).text, str)
         after = compact_json(adapter.snapshot())
         # Append-on-change: exactly one entry when the state changed, none otherwise.
         assert len(log.appended) - appended == (0 if after == before else 1)

@@ -7,7 +7,7 @@ import tomllib
 
 import pytest
 
-from core.todo import ConfigError, TodoConfig, config_path, load_config, set_config_value, show_config
+from core.todo.config import ConfigError, TodoConfig, config_path, load_config, set_config_value, show_config
 
 
 @pytest.fixture

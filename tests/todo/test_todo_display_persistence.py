@@ -7,8 +7,9 @@ import json
 from todo_fixtures import EXAMPLE_STATE, example_log
 from todo_helpers import item, make, tool_result, assistant
 
-from core.adapters.host import MemoryLog, Notice
-from core.todo import TodoAdapter
+from core.adapters.host import Notice
+from memory_log import MemoryLog
+from core.todo.adapter import TodoAdapter
 from core.todo import constants as c
 from core.todo.display import band
 
@@ -78,7 +79,7 @@ def test_overlay_markdown():
         "# Todos\n\nNo todos yet. The agent can create them with the `todo` tool.")
     flat, _, _ = make()
     flat.call_tool("todo", {"todos": [item("b", priority="low"), item("a", priority="medium")],
-                            "goals": [{"group": None, "feedback_loop": "f"}, {"group": "lonely"}]})
+                            "goals": [{"group": None, "feedback_loop": "f"}, {"group": "lonely"}]}).text
     md = flat.overlay_markdown()
     assert "\n\n- Feedback loop: f\n\n## Pending\n- ○ `#a` [medium]" in md
     assert md.endswith("## Goals without todos\n\n### lonely")

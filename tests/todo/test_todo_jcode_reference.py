@@ -57,7 +57,7 @@ def test_observation_log_is_capped_oldest_first():
     for n in range(130):
         adapter.call_tool("todo", {"todos": [item("a", group="g")],
                                    "plan": {"understands_user_intent": n % 90},
-                                   "goals": [{"group": "g", "closed_feedback_loop": n % 90}]})
+                                   "goals": [{"group": "g", "closed_feedback_loop": n % 90}]}).text
     log = adapter.observations
     assert len(log) == 256
     assert log[0] == Observation("intent_understanding", None, 2)
@@ -71,10 +71,10 @@ def test_digest_ids_name_items_of_flagged_loop_groups():
     adapter, log, _ = make()
     adapter.call_tool("todo", {"todos": [item("a", conf=90, group="g"), item("b", conf=90)],
                                "plan": {"understands_user_intent": 50},
-                               "goals": [{"group": "g", "closed_feedback_loop": 50}, GOOD_GOAL]})
+                               "goals": [{"group": "g", "closed_feedback_loop": 50}, GOOD_GOAL]}).text
     adapter.call_tool("todo", {"todos": [item("a", "completed", 90, completion_confidence=99),
                                          item("b", "completed", 90, completion_confidence=99)],
-                               "goals": [{"group": "g", "end_to_end_ownership": 99}, GOOD_GOAL]})
+                               "goals": [{"group": "g", "end_to_end_ownership": 99}, GOOD_GOAL]}).text
     text, _ = adapter.settle()
     assert text.startswith(c.DIGEST_PREFIX)
     assert log.appended[-1]["details"] == {"kind": "digest", "ids": ["a"]}

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.adapters.host import MemoryLog
-from core.todo import TodoAdapter
+from memory_log import MemoryLog
+from core.todo.adapter import TodoAdapter
 from core.todo import commands as cmd
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
-from core.todo import TodoConfig
+from core.todo.config import TodoConfig
 
 WHEN = "2026-11-30T12:00:00.000Z"
 
@@ -28,7 +28,7 @@ def _append(path: Path, eid: str, parent: str | None, role: str) -> None:
 def _deck(tmp_path: Path, **config) -> Deck:
     now = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
     log = SessionLog.create(tmp_path / "s.jsonl", cwd=tmp_path, clock=lambda: now)
-    return Deck(log, read_only_error=ReadOnlySession, todo_config=TodoConfig(**config),
+    return Deck(log, todo_config=TodoConfig(**config),
                 clock=lambda: int(now.timestamp() * 1000))
 
 
@@ -55,7 +55,7 @@ def test_assistant_messages_on_a_switched_branch_count_for_the_idle_nudge(tmp_pa
     deck = _deck(tmp_path, idle_nudge_after_assistant_turns=1)
     path = tmp_path / "s.jsonl"
     deck.call_tool("todo", {"todos": [{"content": "x", "status": "pending", "priority": "high",
-                                        "id": "a", "confidence": 90}]})
+                                        "id": "a", "confidence": 90}]}).text
     deck.refresh()
     fork = deck.log.leaf_id
     _append(path, "0000aaa1", fork, "user")
@@ -70,7 +70,7 @@ def test_messages_left_behind_on_the_old_branch_are_not_processed(tmp_path: Path
     deck = _deck(tmp_path, idle_nudge_after_assistant_turns=1)
     path = tmp_path / "s.jsonl"
     deck.call_tool("todo", {"todos": [{"content": "x", "status": "pending", "priority": "high",
-                                        "id": "a", "confidence": 90}]})
+                                        "id": "a", "confidence": 90}]}).text
     deck.refresh()
     fork = deck.log.leaf_id
     _append(path, "0000aaa1", fork, "user")
@@ -79,5 +79,5 @@ def test_messages_left_behind_on_the_old_branch_are_not_processed(tmp_path: Path
     _append(path, "0000aaa2", "0000aaa1", "assistant")
     _append(path, "0000bbb1", fork, "user")
     change = deck.refresh()
-    assert change.branch_switched and change.followups == []
+    assert change.branch_switched and change.followups == ()
     assert [e["type"] for e in _lines(path)][-2:] == ["message", "message"]

@@ -23,15 +23,15 @@ def test_B03_the_digest_is_sent_once_per_cycle_even_when_new_points_arrive_after
     weak_plan = {"user_intention": "x", "understands_user_intent": 80}
     adapter.call_tool("todo", {"todos": [item("a", conf=90)], "plan": weak_plan, "goals": [GOOD_GOAL]})
     adapter.call_tool("todo", {"todos": [item("a", "completed", 90, completion_confidence=50)],
-                               "goals": [GOOD_GOAL]})
+                               "goals": [GOOD_GOAL]}).text
     assert adapter.settle()[0].startswith(c.DIGEST_PREFIX)
     # a new weak point after the digest, within the same cycle
     adapter.call_tool("todo", {"todos": [item("a", "completed", 90, completion_confidence=51),
-                                         item("b", conf=90)], "goals": [GOOD_GOAL]})
+                                         item("b", conf=90)], "goals": [GOOD_GOAL]}).text
     assert adapter.observations != []
     assert adapter.settle()[0].startswith("You have 1 incomplete todo.")
     adapter.call_tool("todo", {"todos": [item("a", "completed", 90, completion_confidence=52)],
-                               "goals": [GOOD_GOAL]})
+                               "goals": [GOOD_GOAL]}).text
     assert adapter.observations != [] and adapter.cycle.digest_delivered
     text, notice = adapter.settle()
     assert text.startswith(c.COMPLETION_CONTINUATION)
@@ -95,10 +95,10 @@ def test_overlay_sorts_by_priority_then_content_then_id_and_shows_history_from_t
     adapter, _, _ = make()
     adapter.call_tool("todo", {"todos": [
         item("a9", content="beta", priority="low"), item("y1", content="alpha", priority="low"),
-        item("b2", content="alpha", priority="low"), item("h", content="zeta", priority="high")]})
+        item("b2", content="alpha", priority="low"), item("h", content="zeta", priority="high")]}).text
     adapter.call_tool("todo", {"todos": [
         item("a9", content="beta", priority="low", conf=71), item("y1", content="alpha", priority="low"),
-        item("b2", content="alpha", priority="low"), item("h", content="zeta", priority="high")]})
+        item("b2", content="alpha", priority="low"), item("h", content="zeta", priority="high")]}).text
     md = adapter.overlay_markdown()
     order = [line.split("`")[1] for line in md.split("\n") if line.startswith("- ○ ")]
     assert order == ["#h", "#b2", "#y1", "#a9"]

@@ -14,7 +14,8 @@ import random
 from todo_helpers import item
 
 from core.session import SessionLog
-from core.todo import TodoAdapter, TodoConfig
+from core.todo.adapter import TodoAdapter
+from core.todo.config import TodoConfig
 
 CONFIG = TodoConfig(idle_nudge_after_assistant_turns=2, max_consecutive_pokes_without_progress=2)
 
@@ -47,7 +48,7 @@ def _walk(seed: int, tmp_path) -> None:
             adapter.call_tool("todo", {
                 "todos": todos, "plan": {"understands_user_intent": rnd.choice([50, 97])},
                 "goals": [{"group": None, "closed_feedback_loop": rnd.choice([50, 97]),
-                           "end_to_end_ownership": 97}]})
+                           "end_to_end_ownership": 97}]}).text
         elif op == "settle":
             adapter.settle()
         elif op == "poke":

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from todo_helpers import assistant, item, tool_result
 
-from core.adapters.host import MemoryLog
-from core.todo import TodoAdapter
+from memory_log import MemoryLog
+from core.todo.adapter import TodoAdapter
 from core.todo import constants as c
 
 WEAK_WRITE = {"todos": [item("a")], "plan": {"understands_user_intent": 50}}

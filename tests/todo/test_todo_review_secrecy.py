@@ -6,7 +6,7 @@ import re
 
 from todo_helpers import assistant, item, make
 
-from core.todo import TODO_TOOL
+from core.todo.tool_schema import TODO_TOOL
 
 SECRETS = re.compile(r"96|60|15|threshold", re.IGNORECASE)
 
@@ -25,12 +25,12 @@ def test_B17_every_tool_result_and_follow_up_of_a_full_cycle_keeps_the_calibrati
     goal = {"group": "g", "closed_feedback_loop": 40, "feedback_loop": "check it"}
     adapter.call_tool("todo", {"todos": [item("a", conf=40, group="g"), item("b", conf=50)],
                                "plan": {"user_intention": "build", "understands_user_intent": 30},
-                               "goals": [goal]})  # severe nudge in-band
-    adapter.call_tool("todo", {"plan": {"understands_user_intent": 70}})  # Plan updates
-    adapter.call_tool("todo", {"goals": [dict(goal, closed_feedback_loop=45)]})  # Goal updates
-    adapter.call_tool("todo", {"todos": [item("a", "completed", 40, group="g")]})  # rejected
-    adapter.call_tool("todo", {"todos": [{"id": "x"}]})  # invalid
-    adapter.call_tool("todo", {})  # read
+                               "goals": [goal]}).text  # severe nudge in-band
+    adapter.call_tool("todo", {"plan": {"understands_user_intent": 70}}).text  # Plan updates
+    adapter.call_tool("todo", {"goals": [dict(goal, closed_feedback_loop=45)]}).text  # Goal updates
+    adapter.call_tool("todo", {"todos": [item("a", "completed", 40, group="g")]}).text  # rejected
+    adapter.call_tool("todo", {"todos": [{"id": "x"}]}).text  # invalid
+    adapter.call_tool("todo", {}).text  # read
     log.add(assistant())
     adapter.after_assistant_message()  # nudge
     adapter.settle()  # poke
@@ -40,13 +40,13 @@ def test_B17_every_tool_result_and_follow_up_of_a_full_cycle_keeps_the_calibrati
         "todos": [item("a", "completed", 40, group="g", completion_confidence=90),
                   item("b", "completed", 50, completion_confidence=99)],
         "goals": [dict(goal, end_to_end_ownership=99),
-                  {"group": None, "end_to_end_ownership": 99, "closed_feedback_loop": 99}]})
+                  {"group": None, "end_to_end_ownership": 99, "closed_feedback_loop": 99}]}).text
     for _ in range(4):
         adapter.settle()  # digest, completion, completion, stalled
     adapter.command("poke on")
     adapter.call_tool("todo", {"todos": [
         item("a", "completed", 40, group="g", completion_confidence=100),
-        item("b", "completed", 50, completion_confidence=99)]})
+        item("b", "completed", 50, completion_confidence=99)]}).text
     adapter.settle()  # spike
     followups = [e for e in log.appended if e["type"] == "custom_message"]
     assert {e["details"]["kind"] for e in followups} == {

@@ -7,7 +7,8 @@ import re
 
 from todo_helpers import GOOD_GOAL, item, make, assistant
 
-from core.todo import TODO_TOOL, TodoAdapter
+from core.todo.tool_schema import TODO_TOOL
+from core.todo.adapter import TodoAdapter
 from core.todo import constants as c
 
 SECRETS = re.compile(r"96|60|15|threshold", re.IGNORECASE)
@@ -31,7 +32,7 @@ def test_B17_no_model_visible_text_discloses_calibration():
         {},
     ]
     for params in calls:
-        texts.append(adapter.call_tool("todo", params))
+        texts.append(adapter.call_tool("todo", params).text)
     for _ in range(2):
         log.add(assistant())
         adapter.after_assistant_message()
@@ -40,11 +41,11 @@ def test_B17_no_model_visible_text_discloses_calibration():
     adapter.watchdog_tick()
     adapter.call_tool("todo", {"todos": [item("a", "completed", 40, completion_confidence=90),
                                          item("b", "completed", 50, group="g", completion_confidence=80)],
-                               "goals": [{"group": "g", "end_to_end_ownership": 99}]})
+                               "goals": [{"group": "g", "end_to_end_ownership": 99}]}).text
     for _ in range(4):
         adapter.settle()  # digest, completion, ...
     adapter.call_tool("todo", {"todos": [item("a", "completed", 40, completion_confidence=100),
-                                         item("b", "completed", 50, group="g", completion_confidence=100)]})
+                                         item("b", "completed", 50, group="g", completion_confidence=100)]}).text
     adapter.command("poke on")
     for _ in range(3):
         adapter.settle()

@@ -7,7 +7,7 @@ import json
 from todo_helpers import item
 
 from core.session import SessionLog
-from core.todo import TodoAdapter
+from core.todo.adapter import TodoAdapter
 from core.todo import constants as c
 
 

@@ -34,7 +34,7 @@ def test_A01_read_returns_the_echo_and_appends_nothing():
     assert result.text.endswith('"feedback_loop": "run the parser tests"\n  }\n]')
     assert len(log.entries) == n and adapter.snapshot() == before
     empty, _, _ = make()
-    assert empty.call_tool("todo", {}) == "[]"
+    assert empty.call_tool("todo", {}).text == "[]"
 
 
 def test_A10_rejection_appends_nothing_and_keeps_histories():
@@ -53,12 +53,12 @@ def test_A17_moderate_first_write_goes_to_the_digest_only():
     text = adapter.call_tool("todo", {
         "todos": [item("s", group="speed")],
         "plan": {"user_intention": "faster", "understands_user_intent": 82},
-        "goals": [{"group": "speed", "closed_feedback_loop": 80, "feedback_loop": "bench"}]})
+        "goals": [{"group": "speed", "closed_feedback_loop": 80, "feedback_loop": "bench"}]}).text
     assert "not high enough" not in text and text.endswith("Changes: 1 new")
     assert len(adapter.observations) == 2
     assert adapter.plan.understands_user_intent_history == [82]
     assert adapter.goals[0].closed_feedback_loop_history == [80]
-    text = adapter.call_tool("todo", {"plan": {"understands_user_intent": 97}})
+    text = adapter.call_tool("todo", {"plan": {"understands_user_intent": 97}}).text
     assert "not high enough" not in text
     assert adapter.plan.understands_user_intent_history == [82, 97]
     digest = build_gate_digest(adapter.observations, adapter.plan, adapter.goals)
@@ -89,7 +89,7 @@ def test_A18_observation_rules():
     adapter, _, _ = make()
     for _ in range(2):
         adapter.call_tool("todo", {"todos": [item("a", group="g")], "plan": {"understands_user_intent": 97},
-                                   "goals": [{"group": "g", "closed_feedback_loop": 95}]})
+                                   "goals": [{"group": "g", "closed_feedback_loop": 95}]}).text
     assert len(adapter.observations) == 2
 
 
@@ -135,7 +135,7 @@ def test_disabled_tool_and_unknown_tool():
 def test_severe_nudge_through_the_adapter():
     adapter, _, _ = make()
     text = adapter.call_tool("todo", {"todos": [item("a")], "plan": {"user_intention": "x",
-                                                                     "understands_user_intent": 40}})
+                                                                     "understands_user_intent": 40}}).text
     assert text.endswith("\n\nChanges: 1 new\n\n" + c.INTENT_CONTINUATION)
 
 

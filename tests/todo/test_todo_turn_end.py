@@ -72,7 +72,7 @@ def test_B03_digest_once_per_cycle_before_the_gates_and_again_after_rearm():
     adapter, log, _ = make()
     adapter.call_tool("todo", {"todos": [item("a", conf=90)],
                                "plan": {"user_intention": "x", "understands_user_intent": 80},
-                               "goals": [GOOD_GOAL]})
+                               "goals": [GOOD_GOAL]}).text
     assert len(adapter.observations) == 1
     complete(adapter, 90)
     text, notice = adapter.settle()
@@ -210,10 +210,10 @@ def test_B11_unchanged_signature_stops():
 def test_B12_pass():
     adapter, log, _ = make()
     adapter.call_tool("todo", {"todos": [item("a", conf=90), item("b", conf=90, priority="medium")],
-                               "plan": GOOD_PLAN, "goals": [GOOD_GOAL]})
+                               "plan": GOOD_PLAN, "goals": [GOOD_GOAL]}).text
     adapter.call_tool("todo", {"todos": [
         item("a", "completed", 90, completion_confidence=97),
-        item("b", "completed", 90, completion_confidence=99, priority="medium")]})
+        item("b", "completed", 90, completion_confidence=99, priority="medium")]}).text
     text, notice = adapter.settle()
     assert text is None
     assert notice.message == "✅ All todos done. Completion confidence: 98%."
@@ -314,7 +314,7 @@ def test_B16_replay_equals_live_after_every_step():
     complete(adapter, 97, conf=50); snap()
     adapter.settle(); snap()  # spike challenge
     adapter.settle(); snap()  # pass
-    adapter.call_tool("todo", {"todos": [item("z")]}); snap()
+    adapter.call_tool("todo", {"todos": [item("z")]}).text; snap()
     for count, expected in snapshots:
         fresh = type(adapter)(type(log)(entries=list(log.entries[:count])), config=adapter.config)
         assert fresh.snapshot() == expected
@@ -425,14 +425,14 @@ def test_scripted_full_cycle_leaves_the_expected_log():
     adapter, log, _ = make()
     adapter.call_tool("todo", {"todos": [item("a", conf=80), item("b", conf=90)],
                                "plan": {"user_intention": "x", "understands_user_intent": 80},
-                               "goals": [GOOD_GOAL]})
+                               "goals": [GOOD_GOAL]}).text
     adapter.settle()  # poke
     adapter.call_tool("todo", {"todos": [item("a", "completed", 80, completion_confidence=100),
-                                         item("b", "completed", 90)], "goals": [GOOD_GOAL]})
+                                         item("b", "completed", 90)], "goals": [GOOD_GOAL]}).text
     adapter.settle()  # digest
     adapter.settle()  # completion: b has no completion_confidence
     adapter.call_tool("todo", {"todos": [item("a", "completed", 80),
-                                         item("b", "completed", 90, completion_confidence=97)]})
+                                         item("b", "completed", 90, completion_confidence=97)]}).text
     adapter.settle()  # spike on a (80 -> 100)
     adapter.settle()  # pass
     adapter.settle()  # disarmed: nothing

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.adapters.host import MemoryLog
+from memory_log import MemoryLog
 
 EXAMPLE_STATE = {
     "schemaVersion": 1,

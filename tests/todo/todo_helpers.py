@@ -6,8 +6,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from core.adapters.host import MemoryLog
-from core.todo import TodoAdapter, TodoConfig
+from memory_log import MemoryLog
+from core.todo.adapter import TodoAdapter
+from core.todo.config import TodoConfig
 
 START_MS = 1_795_000_000_000
 

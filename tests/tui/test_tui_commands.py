@@ -13,7 +13,7 @@ from tui_fixtures import demo_deck, make_app, run, type_line
 
 
 def _counts(app):
-    return len(app.deck.log.records), app.query_one(MessageLog).count
+    return len(app.deck_screen.deck.log.records), app.query_one(MessageLog).count
 
 
 def test_agent_state_add_shows_the_new_work_item(tmp_path):
@@ -28,7 +28,7 @@ def test_agent_state_add_shows_the_new_work_item(tmp_path):
         assert _counts(app) == (entries + 1, messages + 1)
         await type_line(pilot, "/agent-state set zed done")
         assert table.get_cell("zed", "status").plain == "✓"
-        assert len(app.deck.log.records) == entries + 2
+        assert len(app.deck_screen.deck.log.records) == entries + 2
 
     run(app, scenario)
 
@@ -44,7 +44,7 @@ def test_agent_progress_add_and_judge(tmp_path):
         await type_line(pilot, "/agent-progress judge")
         body = str(app.query_one("#progress-body").render())
         assert "new parser-fuzzed" in body and "not judged yet" not in body
-        assert len(app.deck.log.records) == entries + 2
+        assert len(app.deck_screen.deck.log.records) == entries + 2
 
     run(app, scenario)
 
@@ -85,7 +85,7 @@ def test_bare_todos_opens_the_overlay(tmp_path):
         assert type(app.screen).__name__ == "TodosScreen"
         await pilot.press("escape")
         await pilot.pause()
-        assert type(app.screen).__name__ == "Screen"
+        assert type(app.screen).__name__ == "DeckScreen"
 
     run(app, scenario)
 
@@ -127,11 +127,11 @@ def test_tab_completes_namespace_subcommand_and_ids(tmp_path):
         await pilot.press(*"/agent-h")
         await pilot.pause()
         await pilot.press("tab")
-        assert line.value == "/agent-handoff"
-        await pilot.press(*" sh", "tab")
+        assert line.value == "/agent-handoff "  # the next word never glues on
+        await pilot.press(*"sh", "tab")
         await pilot.pause()
-        assert line.value == "/agent-handoff show"
-        await pilot.press(*" be")
+        assert line.value == "/agent-handoff show "
+        await pilot.press(*"be")
         await pilot.pause()
         await pilot.press("tab")
         assert line.value == "/agent-handoff show bench-handover"
@@ -143,9 +143,11 @@ def test_complete_words():
     def words(ns, sub, i):
         return ["parse", "flag"] if (ns, sub, i) == ("agent-state", "set", 0) else ["done"]
 
-    assert complete("/ag", words) == "/agent-state"
-    assert complete("/todos po", words) == "/todos poke"
-    assert complete("/agent-state set fl", words) == "/agent-state set flag"
+    assert complete("/ag", words) == "/agent-state "
+    assert complete("/todos po", words) == "/todos poke "
+    assert complete("/agent-state status", words) is None  # complete already, nothing follows
+    assert complete("/agent-progress ju", words) == "/agent-progress judge"  # takes no argument
+    assert complete("/agent-state set fl", words) == "/agent-state set flag "
     assert complete("/agent-state set flag d", words) == "/agent-state set flag done"
     assert complete("/agent-state set ", words) is None
     assert complete("hello", words) is None
@@ -188,13 +190,13 @@ def test_palette_runs_a_command_on_an_existing_item(tmp_path):
     app = make_app(demo_deck(tmp_path))
 
     async def scenario(pilot):
-        entries = len(app.deck.log.records)
+        entries = len(app.deck_screen.deck.log.records)
         await pilot.press("ctrl+p", *"set work item bench done")
         await app.screen.workers.wait_for_complete()
         await pilot.press("enter")
         await pilot.pause()
         table = app.query_one("#work-items", KeyedTable)
         assert table.get_cell("bench", "status").plain == "✓"
-        assert len(app.deck.log.records) == entries + 1
+        assert len(app.deck_screen.deck.log.records) == entries + 1
 
     run(app, scenario)

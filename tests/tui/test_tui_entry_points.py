@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import tempfile
 
-from core import cli
+import pytest
+
+from core.session.discovery import pi_sessions_dir
+from core.demo import write_pi_example
+from tui import launcher
 from tui.app import PideckApp
 from tui.widgets.header import DeckHeader, render_header
 from tui_fixtures import FIXED_MS, demo_deck, make_app, run
@@ -19,8 +23,8 @@ def _no_run(monkeypatch):
 def test_pideck_demo_writes_a_populated_writable_session(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # gettempdir() caches, so not $TMPDIR
     started = _no_run(monkeypatch)
-    assert cli.main(["demo"]) == 0
-    deck = started[0].deck
+    assert launcher.main(["demo"]) == 0
+    deck = started[0].first_deck
     assert deck.log.writable and deck.log.path.exists() and deck.log.path.is_relative_to(tmp_path)
     assert len(deck.state.snapshot()["workItems"]) == 4 and len(deck.handoff.packets()) == 2
     assert deck.progress.last_verdict()["outcome"] == "progress"
@@ -31,8 +35,30 @@ def test_pideck_demo_writes_a_populated_writable_session(monkeypatch, tmp_path, 
 def test_pideck_path_opens_that_file(monkeypatch, tmp_path):
     path = demo_deck(tmp_path).log.path
     started = _no_run(monkeypatch)
-    assert cli.main([str(path)]) == 0
-    assert started[0].deck.log.path == path and started[0].following
+    assert launcher.main([str(path)]) == 0
+    assert started[0].first_deck.log.path == path and started[0].following
+
+
+@pytest.mark.parametrize("argv", [
+    ["--session", "{path}"], ["{path}", "--write"], ["--write", "{path}"], ["--write", "--session", "{path}"],
+    ["--session={path}"],
+])
+def test_every_documented_form_opens_the_tui(monkeypatch, tmp_path, argv):
+    # `pideck --session P` was "invalid choice", and `--write` before the path failed too.
+    folder = pi_sessions_dir("/home/user/project")
+    folder.mkdir(parents=True)
+    path = write_pi_example(folder, "/home/user/project")
+    started = _no_run(monkeypatch)
+    assert launcher.main([a.format(path=path) for a in argv]) == 0
+    deck = started[0].first_deck
+    assert deck.log.path == path
+    assert deck.log.writable == ("--write" in argv)  # a pi session: read-only unless asked
+
+
+def test_path_and_session_together_is_a_usage_error(monkeypatch, tmp_path, capsys):
+    started = _no_run(monkeypatch)
+    assert launcher.main([str(tmp_path / "a.jsonl"), "--session", str(tmp_path / "b.jsonl")]) == 2
+    assert not started and "give the session once" in capsys.readouterr().err
 
 
 def test_header_clock_comes_from_the_injected_clock(tmp_path):

@@ -9,7 +9,7 @@ from core.session import SessionLog
 from tui.widgets.header import DeckHeader
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
-from tui_fixtures import demo_deck, make_app, run, type_line, wait_for
+from tui_fixtures import demo_deck, make_app, run, settled, type_line, wait_for
 
 
 def test_append_by_another_writer_shows_up_without_losing_the_selection(tmp_path):
@@ -126,8 +126,8 @@ def test_watchdog_tick_pokes_an_idle_armed_session(tmp_path):
     async def scenario(pilot):
         entries = len(deck.log.records)
         deck.todo.clock = lambda: 10**13  # long after the newest entry
-        app.watchdog()
-        await pilot.pause()
+        app.deck_screen.watchdog()
+        await settled(pilot)
         assert len(deck.log.records) > entries
         assert any(source == "watchdog" for _, source, _ in app.query_one(MessageLog).messages)
 

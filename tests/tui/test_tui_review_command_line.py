@@ -5,7 +5,7 @@ from __future__ import annotations
 from tui.commands import complete
 from tui.widgets.command_line import CommandLine
 from tui.widgets.keyed_table import KeyedTable
-from tui_fixtures import demo_deck, make_app, run
+from tui_fixtures import demo_deck, make_app, run, settled, take_in
 
 HOSTILE_ID = "\x1b[2Jclr\x9b\u202e"
 
@@ -42,7 +42,7 @@ def test_completion_never_suggests_an_id_with_control_characters():
         return [HOSTILE_ID, "\x1bx", "plain"]
 
     assert complete("/agent-state set \x1b", words) is None
-    assert complete("/agent-state set p", words) == "/agent-state set plain"
+    assert complete("/agent-state set p", words) == "/agent-state set plain "
 
 
 def test_typing_after_a_palette_fill_adds_to_the_line(tmp_path):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import copy
 
-from tui.demo import TODOS
+from core.demo import TODOS
 from tui.widgets.todos import GoalTable
-from tui_fixtures import demo_deck, make_app, run
+from tui_fixtures import demo_deck, make_app, run, settled, take_in
 
 
 def test_goal_table_updates_changed_cells_without_a_rebuild(tmp_path):
@@ -25,10 +25,9 @@ def test_goal_table_updates_changed_cells_without_a_rebuild(tmp_path):
         for item in todos["todos"]:
             if item["id"] == "parse":
                 item["confidence"] = 85
-        text = deck.call_tool("todo", todos)
+        text = deck.call_tool("todo", todos).text
         assert "Changes:" in text, text
-        app.take_in()
-        await pilot.pause()
+        await take_in(pilot)
         assert not cleared
         assert table.keys == ["g:parser", "g:cli", "\0ungrouped"]
         assert table.get_cell("g:parser", "conf").plain != "80"

@@ -6,7 +6,7 @@ import pytest
 
 from tui.widgets.command_line import CommandLine
 from tui.widgets.todos import TodoStrip
-from tui_fixtures import demo_deck, make_app, run
+from tui_fixtures import demo_deck, make_app, run, settled, take_in
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 16)])
@@ -67,7 +67,7 @@ def test_strip_shows_the_configured_line_budget_with_its_overflow_row(tmp_path):
     deck = demo_deck(tmp_path)
     deck.todo.config = deck.todo.config.model_copy(update={"widget_max_lines": 10})
     deck.call_tool("todo", {"todos": [{"id": f"t{n:02}", "content": f"Task {n}", "status": "pending",
-                                       "priority": "low", "confidence": 50} for n in range(14)]})
+                                       "priority": "low", "confidence": 50} for n in range(14)]}).text
     app = make_app(deck)
 
     async def scenario(pilot):

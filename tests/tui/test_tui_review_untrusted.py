@@ -38,13 +38,13 @@ def test_todos_overlay_shows_markdown_in_todo_text_literally(tmp_path):
     # `[click](...)` became a link and a newline + `# ` made a heading.
     from textual.widgets import Markdown
 
-    from tui_fixtures import demo_deck
+    from tui_fixtures import demo_deck, settled
 
     deck = demo_deck(tmp_path)
     deck.call_tool("todo", {"todos": [{"id": "m`d", "content": MD_TRAPS + "\n# Heading", "status": "in_progress",
                                        "priority": "high", "confidence": 70, "group": "__g__"}],
                             "plan": {"user_intention": "**intent**"},
-                            "goals": [{"group": "__g__", "feedback_loop": "run `pytest` on *.py"}]})
+                            "goals": [{"group": "__g__", "feedback_loop": "run `pytest` on *.py"}]}).text
     app = make_app(deck)
 
     async def scenario(pilot):
@@ -62,11 +62,11 @@ def test_todos_overlay_shows_markdown_in_todo_text_literally(tmp_path):
 
 
 def test_todos_export_keeps_the_spec_template_byte_exact(tmp_path):
-    from tui_fixtures import demo_deck
+    from tui_fixtures import demo_deck, settled
 
     deck = demo_deck(tmp_path)
     deck.call_tool("todo", {"todos": [{"id": "a", "content": "__init__", "status": "pending", "priority": "low",
-                                       "confidence": 50}]})
+                                       "confidence": 50}]}).text
     md = deck.todo.overlay_markdown()
     assert "- ○ `#a` [low] __init__" in md
 
@@ -74,15 +74,15 @@ def test_todos_export_keeps_the_spec_template_byte_exact(tmp_path):
 def test_message_log_source_label_is_shown_visibly(tmp_path):
     # The source label is the first word of the run line (a pasted line can hold ESC): it was
     # appended raw while the message beside it was cleaned.
-    from tui_fixtures import demo_deck
+    from tui_fixtures import demo_deck, settled
 
     app = make_app(demo_deck(tmp_path))
 
     async def scenario(pilot):
         await pilot.press("f3")
         await pilot.pause()
-        app.run_line("/\x1b]0;T\x07x [red]a")
-        await pilot.pause()
+        app.deck_screen.run_line("/\x1b]0;T\x07x [red]a")
+        await settled(pilot)
         text = "".join(line.text for line in app.query_one("#log").lines)
         assert "\x1b" not in text and "\x07" not in text
         assert "/␛]0;T␇x" in text

@@ -74,7 +74,7 @@ def test_markup_in_every_pane_is_shown_literally(tmp_path):
         assert "User intention: [red]intent" in overlay and "[/foo]" in overlay
         await pilot.press("escape")
         await pilot.pause()
-        app.action_pick_packet()  # the palette's "Show packet": ids listed literally
+        app.deck_screen.action_pick_packet()  # the palette's "Show packet": ids listed literally
         await pilot.pause()
         await app.screen.workers.wait_for_complete()
         prompts = [str(o.prompt) for o in app.screen.query_one(CommandList).options]

@@ -6,7 +6,8 @@ from textual.widgets import Input, OptionList, Static, TextArea
 
 from tui.screens.packet_form import form_params
 from tui.widgets.keyed_table import KeyedTable
-from tui_fixtures import demo_deck, make_app, open_deck, run
+from core.opening import Opened
+from tui_fixtures import demo_deck, make_app, open_deck, run, settled, wait_for
 
 
 def test_enter_on_a_packet_opens_its_detail(tmp_path):
@@ -46,7 +47,7 @@ def test_packet_form_shows_the_core_error_then_creates(tmp_path):
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.screen is not form
-        packets = app.deck.handoff.packets()
+        packets = app.deck_screen.deck.handoff.packets()
         assert packets[-1]["id"] == "new-one" and packets[-1]["openItems"] == ["first", "second"]
         assert "new-one" in app.query_one("#packets", KeyedTable).keys
 
@@ -65,7 +66,7 @@ def test_session_picker_opens_the_chosen_session(tmp_path):
 
     def open_path(path):
         opened.append(path)
-        return open_deck(other.log.path)
+        return Opened(open_deck(other.log.path))
 
     app = make_app(demo_deck(tmp_path), open_deck=open_path)
 
@@ -75,8 +76,10 @@ def test_session_picker_opens_the_chosen_session(tmp_path):
         assert app.screen.query_one(OptionList).option_count == 2
         await pilot.press("down", "enter")
         await pilot.pause()
-        assert opened and opened[0].name.endswith("_b.jsonl")
-        assert "picked" in app.query_one("#work-items", KeyedTable).keys
+        assert await wait_for(pilot, lambda: opened and app.screen.view.path == str(other.log.path))
+        await pilot.pause()
+        assert opened[0].name.endswith("_b.jsonl")
+        assert "picked" in app.screen.query_one("#work-items", KeyedTable).keys
 
     run(app, scenario)
 

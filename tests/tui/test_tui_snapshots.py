@@ -11,7 +11,7 @@ from textual.widgets import Input
 
 from tui.commands import SlashCommandProvider
 from tui.screens.picker import SessionPicker
-from tui_fixtures import SESSIONS, demo_deck, injected_session, make_app, open_deck, pi_session
+from tui_fixtures import SESSIONS, demo_deck, injected_session, make_app, open_deck, pi_session, settled
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
@@ -52,7 +52,7 @@ def test_todos_overlay(snap_compare, tmp_path, size):
 def test_packet_detail(snap_compare, tmp_path, size):
     async def run_before(pilot):
         await pilot.pause()
-        pilot.app.show_packet("review-parser")
+        pilot.app.deck_screen.show_packet("review-parser")
         await pilot.pause()
 
     assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
@@ -93,9 +93,9 @@ def test_message_log(snap_compare, tmp_path, size):
         await pilot.pause()
         await pilot.press("f3")  # shown first, so the lines are laid out at its real size
         await pilot.pause()
-        pilot.app.run_line("/agent-state add [red]x[/red] typed [/foo]")
-        pilot.app.run_line("/agent-progress judge")
-        await pilot.pause()  # notify() posts a message: clearing before it is handled cleared nothing,
+        pilot.app.deck_screen.run_line("/agent-state add [red]x[/red] typed [/foo]")
+        pilot.app.deck_screen.run_line("/agent-progress judge")
+        await settled(pilot)  # notify() posts a message: clearing before it is handled cleared nothing,
         pilot.app.clear_notifications()  # and the toasts (5 s timeout) covered the log in the snapshot
         await pilot.pause()
         await pilot.pause()

@@ -12,7 +12,7 @@ from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
 from core.session.discovery import SessionInfo
 from tui.app import PideckApp
-from tui.demo import counter_ids, write_demo, write_pi_example
+from core.demo import counter_ids, write_demo, write_pi_example
 
 CWD = "/home/user/project"
 FIXED_MS = 1796050513000
@@ -30,7 +30,7 @@ def demo_deck(folder: Path, name: str = "demo.jsonl") -> Deck:
 
 def open_deck(path: Path, writable: bool | None = None) -> Deck:
     log = SessionLog.open(path, writable=writable, clock=fixed_clock)
-    return Deck(log, read_only_error=ReadOnlySession, clock=lambda: FIXED_MS)
+    return Deck(log, clock=lambda: FIXED_MS)
 
 
 def pi_session(folder: Path) -> Path:
@@ -47,10 +47,10 @@ def injected_session(folder: Path) -> Path:
     deck.apply(f"/agent-state decide [x] {INJECTED}")
     deck.apply("/agent-progress add [link=https://example.com]m[/link]")
     deck.call_tool("agent_handoff_create", {"schemaVersion": 1, "id": "[red]p[/red]", "source": "\x1b]0;t\x07",
-                                            "goal": INJECTED, "constraints": ["[/foo]"]})
+                                            "goal": INJECTED, "constraints": ["[/foo]"]}).text
     deck.call_tool("todo", {"todos": [{"id": "[i]", "content": INJECTED, "status": "in_progress",
                                        "priority": "high", "confidence": 70, "group": "[bold]g"}],
-                            "plan": {"user_intention": "[red]intent", "understands_user_intent": 90}})
+                            "plan": {"user_intention": "[red]intent", "understands_user_intent": 90}}).text
     line = {"type": "custom", "customType": "agent-handoff-state", "id": "ffff0001",
             "parentId": deck.log.leaf_id, "timestamp": "2026-11-30T14:55:13.000Z",
             "data": {"schemaVersion": 1, "packets": [
@@ -84,11 +84,24 @@ def run(app: PideckApp, scenario: Callable[[Any], Awaitable[Any]], size: tuple[i
     return asyncio.run(main())
 
 
+async def settled(pilot: Any, timeout: float = 5.0) -> None:
+    """Wait until the deck screen's worker has run every job handed to it and its view is drawn."""
+    screen = pilot.app.deck_screen
+    assert await wait_for(pilot, lambda: not screen.busy, timeout), "the deck worker did not finish"
+    await pilot.pause()
+
+
+async def take_in(pilot: Any) -> None:
+    """Have the deck screen take in what was appended (the tail does it on its own when following)."""
+    pilot.app.deck_screen.run_on_deck(lambda deck: None)
+    await settled(pilot)
+
+
 async def type_line(pilot: Any, line: str) -> None:
-    pilot.app.fill_command("")
+    pilot.app.deck_screen.fill_command("")
     await pilot.press(*line)
     await pilot.press("enter")
-    await pilot.pause()
+    await settled(pilot)
 
 
 async def wait_for(pilot: Any, condition: Callable[[], bool], timeout: float = 5.0) -> bool:

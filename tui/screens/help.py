@@ -1,43 +1,46 @@
-"""Help: every slash command and every key."""
+"""Help: every key (from the bindings themselves) and every slash command (from the registry)."""
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from tui.commands import SLASH_COMMANDS
+from core.registry import SUBCOMMANDS
+from tui.widgets.command_line import CommandLine
 
-KEYS = (
+APP_KEYS = (
     ("ctrl+p", "palette: every command, app actions, and e.g. \"set work item X done\""),
-    ("f1", "this help"),
-    ("f2", "todos overlay"),
-    ("f3", "show or hide the message log"),
-    ("f4", "follow the log (LIVE) or pause"),
-    ("f5", "reload the session from disk"),
-    ("f6", "open another session"),
-    ("f7", "create a handoff packet"),
-    ("tab / right", "complete the command line; tab moves on when nothing to complete"),
-    ("up / down", "command history (in the command line)"),
-    ("enter", "run the command; on a packet: open it; on a work item: /agent-state set <id>"),
-    ("escape", "back to the command line / close a dialog"),
     ("ctrl+q", "quit"),
 )
+"""Keys Textual itself binds on the app."""
+
+ROW_KEYS = (("enter", "on a packet: open it; on a work item: /agent-state set <id>"),)
 
 
-def help_text() -> Text:
+def key_rows(screen_bindings: Iterable[BindingType]) -> list[tuple[str, str]]:
+    """(keys, what they do) for the screen's bindings and the command line's, then the app's."""
+    rows = []
+    for binding in [*Binding.make_bindings(screen_bindings), *Binding.make_bindings(CommandLine.BINDINGS)]:
+        rows.append((binding.key.replace(",", " / "), binding.tooltip or binding.description))
+    return [*APP_KEYS[:1], *rows, *ROW_KEYS, *APP_KEYS[1:]]
+
+
+def help_text(screen_bindings: Iterable[BindingType]) -> Text:
     text = Text()
     text.append("Work item badges  ", "bold")
     text.append("○ open  ▶ in_progress  ■ blocked  ✓ done\n\n")
     text.append("Keys\n", "bold underline")
-    for key, what in KEYS:
+    for key, what in key_rows(screen_bindings):
         text.append(f"  {key:<12}", "bold cyan")
         text.append(f"{what}\n")
     text.append("\nCommands\n", "bold underline")
-    for command in SLASH_COMMANDS:
+    for command in SUBCOMMANDS:
         text.append(f"  {command.usage}\n", "bold")
         text.append(f"      {command.help}\n", "dim")
     return text
@@ -46,10 +49,14 @@ def help_text() -> Text:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,f1", "dismiss", "Close")]
 
+    def __init__(self, screen_bindings: Iterable[BindingType]) -> None:
+        super().__init__()
+        self.screen_bindings = list(screen_bindings)
+
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             with VerticalScroll():
-                yield Static(help_text(), markup=False)
+                yield Static(help_text(self.screen_bindings), markup=False)
             yield Static("esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:

@@ -15,8 +15,8 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from core.jsutil import is_blank
 from tui.text import safe
 
-Create = Callable[[dict[str, Any]], tuple[bool, str]]
-"""``create(params) -> (created, core text)``."""
+Create = Callable[[dict[str, Any], Callable[[bool, str], None]], None]
+"""``create(params, done)``: runs the tool off the UI thread, then ``done(created, core text)``."""
 
 SINGLE = (("id", "Id"), ("source", "Source"), ("destination", "Destination?"), ("goal", "Goal"))
 MULTI = (("constraints", "Constraints"), ("openItems", "Open items"), ("evidenceReferences", "Evidence refs"))
@@ -70,7 +70,11 @@ class PacketForm(ModalScreen[str | None]):
         return out
 
     def action_create(self) -> None:
-        created, message = self.create(form_params(self.values()))
+        self.create(form_params(self.values()), self._created)
+
+    def _created(self, created: bool, message: str) -> None:
+        if not self.is_attached:
+            return  # closed meanwhile
         if created:
             self.dismiss(message)
         else:

@@ -26,3 +26,9 @@ class TodosScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#todos-box").border_title = "Todos"
+
+    def show(self, markdown: str) -> None:
+        """The agent wrote while the overlay is open: show the new list in place."""
+        if markdown != self.markdown:
+            self.markdown = markdown
+            self.query_one(Markdown).update(clean(markdown, multiline=True))

@@ -2,29 +2,33 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rich.cells import cell_len
 from rich.text import Text
 from textual.binding import Binding
 from textual.expand_tabs import expand_tabs_inline
 from textual.widgets import Input
 
-from tui.commands import CommandSuggester, IdSource
+from core.view import DeckView
+from tui.commands import CommandSuggester
 from tui.text import one_to_one
 
 
 class CommandLine(Input):
     BINDINGS = [
-        Binding("up", "history(-1)", "Previous", show=False),
-        Binding("down", "history(1)", "Next", show=False),
-        Binding("tab", "complete", "Complete", show=False),
+        Binding("up", "history(-1)", "Previous", show=False, tooltip="previous command line (history)"),
+        Binding("down", "history(1)", "Next", show=False, tooltip="next command line (history)"),
+        Binding("tab", "complete", "Complete", show=False,
+                tooltip="complete the command line; tab moves on when nothing to complete"),
     ]
 
-    def __init__(self, words_for: IdSource, **kwargs) -> None:
+    def __init__(self, view: Callable[[], DeckView], **kwargs) -> None:
         kwargs.setdefault("placeholder", "/agent-state add <id> <content>   (ctrl+p: all commands, tab completes)")
         # Not Input's select-on-focus: after Enter on a work item or a palette choice fills the line
         # and focuses it, the next key must add to the line, not replace all of it.
         kwargs.setdefault("select_on_focus", False)
-        super().__init__(suggester=CommandSuggester(words_for), **kwargs)
+        super().__init__(suggester=CommandSuggester(view), **kwargs)
         self.history: list[str] = []
         self._position = 0  # index into history; len(history) means the line being typed
         self._draft = ""

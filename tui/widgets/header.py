@@ -19,6 +19,7 @@ class HeaderInfo:
     writable: bool
     warnings: int
     clock: str = ""  # "HH:MM" when the clock is shown
+    problem: str | None = None  # why the file cannot be read now (deleted, unreadable)
 
 
 class DeckHeader(Widget):
@@ -41,7 +42,12 @@ class DeckHeader(Widget):
 
 def badges(info: HeaderInfo) -> list[tuple[str, str]]:
     """(label, style) of every badge that applies."""
-    out = [(" LIVE ", "bold black on green") if info.following else (" PAUSED ", "bold black on yellow")]
+    if info.problem is not None:
+        out = [(" FILE GONE " if "gone" in info.problem else " UNREADABLE ", "bold white on red")]
+    elif info.following:
+        out = [(" LIVE ", "bold black on green")]
+    else:
+        out = [(" PAUSED ", "bold black on yellow")]
     if not info.writable:
         out.append((" READ-ONLY ", "bold white on blue"))
     if info.warnings:

@@ -98,4 +98,7 @@ class KeyedTable(DataTable):
         if column.auto_width or column.width != width:
             column.auto_width, column.width = False, width
             self._require_update_dimensions = True
+            # Cells drawn before the width settled are cached at their old width (the cache key
+            # has no width): without this they stay cut off with no ellipsis.
+            self._clear_caches()
             self.refresh()

@@ -10,8 +10,8 @@ from core.adapters.agent_handoff.commands import run_command
 from core.adapters.agent_handoff.format import format_handoff_error
 from core.adapters.agent_handoff.mutations import HandoffState, copy_state, empty_state
 from core.adapters.agent_handoff.persistence import payload, restore_state
-from core.adapters.agent_handoff.tools import TOOLS, run_tool
-from core.adapters.host import AppendCustom, Notice, ToolDef, latest_custom
+from core.adapters.agent_handoff.tools import GET, TOOLS, run_tool
+from core.adapters.host import AppendCustom, Notice, ToolDef, ToolResult, latest_custom
 
 _ABSENT = object()
 
@@ -51,13 +51,13 @@ class AgentHandoffAdapter:
         self._commit(new_state)
         return [notice]
 
-    def call_tool(self, name: str, params: Any) -> str:
+    def call_tool(self, name: str, params: Any) -> ToolResult:
         try:
             text, new_state = run_tool(self._state, name, params)
         except Exception as exc:  # noqa: BLE001 (errors are text, never raised)
-            return format_handoff_error(exc)
+            return ToolResult(format_handoff_error(exc), rejected=True)
         self._commit(new_state)
-        return text
+        return ToolResult(text, rejected=new_state is None and name != GET.name)
 
     def _commit(self, new_state: HandoffState | None) -> None:
         """Persist a changed state; the in-memory state moves only once the append succeeded.

@@ -8,11 +8,20 @@ from __future__ import annotations
 from core.adapters.agent_handoff import messages as m
 from core.adapters.agent_handoff.format import format_handoff_packet, format_handoff_state
 from core.adapters.agent_handoff.mutations import HandoffState, clear_state, remove_packet
+from core.adapters.grammar import CONFIRM, SubCommand, Words, arg
 from core.adapters.host import Notice
 from core.adapters.parsing import is_blank_rest, is_confirmed, single_argument, split_subcommand
 from core.jsutil import is_blank
 
 CommandResult = tuple[Notice, "HandoffState | None"]
+
+_PACKET = arg("<id>", words=Words.PACKETS)
+SUBCOMMANDS: tuple[SubCommand, ...] = tuple(SubCommand(m.COMMAND, sub, args, help) for sub, args, help in (
+    ("status", (), "List the handoff packets"),
+    ("show", (_PACKET,), "Show one packet"),
+    ("remove", (_PACKET,), "Remove one packet"),
+    ("clear", (CONFIRM,), "Remove every packet"),
+))
 
 
 def _info(message: str) -> CommandResult:

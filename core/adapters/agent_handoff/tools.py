@@ -102,7 +102,8 @@ REMOVE = ToolDef(
 
 TOOLS: tuple[ToolDef, ...] = (GET, CREATE, REMOVE)  # registration order
 
-ToolResult = tuple[str, "HandoffState | None"]
+ToolOutcome = tuple[str, "HandoffState | None"]
+"""The text and the new state; no state from a mutating tool means it was turned down."""
 
 
 def unknown_tool(name: Any) -> str:
@@ -110,7 +111,7 @@ def unknown_tool(name: Any) -> str:
     return f'Agent Handoff: unknown tool "{name}".'
 
 
-def run_tool(state: HandoffState, name: str, params: Any) -> ToolResult:
+def run_tool(state: HandoffState, name: str, params: Any) -> ToolOutcome:
     if name == GET.name:  # params are ignored
         return format_handoff_state_detailed(state), None
     if name == CREATE.name:
@@ -120,7 +121,7 @@ def run_tool(state: HandoffState, name: str, params: Any) -> ToolResult:
     return unknown_tool(name), None
 
 
-def _create(state: HandoffState, params: Any) -> ToolResult:
+def _create(state: HandoffState, params: Any) -> ToolOutcome:
     result = create_packet(state, params)  # a non-dict params is simply rejected by the core
     if result.changed:
         assert result.state is not None
@@ -132,7 +133,7 @@ def _create(state: HandoffState, params: Any) -> ToolResult:
     return m.INVALID_MUTATION, None
 
 
-def _remove(state: HandoffState, params: Any) -> ToolResult:
+def _remove(state: HandoffState, params: Any) -> ToolOutcome:
     if not isinstance(params, dict) or "id" not in params:
         return m.INVALID_MUTATION, None
     packet_id = params["id"]

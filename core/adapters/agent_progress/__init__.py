@@ -1,5 +1,1 @@
-"""The Agent Progress pi adapter, ported (spec/primitives.md §8)."""
-
-from core.adapters.agent_progress.adapter import AgentProgressAdapter
-
-__all__ = ["AgentProgressAdapter"]
+"""The Agent Progress pi adapter (``@j1nn0/agent-progress-pi``), split one job per file."""

@@ -6,7 +6,7 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from core.adapters.host import AppendCustom, Notice, latest_custom
+from core.adapters.host import AppendCustom, Notice, ToolResult, latest_custom
 
 from . import commands, messages, tools
 from .controller import Controller
@@ -42,7 +42,7 @@ class AgentProgressAdapter:
     def command(self, args: str) -> list[Notice]:
         return commands.run_command(self._controller, args)
 
-    def call_tool(self, name: str, params: Any) -> str:
+    def call_tool(self, name: str, params: Any) -> ToolResult:
         return tools.call_tool(self._controller, name, params)
 
     def state(self) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from core.adapters.grammar import CONFIRM, SubCommand, Words, arg
 from core.adapters.host import Notice
 from core.adapters.parsing import (
     is_blank_rest,
@@ -17,6 +18,14 @@ from .mutations import add_milestone, empty_state, is_fresh_state, withdraw_mile
 
 COMMAND = "agent-progress"
 DESCRIPTION = "Record and judge caller-declared progress."
+
+SUBCOMMANDS: tuple[SubCommand, ...] = tuple(SubCommand(COMMAND, sub, args, help) for sub, args, help in (
+    ("status", (), "Show declared and recorded milestones"),
+    ("add", (arg("<milestone>"),), "Declare a milestone"),
+    ("withdraw", (arg("<milestone>", words=Words.MILESTONES),), "Withdraw a declared milestone"),
+    ("judge", (), "Judge the declared set against the baseline"),
+    ("clear", (CONFIRM,), "Clear declared milestones and the baseline"),
+))
 
 _USAGE = [Notice(messages.USAGE, "warning")]
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from core.adapters.host import ToolDef
+from core.adapters.host import ToolDef, ToolResult
 
 from . import messages
 from .controller import Controller
@@ -99,25 +99,25 @@ def _mutate(
     mutation: Callable[[dict[str, Any], Any], Mutation],
     rejected: Callable[[str], str],
     done: Callable[[str], str],
-) -> str:
+) -> ToolResult:
     try:
         milestone = _milestone_param(params)
         result = mutation(controller.state, milestone)
     except Exception as error:
-        return messages.format_progress_error(error)
+        return ToolResult(messages.format_progress_error(error), rejected=True)
     if not result.changed:
         if result.reason == "invalid":
-            return messages.INVALID_MILESTONE
-        return rejected(milestone)
+            return ToolResult(messages.INVALID_MILESTONE, rejected=True)
+        return ToolResult(rejected(milestone), rejected=True)
     controller.commit(result.state)  # outside the catch-all: a refused append is the host's
-    return done(milestone)
+    return ToolResult(done(milestone))
 
 
-def call_tool(controller: Controller, name: str, params: Any) -> str:
+def call_tool(controller: Controller, name: str, params: Any) -> ToolResult:
     """Execute one tool; every error of the input or the core comes back as text. A host's
     refusal to append propagates (and leaves the state unchanged)."""
     if name == GET:
-        return format_progress_state(controller.state)
+        return ToolResult(format_progress_state(controller.state))
     if name == ADD:
         return _mutate(
             controller, params, add_milestone,
@@ -132,6 +132,6 @@ def call_tool(controller: Controller, name: str, params: Any) -> str:
         try:
             judgment = controller.judge()
         except Exception as error:
-            return messages.format_progress_error(error)
-        return format_progress_verdict(controller.settle(judgment))
-    return messages.unknown_tool(name)
+            return ToolResult(messages.format_progress_error(error), rejected=True)
+        return ToolResult(format_progress_verdict(controller.settle(judgment)))
+    return ToolResult(messages.unknown_tool(name), rejected=True)

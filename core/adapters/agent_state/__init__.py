@@ -1,5 +1,1 @@
 """The Agent State pi adapter (``@j1nn0/agent-state-pi`` 0.1.0), split one job per file."""
-
-from core.adapters.agent_state.adapter import AgentStateAdapter
-
-__all__ = ["AgentStateAdapter"]

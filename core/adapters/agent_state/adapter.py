@@ -5,14 +5,14 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from core.adapters.agent_state import messages, persistence
-from core.adapters.agent_state.commands import run_command
+from core.adapters.agent_state.commands import COMMAND, run_command
 from core.adapters.agent_state.mutations import Mutation
-from core.adapters.agent_state.tools import TOOLS, run_tool
-from core.adapters.host import AppendCustom, Notice, ToolDef
+from core.adapters.agent_state.tools import GET, TOOLS, run_tool
+from core.adapters.host import AppendCustom, Notice, ToolDef, ToolResult
 
 
 class AgentStateAdapter:
-    COMMAND = "agent-state"
+    COMMAND = COMMAND
     DESCRIPTION = "Record and inspect caller-declared Agent State."
     ENTRY_TYPE = persistence.ENTRY_TYPE
     TOOLS: tuple[ToolDef, ...] = TOOLS
@@ -30,11 +30,11 @@ class AgentStateAdapter:
         self._apply(mutation)
         return [notice]
 
-    def call_tool(self, name: str, params: Any) -> str:
+    def call_tool(self, name: str, params: Any) -> ToolResult:
         """Raises ``KeyError`` only for a name that is not in ``TOOLS`` (a dispatcher bug)."""
         text, mutation = run_tool(self._state, name, params)
         self._apply(mutation)
-        return text
+        return ToolResult(text, rejected=mutation is None and name != GET)
 
     def snapshot(self) -> dict[str, Any]:
         return self._state.snapshot()

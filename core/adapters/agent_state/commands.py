@@ -12,6 +12,7 @@ from typing import Callable
 from core.adapters.agent_state import messages, mutations
 from core.adapters.agent_state.format import format_agent_state
 from core.adapters.agent_state.mutations import Mutation
+from core.adapters.grammar import CONFIRM, SubCommand, Words, arg
 from core.adapters.host import Notice
 from core.adapters.parsing import is_blank_rest, is_confirmed, single_argument, split_subcommand
 from core.jsutil import ANY, NON_WS, WS, js_trim, js_trim_start
@@ -101,6 +102,19 @@ def _clear(state: AgentState, rest: str) -> Outcome:
         return _info(messages.ALREADY_EMPTY), None
     return _info(messages.CLEARED), mutation
 
+
+COMMAND = "agent-state"
+_ID = arg("<id>", words=Words.WORK_ITEMS)
+
+SUBCOMMANDS: tuple[SubCommand, ...] = tuple(SubCommand(COMMAND, sub, args, help) for sub, args, help in (
+    ("status", (), "Show the objective, work items and decisions"),
+    ("objective", (arg("<text>"),), "Set the objective"),
+    ("add", (arg("<id>"), arg("<content>")), "Add a work item (status open)"),
+    ("set", (_ID, arg("|".join(WORK_ITEM_STATUSES), *WORK_ITEM_STATUSES)), "Set a work item's status"),
+    ("remove", (_ID,), "Remove a work item"),
+    ("decide", (arg("<id>"), arg("<content>")), "Record a decision"),
+    ("clear", (CONFIRM,), "Clear the objective, work items and decisions"),
+))
 
 _HANDLERS: dict[str, Callable[[AgentState, str], Outcome]] = {
     "status": _status,

@@ -129,7 +129,8 @@ _MUTATING = {
 
 
 def run_tool(state: AgentState, name: str, params: Any) -> tuple[str, Mutation | None]:
-    """Execute one tool; every error comes back as text, with no mutation.
+    """Execute one tool; every error comes back as text, with no mutation (so a mutating tool
+    without a mutation was turned down).
 
     Params that are not a dict follow spec §6.6: ``None`` fails like a property read on JS
     ``null``; any other non-dict reads as ``{}``.

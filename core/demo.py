@@ -83,7 +83,7 @@ def write_demo(
     if ids is not None:
         options["id_factory"] = ids
     log = SessionLog.create(path, cwd=cwd or os.getcwd(), **options)
-    deck = Deck(log, read_only_error=ReadOnlySession, clock=todo_clock)
+    deck = Deck(log, clock=todo_clock)
     for line in STATE_LINES + PROGRESS_LINES:
         deck.apply(line)
     for packet in PACKETS:

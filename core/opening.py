@@ -1,0 +1,69 @@
+"""Choosing a session and opening its Deck: the one front door of the CLI, the TUI, the MCP server
+and the hooks. Problems a person should see come back as warnings; printing them is the front
+end's business (inside the TUI, stderr is not on screen)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from core.deck import Deck
+from core.session.discovery import new_session_path, newest_session
+from core.session.log import SessionLog
+from core.todo.config import load_config
+
+
+@dataclass
+class Opened:
+    """A session's Deck and what the person should be told about opening it."""
+
+    deck: Deck[SessionLog]
+    warnings: list[str] = field(default_factory=list)
+
+
+def choose_session(
+    path: str | os.PathLike[str] | None,
+    *,
+    write: bool = False,
+    cwd: str | os.PathLike[str] | None = None,
+    create: bool = True,
+) -> SessionLog:
+    """``path``, else ``$PIDECK_SESSION``, else the newest session for ``cwd`` (pideck's or pi's,
+    as ``pi --continue`` picks), else a new pideck session. A path that does not exist becomes a new
+    pideck session there. pi's own files open read-only unless ``write`` is set.
+
+    ``create=False`` never makes a file: a missing path or no session at all is FileNotFoundError.
+    """
+    cwd = os.fspath(cwd) if cwd is not None else os.getcwd()
+    writable = True if write else None  # None: the log decides by where the file lives
+    chosen = path if path is not None else os.environ.get("PIDECK_SESSION") or None
+    if chosen is not None:
+        target = Path(chosen)
+        if not target.exists():
+            if not create:
+                raise FileNotFoundError(f"no session file at {target}")
+            return SessionLog.create(target, cwd=cwd)
+        return SessionLog.open(target, writable=writable)
+    newest = newest_session(cwd)
+    if newest is not None:
+        return SessionLog.open(newest.path, writable=writable)
+    if not create:
+        raise FileNotFoundError(f"no session for {cwd} yet")
+    new_path, session_id, timestamp = new_session_path(cwd)
+    return SessionLog.create(new_path, cwd=cwd, session_id=session_id, timestamp=timestamp)
+
+
+def open_deck(
+    path: str | os.PathLike[str] | None = None,
+    *,
+    write: bool = False,
+    cwd: str | os.PathLike[str] | None = None,
+    create: bool = True,
+    clock: Callable[[], int] | None = None,
+) -> Opened:
+    """The Deck over the session ``choose_session`` picks, with the user's todo configuration."""
+    config, problems = load_config()
+    log = choose_session(path, write=write, cwd=cwd, create=create)
+    return Opened(Deck(log, todo_config=config, clock=clock), [f"config: {p}" for p in problems])

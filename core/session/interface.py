@@ -1,0 +1,71 @@
+"""The log interface the Deck and the adapters are written against.
+
+``SessionLog`` (a pi session file) implements both protocols; the tests' in-memory log does too.
+A log that may not be written still answers ``writable`` and raises ``ReadOnlySession`` (from
+``core.session.errors``) on an append, so the Deck has one way to learn about a refusal.
+"""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from core.session.log import Refresh
+    from core.session.records import EntryRecord
+
+
+class ReadableLog(Protocol):
+    """Entries, the current branch and what other writers appended."""
+
+    @property
+    def records(self) -> Sequence[EntryRecord]:
+        """Every entry of the file in file order (index records; bodies are read on demand)."""
+
+    @property
+    def generation(self) -> int:
+        """Bumped whenever the log was re-read from scratch (a truncated or replaced file): what a
+        reader remembered about ``records`` no longer holds."""
+
+    @property
+    def leaf_id(self) -> str | None:
+        """The id of the current branch's last entry (the file's last entry, as pi decides)."""
+
+    @property
+    def warnings(self) -> list[str]:
+        """Lines skipped or repaired while reading, in file order."""
+
+    def branch(self) -> list[EntryRecord]:
+        """Index records of the current branch, root first."""
+
+    def branch_entries(self) -> list[Mapping[str, Any]]:
+        """The current branch as pi-format entries, root first (bodies read when looked up)."""
+
+    def branch_since(self, length: int, anchor: Mapping[str, Any] | None) -> list[Mapping[str, Any]] | None:
+        """What the branch gained after its first ``length`` entries, if entry ``length - 1`` is
+        still ``anchor``; None when the branch changed in another way."""
+
+    def latest_custom(self, custom_type: str) -> Mapping[str, Any] | None:
+        """The newest ``custom`` entry of ``custom_type`` on the current branch."""
+
+    def refresh(self) -> Refresh:
+        """Take in what was appended since the last call."""
+
+
+class WritableLog(ReadableLog, Protocol):
+    """A log the Deck appends to, under a lock that spans read-decide-append."""
+
+    @property
+    def writable(self) -> bool:
+        """False when appends are refused (they raise ``ReadOnlySession``)."""
+
+    def locked(self) -> AbstractContextManager[None]:
+        """Hold the log's exclusive lock (re-entrant) across a whole read-derive-append."""
+
+    def append_custom(self, custom_type: str, data: Any) -> Mapping[str, Any]:
+        """Append a ``custom`` entry whose parent is the current leaf."""
+
+    def append_custom_message(
+        self, custom_type: str, content: Any, display: bool, details: Any = None
+    ) -> Mapping[str, Any]:
+        """Append a ``custom_message`` entry whose parent is the current leaf."""

@@ -1,0 +1,111 @@
+"""An in-memory, single-branch log for adapter and Deck tests: what the upstream adapter test
+harness gives an adapter, behind the same log protocols as a session file
+(``core.session.interface``)."""
+
+from __future__ import annotations
+
+import copy
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Mapping
+
+from core.session.errors import ReadOnlySession
+from core.session.log import Refresh
+from core.session.records import EntryRecord
+
+
+@dataclass
+class MemoryLog:
+    """``entries`` seeds the branch (pi-format dicts; ids optional); ``appended`` collects what
+    adapters appended, exactly as they built it (no id, parent or timestamp)."""
+
+    entries: list[dict[str, Any]] = field(default_factory=list)
+    appended: list[dict[str, Any]] = field(default_factory=list)
+    writable: bool = True
+    generation: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._records: list[EntryRecord] = []
+
+    # -- reading ------------------------------------------------------------------------------
+
+    @property
+    def records(self) -> list[EntryRecord]:
+        """One record per entry, built on demand: tests seed and edit ``entries`` freely."""
+        records = self._records
+        if len(records) > len(self.entries) or any(r.entry is not e for r, e in zip(records, self.entries)):
+            records.clear()
+        for entry in self.entries[len(records):]:
+            records.append(_record(entry, len(records), records[-1].id if records else None))
+        return records
+
+    @property
+    def leaf_id(self) -> str | None:
+        records = self.records
+        return records[-1].id if records else None
+
+    def branch(self) -> list[EntryRecord]:
+        return list(self.records)
+
+    def branch_entries(self) -> list[Mapping[str, Any]]:
+        return list(self.entries)
+
+    def branch_since(self, length: int, anchor: Mapping[str, Any] | None) -> list[Mapping[str, Any]] | None:
+        if length == 0 or len(self.entries) < length or self.entries[length - 1] is not anchor:
+            return None
+        return list(self.entries[length:])
+
+    def latest_custom(self, custom_type: str) -> Mapping[str, Any] | None:
+        for entry in reversed(self.entries):
+            if entry.get("type") == "custom" and entry.get("customType") == custom_type:
+                return entry
+        return None
+
+    def refresh(self) -> Refresh:
+        return Refresh()
+
+    # -- writing ------------------------------------------------------------------------------
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        yield
+
+    def append_custom(self, custom_type: str, data: Any) -> dict[str, Any]:
+        return self._append({"type": "custom", "customType": custom_type, "data": copy.deepcopy(data)})
+
+    def append_custom_message(
+        self, custom_type: str, content: Any, display: bool, details: Any = None
+    ) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "type": "custom_message",
+            "customType": custom_type,
+            "content": copy.deepcopy(content),
+            "display": display,
+        }
+        if details is not None:
+            entry["details"] = copy.deepcopy(details)
+        return self._append(entry)
+
+    def _append(self, entry: dict[str, Any]) -> dict[str, Any]:
+        if not self.writable:
+            raise ReadOnlySession("this in-memory log is read-only")
+        self.entries.append(entry)
+        self.appended.append(entry)
+        return entry
+
+    @staticmethod
+    def custom(custom_type: str, data: Any) -> dict[str, Any]:
+        """A branch entry for seeding a test log."""
+        return {"type": "custom", "customType": custom_type, "data": data}
+
+
+def _record(entry: dict[str, Any], index: int, parent: str | None) -> EntryRecord:
+    message = entry.get("message") if entry.get("type") == "message" else None
+    role = message.get("role") if isinstance(message, dict) else None
+    tool = message.get("toolName") if isinstance(message, dict) else None
+    entry_id = entry.get("id")
+    return EntryRecord(
+        entry_id if isinstance(entry_id, str) else f"mem{index}", parent, entry.get("type"), 0, 0, index + 1,
+        custom_type=entry.get("customType"), role=role, tool_name=tool, entry=entry,
+    )
