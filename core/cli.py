@@ -13,6 +13,7 @@ from typing import Any, Sequence, TextIO
 
 from core import __version__
 from core.adapters.dispatch import UnknownTool
+from core.agents.install import add_install_parser
 from core.deck import Deck
 from core.inspect import inspect_json, inspect_text
 from core.session import ReadOnlySession, SessionError, SessionLog
@@ -20,7 +21,7 @@ from core.session.discovery import list_sessions, new_session_path, newest_sessi
 from core.todo import ConfigError, config_path, load_config, set_config_value, show_config
 from core.untrusted import visible_controls
 
-COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo")
+COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo", "install")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -217,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")
     p.set_defaults(func=cmd_sessions)
+    add_install_parser(sub)
     return parser
 
 
