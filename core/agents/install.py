@@ -109,9 +109,11 @@ def _report(item: Planned, backup_path: Path | None, dry_run: bool, out: TextIO)
         said = "already there" if outcome == "unchanged" else ("would be " if dry_run else "") + outcome
         print(f"  {edit.label}: {said}", file=out)
     if item.rewritten:
-        print("  note: an existing pideck entry changes, so tomli-w " + ("would rewrite" if dry_run
-              else "rewrote") + " the whole file: its comments and layout are gone (the backup "
-              "keeps them)", file=out)
+        why = ("an existing pideck entry changes" if "updated" in item.outcomes
+               else "its tables cannot take pideck's as new ones")
+        done = "would rewrite" if dry_run else "rewrote"
+        print(f"  note: {why}, so tomli-w {done} the whole file: its comments and layout are gone "
+              "(the backup keeps them)", file=out)
     if dry_run and path.is_symlink():
         print("  note: a symbolic link; pideck does not write through it", file=out)
     if dry_run and item.after is not None:
