@@ -1,0 +1,14 @@
+"""Helpers shared by the install tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PIDECK = "/opt/pideck/bin/pideck"
+STAMP = "20261130T201600Z"  # the backups' suffix at the tests' fixed clock
+
+
+def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under ``root``: its bytes and mode (to show that a run changed nothing)."""
+    return {str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mode)
+            for p in sorted(root.rglob("*")) if p.is_file()}
