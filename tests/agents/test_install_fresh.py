@@ -6,7 +6,7 @@ import os
 import stat
 
 import pytest
-from install_helpers import snapshot
+from install_helpers import CODEX, snapshot
 
 CLAUDE_SERVER = """\
 {
@@ -38,20 +38,6 @@ CLAUDE_HOOK = """\
     ]
   }
 }
-"""
-
-CODEX = """\
-[mcp_servers.pideck]
-command = "/opt/pideck/bin/pideck"
-args = [
-    "mcp",
-]
-required = true
-
-[[hooks.Stop]]
-hooks = [
-    { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
-]
 """
 
 PLAIN_SERVER = """\

@@ -7,7 +7,7 @@ import json
 import stat
 import tomllib
 
-from install_helpers import PIDECK, STAMP, snapshot
+from install_helpers import CODEX, PIDECK, STAMP, snapshot
 
 OUR_CLAUDE_HOOK = {"type": "command", "command": f"{PIDECK} hook claude", "timeout": 60}
 
@@ -133,19 +133,7 @@ command = "say done"
 trusted_hash = "sha256:abc"
 """
 
-CODEX_APPENDED = """
-[mcp_servers.pideck]
-command = "/opt/pideck/bin/pideck"
-args = [
-    "mcp",
-]
-required = true
-
-[[hooks.Stop]]
-hooks = [
-    { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
-]
-"""
+CODEX_APPENDED = "\n" + CODEX
 
 
 def test_codex_keeps_the_users_text_byte_for_byte_and_appends_tables(where, pideck) -> None:
