@@ -45,6 +45,8 @@ def read_text(path: Path, *, follow_links: bool) -> str | None:
         return path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigFileError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except OSError as exc:
+        raise ConfigFileError(f"{path} cannot be read ({exc.strerror})") from None
 
 
 # -- JSON ------------------------------------------------------------------------------------------

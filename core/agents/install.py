@@ -76,7 +76,7 @@ def install(agent_key: str, scope: Scope | None, dry_run: bool, *, places: Place
             done = "".join(f"\n  {path} was written" for path in written)
             print(f"pideck install: could not write {item.file.path}: {exc}{done}", file=err)
             return EXIT_FAILED
-        if item.after is not None:
+        if item.after is not None and not dry_run:
             written.append(item.file.path)
         _report(item, backup_path, dry_run, out)
     print(file=out)

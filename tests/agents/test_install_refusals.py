@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from install_helpers import PIDECK, snapshot
 
@@ -92,6 +94,21 @@ def test_a_folder_where_the_file_should_be(where, pideck) -> None:
     (where.project / ".mcp.json").mkdir()
     assert _refused(where, pideck, "claude") == (
         f"pideck install: {where.project}/.mcp.json is not a regular file; nothing was written.\n")
+
+
+def test_a_file_that_cannot_be_read(where, pideck, monkeypatch) -> None:
+    (where.project / ".mcp.json").write_text("{}")
+    real = Path.read_bytes
+
+    def denied(self):
+        if self.name == ".mcp.json":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", denied)
+    assert _refused(where, pideck, "claude") == (
+        f"pideck install: {where.project}/.mcp.json cannot be read (Permission denied); nothing was "
+        "written.\n")
 
 
 def test_a_symbolic_link_is_never_written_through(where, pideck, tmp_path) -> None:
