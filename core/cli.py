@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 OpenTui = Callable[["Opened"], int]
 """Runs the TUI on an opened session until the person quits; returns the exit status."""
 
-COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo")
+COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo", "install")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -273,6 +273,9 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")
     p.set_defaults(func=cmd_sessions)
+    from core.agents.install import add_install_parser
+
+    add_install_parser(sub)
     return parser
 
 

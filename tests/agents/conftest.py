@@ -1,0 +1,59 @@
+"""Every install test runs on a temporary home and project, with a fixed pideck path and clock."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from install_helpers import PIDECK
+
+from core.cli import main
+
+
+@dataclass
+class Where:
+    home: Path
+    project: Path
+
+    @property
+    def codex(self) -> Path:
+        return self.home / ".codex"
+
+
+@pytest.fixture
+def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Where:
+    home, project = tmp_path / "home", tmp_path / "project"
+    home.mkdir()
+    project.mkdir()
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("CODEX_HOME", raising=False)
+    monkeypatch.setattr("core.agents.install.pideck_command", lambda: [PIDECK])
+    monkeypatch.setattr("core.agents.install.utc_now",
+                        lambda: datetime(2026, 11, 30, 20, 16, tzinfo=timezone.utc))
+    return Where(home, project)
+
+
+class Run:
+    """``pideck ARGS`` in-process: exit code, stdout and stderr."""
+
+    def __init__(self, capsys: pytest.CaptureFixture[str]) -> None:
+        self.capsys = capsys
+
+    def __call__(self, *args: str) -> tuple[int, str, str]:
+        self.capsys.readouterr()
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse usage errors
+            code = exc.code if isinstance(exc.code, int) else 2
+        out, err = self.capsys.readouterr()
+        return code, out, err
+
+
+@pytest.fixture
+def pideck(capsys: pytest.CaptureFixture[str]) -> Run:
+    return Run(capsys)
+
