@@ -64,8 +64,9 @@ class Deck:
         self._warnings = {}
         for adapter in self.primitives:
             self._load_primitive(adapter)
-        self._records = getattr(self.log, "records", None)
-        self._count = len(self._records) if self._records is not None else 0
+        records = getattr(self.log, "records", None)
+        self._count = len(records) if records is not None else 0
+        self._generation = getattr(self.log, "generation", 0)
         self._leaf = getattr(self.log, "leaf_id", None)
 
     @property
@@ -97,9 +98,9 @@ class Deck:
             return DeckChange(reset=False, new_entries=0)
         result = self.log.refresh()
         records = self.log.records
-        reset = result.reset or records is not self._records
+        reset = result.reset or self.log.generation != self._generation
         new = records[self._count:] if not reset else records
-        self._records, self._count = records, len(records)
+        self._count, self._generation = len(records), self.log.generation
         if not reset and not new:
             return None
         extends = not reset and all(
