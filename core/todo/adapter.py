@@ -23,7 +23,7 @@ from core.todo.display import GoalRow, StripLine, goal_rows, goal_table_text, st
 from core.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, open_items
 from core.todo.observations import Observation
 from core.todo.overlay import overlay_markdown
-from core.todo.replay import CycleFlags, Replay, Replayer
+from core.todo.replay import CycleFlags, Replay, Replayer, read_by_fold
 from core.todo.restore import state_entry_data
 from core.todo.tool_output import pretty
 from core.todo.tool_schema import TODO_TOOL
@@ -87,25 +87,25 @@ class TodoAdapter:
         """The derived state of ``entries`` (default: the log's current branch; treat what it
         returns as read-only).
 
-        On a log that can say what was appended to its branch (``branch_since``, the session
-        log), the fold resumes from the last leaf it saw, so a live refresh costs O(new entries);
-        a branch switch, a reset or a new config starts it over.
+        On a log that can pick entries from its branch by kind (``branch_select``, the session
+        log), the fold reads only the entries it uses and resumes from the last leaf it saw, so a
+        big session costs records for those alone and a live refresh O(new entries); a branch
+        switch, a reset or a new config starts it over.
         """
         if entries is not None:
             return self._new_replayer().feed_all(entries)
-        since = getattr(self.log, "branch_since", None)
-        if since is None:
+        select = getattr(self.log, "branch_select", None)
+        if select is None:
             return self._new_replayer().feed_all(self.log.branch_entries())
         fold = self._fold
-        tail = since(fold.count, fold.anchor) if fold is not None and fold.config == self.config else None
-        if tail is None:
-            branch = self.log.branch_entries()
+        picked = select(read_by_fold, fold.count, fold.anchor) if fold is not None and fold.config == self.config else None
+        if fold is None or picked is None:
             fold = self._fold = _Fold(self.config, self._new_replayer(), None, None)
-            tail = branch
-        if tail or fold.result is None:
-            fold.replayer.feed(tail)
-            if tail:
-                fold.anchor = tail[-1]
+            picked = select(read_by_fold)
+        entries_picked, length, record_at, last = picked
+        if length != fold.count or fold.result is None:
+            fold.replayer.feed_picked(entries_picked, length, record_at, last)
+            fold.anchor = last
             fold.result = fold.replayer.result()
         return fold.result
 
