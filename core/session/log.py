@@ -410,7 +410,7 @@ class SessionLog:
                 raw = os.pread(fd, record.length, record.offset)
             finally:
                 os.close(fd)
-            value = loads_line(raw)
+            value = loads_line(raw, depth_checked=record.type != "message")  # (checked when indexed)
         except (OSError, ValueError) as exc:
             value, problem = None, str(exc)
         else:

@@ -14,8 +14,6 @@ no real session nests anywhere near this deep).
 from __future__ import annotations
 
 import json
-from itertools import accumulate
-import re
 from typing import Any
 
 ENTRY_TYPES = frozenset({
@@ -28,8 +26,8 @@ MAX_DEPTH = 256
 """Deepest nesting of arrays and objects a line may have (see the module docstring)."""
 
 _BLANK = b" \t\r\n\x0b\x0c"
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_DEPTH_STEP = {ord("["): 1, ord("{"): 1, ord("]"): -1, ord("}"): -1}
+_BRACKETS = bytes.maketrans(b"{}", b"[]")
+_NOT_STRUCTURE = bytes(set(range(256)) - set(b'"[{]}'))  # kept: quotes and brackets
 
 
 class TooDeep(ValueError):
@@ -41,27 +39,37 @@ class TooDeep(ValueError):
 
 def too_deep(raw: bytes | bytearray | memoryview) -> bool:
     """True when ``raw`` nests arrays and objects more than ``MAX_DEPTH`` levels deep. Counting the
-    brackets settles almost every line; only a line with more brackets than the limit has its
-    strings taken out and its depth measured."""
+    brackets settles almost every line; a line with more brackets than the limit has its strings
+    taken out, and its innermost pairs of brackets removed a level at a time."""
     if len(raw) <= 2 * MAX_DEPTH:
         return False
     raw = bytes(raw)
     if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
         return False
-    skeleton = _STRING.sub(b"", raw)
-    steps = [_DEPTH_STEP[c] for c in skeleton if c in _DEPTH_STEP]
-    return bool(steps) and max(accumulate(steps)) > MAX_DEPTH
+    # Outside its strings: with escaped backslashes and quotes gone, every quote left opens or
+    # closes a string, so every other piece between quotes is structure.
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    structure = raw.translate(_BRACKETS, _NOT_STRUCTURE)
+    brackets = b"".join(structure.split(b'"')[::2])
+    for _ in range(MAX_DEPTH):
+        inner = brackets.replace(b"[]", b"")
+        if len(inner) == len(brackets):  # empty, or not balanced (not JSON: the parser says so)
+            return False
+        brackets = inner
+    return bool(brackets)
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")  # JSON.parse rejects NaN / Infinity
 
 
-def loads_line(raw: bytes | bytearray | memoryview) -> Any:
+def loads_line(raw: bytes | bytearray | memoryview, depth_checked: bool = False) -> Any:
     """``JSON.parse`` of one line as pi reads it: the file is read as text
     (``readFileSync(path, "utf8")``), so bytes that are not UTF-8 become U+FFFD; no NaN/Infinity.
-    Raises ValueError (``TooDeep`` for a line nested beyond ``MAX_DEPTH``)."""
-    if too_deep(raw):
+    Raises ValueError (``TooDeep`` for a line nested beyond ``MAX_DEPTH``, unless the caller
+    already knows it is not)."""
+    if not depth_checked and too_deep(raw):
         raise TooDeep()
     return _loads(raw)
 
