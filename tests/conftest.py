@@ -12,7 +12,6 @@ from core.session import SessionLog
 @pytest.fixture(autouse=True)
 def private_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PIDECK_HOME", str(tmp_path_factory.mktemp("pideck-home")))
-    monkeypatch.delenv("PIDECK_INDEX", raising=False)
 
 
 @pytest.fixture(params=["full read", "saved index"])

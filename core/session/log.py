@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +27,9 @@ from .writer import (
     MISSING, Clock, IdFactory, custom_entry, custom_message_entry, header_entry, iso_timestamp,
     serialise, short_id, unique_id, utc_now, uuid7, write_all,
 )
+
+BODIES_KEPT = 32
+"""Bodies of entries other than messages kept after being read (see ``_load``)."""
 
 Wanted = Callable[["str | None", "str | None", "str | None", "str | None"], bool]
 """``wanted(type, customType, role, toolName)``: picks entries by what the index knows of them."""
@@ -89,7 +93,8 @@ class SessionLog:
         self._legacy = False  # version < 3: every line is parsed in full (ids may be missing)
         self._name_at = -1  # position of the newest session_info entry
         self._name: tuple[int, str | None] | None = None
-        self._memo: tuple[EntryRecord, dict[str, Any]] | None = None  # the last body read back
+        self._memo: tuple[EntryRecord, dict[str, Any]] | None = None  # the last message body read
+        self._bodies: OrderedDict[EntryRecord, dict[str, Any]] = OrderedDict()  # recent other bodies
 
     # -- opening ----------------------------------------------------------------------------------
 
@@ -404,6 +409,9 @@ class SessionLog:
         memo = self._memo
         if memo is not None and memo[0] is record:
             return memo[1]
+        if (body := self._bodies.get(record)) is not None:
+            self._bodies.move_to_end(record)
+            return body
         try:
             fd = os.open(self.path, os.O_RDONLY)
             try:
@@ -420,7 +428,14 @@ class SessionLog:
             if not isinstance(value.get("id"), str):
                 value = {**value, "id": record.id, "parentId": record.parent_id}
         if isinstance(value, dict) and value.get("id") == record.id:
-            self._memo = (record, value)
+            # Derived state reads the same few small entries again and again (the newest state of
+            # each primitive): keep the last ones read; of big message bodies, only the last.
+            if record.type == "message":
+                self._memo = (record, value)
+            else:
+                self._bodies[record] = value
+                if len(self._bodies) > BODIES_KEPT:
+                    self._bodies.popitem(last=False)
             return value
         self._warn(f"line {record.line_no}: entry {record.id} could not be read back ({problem})")
         return {"type": record.type, "id": record.id, "parentId": record.parent_id}
