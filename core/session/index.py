@@ -111,6 +111,7 @@ class EntryIndex:
         set is only kept once the walk has gone forwards."""
         path: list[int] = []
         seen: set[int] | None = None
+        parents, duplicates = self.parents, self.duplicates
         i = leaf
         while i >= 0:
             if seen is not None:
@@ -119,7 +120,9 @@ class EntryIndex:
                     return path, i
                 seen.add(i)
             path.append(i)
-            parent = self.parent_position(i)
+            parent = parents[i]
+            if parent == PENDING or (duplicates and parent >= 0):
+                parent = self.parent_position(i)
             if parent >= i and seen is None:
                 seen = set(path)
             i = parent

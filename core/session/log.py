@@ -28,6 +28,8 @@ from .writer import (
     serialise, short_id, unique_id, utc_now, uuid7, write_all,
 )
 
+FORK_REACH = 256
+"""How far back from the leaf a new entry's parent is looked for on the branch (see ``_follow_leaf``)."""
 BODIES_KEPT = 32
 """Bodies of entries other than messages kept after being read (see ``_load``)."""
 
@@ -274,32 +276,32 @@ class SessionLog:
         append_id, append_parent, append_kind = ids.append, index.parents.append, index.kinds.append
         append_offset, append_length, append_line = index.offsets.append, index.lengths.append, index.line_nos.append
         short = 2 * MAX_DEPTH  # longer lines of other types than message get their depth checked
-        scan = self._scan and not self._legacy
+        scanning = self._scan and not self._legacy and self.header is not None
         line_no, pos = chunk.first_line_no, 0
         try:
             while (end := find(b"\n", pos, size)) >= 0:
                 start, pos, n = pos, end + 1, line_no
                 line_no += 1
-                if not scan or self.header is None:
+                if not scanning:  # the lines up to the header, or every line of a legacy file
                     self._parse_in_full(n, data, base, start, end)
-                    scan = self._scan and not self._legacy
+                    scanning = self._scan and not self._legacy and self.header is not None
                     continue
                 try:
                     line = decode_line(view[start:end])
                 except REFUSED:
                     self._parse_in_full(n, data, base, start, end)
                     continue
-                kind, entry_id, parent, message = line.type, line.id, line.parentId, line.message
+                kind, entry_id, parent, custom_type, message = line.type, line.id, line.parentId, line.customType, line.message
                 role = tool = None
                 if kind == "message" and message is not None:
                     role, tool = message.role, message.toolName
                 try:
-                    code = codes.get((kind, line.customType, role, tool))
+                    code = codes.get((kind, custom_type, role, tool))
                 except TypeError:  # a list or an object where a string belongs
                     code = None
                 if (code is None or entry_id.__class__ is not str or entry_id in positions
                         or (kind != "message" and end - start > short)):
-                    self._add(kind, entry_id, parent, line.customType, role, tool, n, data, base, start, end)
+                    self._add(kind, entry_id, parent, custom_type, role, tool, n, data, base, start, end)
                     continue
                 i = len(ids)
                 if parent.__class__ is str:
@@ -318,15 +320,10 @@ class SessionLog:
                 if kind == "session_info":
                     self._name_at = i
                 branch = self._branch
-                if branch is not None:  # the branch follows the new leaf when it grows by one
-                    if parent_at < 0:
-                        self._branch = [i]
-                    elif branch and branch[-1] == parent_at:
-                        branch.append(i)
-                        if pending and pending.get(branch[0]) == entry_id:  # the root pointed here: a cycle
-                            self._warn_cycle(entry_id)
-                    else:
-                        self._branch = None
+                if branch and branch[-1] == parent_at and not pending:  # the branch grows by one
+                    branch.append(i)
+                elif branch is not None:
+                    self._follow_leaf(i, parent_at, entry_id)
         finally:
             view.release()
         chunk.line_count_hint = line_no - chunk.first_line_no
@@ -390,19 +387,31 @@ class SessionLog:
                        "the later entry wins, as in pi")
         if key[0] == "session_info":
             self._name_at = i
+        if previous >= 0:
+            self._branch = None  # an id now names another entry: walk the branch again
+        elif self._branch is not None:
+            self._follow_leaf(i, index.parents[i], entry_id)
+
+    def _follow_leaf(self, i: int, parent_at: int, entry_id: str) -> None:
+        """Keep the branch up to date as entry ``i`` becomes the leaf (no walk from the leaf): it
+        grows by one, starts anew at a root, or forks off an entry a little before the old leaf
+        (a /tree jump); anything else leaves it to be walked again when asked for."""
         branch = self._branch
-        if branch is not None:
-            parent_at = index.parents[i]
-            if previous >= 0:
-                self._branch = None
-            elif parent_at < 0:
-                self._branch = [i]
-            elif branch and branch[-1] == parent_at:
-                branch.append(i)
-                if index.pending.get(branch[0]) == entry_id:  # the root pointed at this id: a cycle
-                    self._warn_cycle(entry_id)
+        assert branch is not None
+        if parent_at < 0:
+            self._branch = [i]
+            return
+        if not branch or branch[-1] != parent_at:
+            for k in range(len(branch) - 2, max(len(branch) - FORK_REACH, 0) - 1, -1):
+                if branch[k] == parent_at:
+                    del branch[k + 1:]
+                    break
             else:
                 self._branch = None
+                return
+        branch.append(i)
+        if self._index.pending.get(branch[0]) == entry_id:  # the root pointed at this id: a cycle
+            self._warn_cycle(entry_id)
 
     def _load(self, record: EntryRecord) -> dict[str, Any]:
         """Read one entry's line back from the file."""
