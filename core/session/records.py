@@ -15,6 +15,7 @@ from .index import EntryIndex
 from .parse import ENTRY_TYPES
 
 Loader = Callable[["EntryRecord"], dict[str, Any]]
+_NOT_INDEXED = object()
 
 
 class EntryRecord(Mapping):
@@ -67,25 +68,25 @@ class EntryRecord(Mapping):
 
     # -- Mapping view -----------------------------------------------------------------------------
 
-    def __getitem__(self, key: str) -> Any:
+    def _indexed(self, key: str) -> Any:
+        """The value of ``key`` when the index knows it, else ``_NOT_INDEXED``."""
         if key == "type" and self.type is not None:
             return self.type
         if key == "id":
             return self.id
         if key == "customType" and self.custom_type is not None:
             return self.custom_type
-        return self.load()[key]
+        return _NOT_INDEXED
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._indexed(key)
+        return self.load()[key] if value is _NOT_INDEXED else value
 
     def get(self, key: str, default: Any = None) -> Any:
         """``Mapping.get`` without the exception round trip: derived-state folds call it on every
-        entry they look at, and these keys are answered from the index."""
-        if key == "type" and self.type is not None:
-            return self.type
-        if key == "id":
-            return self.id
-        if key == "customType" and self.custom_type is not None:
-            return self.custom_type
-        return self.load().get(key, default)
+        entry they look at, and the index answers the keys they filter on."""
+        value = self._indexed(key)
+        return self.load().get(key, default) if value is _NOT_INDEXED else value
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.load())

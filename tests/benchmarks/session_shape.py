@@ -30,7 +30,7 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def _text(rng: random.Random, size: int) -> str:
+def text(rng: random.Random, size: int) -> str:
     out, n = [], 0
     while n < size:
         word = rng.choice(WORDS)
@@ -47,13 +47,13 @@ def _usage() -> dict[str, Any]:
 def _state(kind: str, i: int, rng: random.Random) -> dict[str, Any]:
     """A valid 50-item state of one primitive, as its adapter writes it."""
     if kind == "agent-state-state":
-        items = [{"id": f"w{k}", "content": f"Work item {k}: {_text(rng, 40)}", "status": "open"} for k in range(50)]
+        items = [{"id": f"w{k}", "content": f"Work item {k}: {text(rng, 40)}", "status": "open"} for k in range(50)]
         return {"schemaVersion": 1, "state": {"schemaVersion": 1, "workItems": items, "decisions": [],
                                               "objective": f"Objective as of entry {i}"}}
     if kind == "agent-progress-state":
         names = [f"milestone-{k}-{i % 97}" for k in range(50)]
         return {"schemaVersion": 1, "hasBaseline": True, "currentMilestones": names, "recordedMilestones": names[:40]}
-    packets = [{"schemaVersion": 1, "id": f"p{k}", "source": "builder", "goal": f"Packet {k}: {_text(rng, 30)}"}
+    packets = [{"schemaVersion": 1, "id": f"p{k}", "source": "builder", "goal": f"Packet {k}: {text(rng, 30)}"}
                for k in range(50)]
     return {"schemaVersion": 1, "packets": packets}
 
@@ -93,7 +93,7 @@ def _message(role: str, rng: random.Random, i: int, **fields: Any) -> dict[str, 
 
 
 def _assistant(rng: random.Random, i: int, size: int, call: dict[str, Any]) -> dict[str, Any]:
-    return _message("assistant", rng, i, content=[{"type": "text", "text": _text(rng, size)}, call],
+    return _message("assistant", rng, i, content=[{"type": "text", "text": text(rng, size)}, call],
                     api="anthropic-messages", provider="anthropic", model="claude", usage=_usage(),
                     stopReason="toolUse")
 
@@ -111,7 +111,7 @@ def generate(path: Path, n: int = 100_000, seed: int = 12) -> None:
         while w.n < n:
             turn += 1
             if turn % 20 == 1:
-                w.put(_message("user", rng, w.n, content=[{"type": "text", "text": _text(rng, rng.randint(60, 400))}]))
+                w.put(_message("user", rng, w.n, content=[{"type": "text", "text": text(rng, rng.randint(60, 400))}]))
             if turn % 7 == 3:
                 kind = PRIMITIVES[turn % 3]
                 w.put({"type": "custom", "customType": kind, "data": _state(kind, w.n, rng)})
@@ -128,12 +128,12 @@ def generate(path: Path, n: int = 100_000, seed: int = 12) -> None:
                        "content": "You have 34 incomplete todos. Continue working, or update the todo tool.",
                        "display": True, "details": {"kind": "poke", "ids": ["t0", "t1"]}})
                 continue
-            command = {"type": "toolCall", "id": call_id, "name": "bash", "arguments": {"command": _text(rng, 60)}}
+            command = {"type": "toolCall", "id": call_id, "name": "bash", "arguments": {"command": text(rng, 60)}}
             w.put(_assistant(rng, w.n, _size(rng, (100, 700), (1000, 3600)), command))
             big = rng.random() < 0.04
             size = rng.randint(15_000, 28_000) if big else _size(rng, (100, 700), (1400, 4500))
             w.put(_message("toolResult", rng, w.n, toolCallId=call_id, toolName="bash",
-                           content=[{"type": "text", "text": _text(rng, size)}], isError=False))
+                           content=[{"type": "text", "text": text(rng, size)}], isError=False))
 
 
 NAIVE = r'''
