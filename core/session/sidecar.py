@@ -92,6 +92,9 @@ def save(session: Path, saved: Saved) -> bool:
         fd = os.open(session, os.O_RDONLY)
         try:
             tail = _tail_hash(fd, saved.consumed)
+            now, then = os.fstat(fd), saved.file
+            if (now.st_ino, now.st_size, now.st_mtime_ns) != (then.st_ino, then.st_size, then.st_mtime_ns):
+                return False  # written to since it was read: the bytes just hashed may not be the ones indexed
         finally:
             os.close(fd)
         replace_private_file(target, _encode(Path(os.path.abspath(session)), saved, tail))

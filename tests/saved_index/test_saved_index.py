@@ -242,3 +242,22 @@ def test_by_default_only_big_sessions_are_saved(tmp_path: Path, monkeypatch: pyt
     append(big, 5000, 10)  # a few appends: read on top of the saved index, not saved again
     before = saved(big).stat().st_mtime_ns
     assert SessionLog.open(big).index_source == "saved index" and saved(big).stat().st_mtime_ns == before
+
+
+def test_a_session_written_to_while_it_was_indexed_is_not_saved(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The saved index records a hash of the file's bytes taken when it is saved: had the file
+    changed since it was read, that hash would vouch for bytes the index never saw."""
+    monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("PIDECK_INDEX", "always")
+    path = tmp_path / "s.jsonl"
+    write_session(path)
+    real_save = sidecar.save
+
+    def save_after_another_write(session: Path, state: sidecar.Saved) -> bool:
+        with session.open("ab") as fh:
+            fh.write(dumps(entries(200, 1, None)[0]))
+        return real_save(session, state)
+
+    monkeypatch.setattr(sidecar, "save", save_after_another_write)
+    SessionLog.open(path)
+    assert not saved(path).exists()
