@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Mapping
 
 from core.session.errors import ReadOnlySession
+from core.session.interface import Kind, Selection, Wanted
 from core.session.log import Refresh
 from core.session.records import EntryRecord
 
@@ -27,17 +28,20 @@ class MemoryLog:
 
     def __post_init__(self) -> None:
         self._records: list[EntryRecord] = []
+        self._recorded: list[dict[str, Any]] = []  # the entry each record stands for
 
     # -- reading ------------------------------------------------------------------------------
 
     @property
     def records(self) -> list[EntryRecord]:
         """One record per entry, built on demand: tests seed and edit ``entries`` freely."""
-        records = self._records
-        if len(records) > len(self.entries) or any(r.entry is not e for r, e in zip(records, self.entries)):
+        records, recorded = self._records, self._recorded
+        if len(records) > len(self.entries) or any(r is not e for r, e in zip(recorded, self.entries)):
             records.clear()
+            recorded.clear()
         for entry in self.entries[len(records):]:
             records.append(_record(entry, len(records), records[-1].id if records else None))
+            recorded.append(entry)
         return records
 
     @property
@@ -51,10 +55,16 @@ class MemoryLog:
     def branch_entries(self) -> list[Mapping[str, Any]]:
         return list(self.entries)
 
-    def branch_since(self, length: int, anchor: Mapping[str, Any] | None) -> list[Mapping[str, Any]] | None:
-        if length == 0 or len(self.entries) < length or self.entries[length - 1] is not anchor:
+    def branch_select(self, wanted: Wanted, start: int = 0, anchor: Mapping[str, Any] | None = None) -> Selection | None:
+        entries = self.entries
+        if start and (len(entries) < start or entries[start - 1] is not anchor):
             return None
-        return list(self.entries[length:])
+        picked = []
+        for position in range(start, len(entries)):
+            kind = _kind(entries[position])
+            if wanted(*kind):
+                picked.append((position, kind, position))
+        return picked, len(entries), entries.__getitem__, entries[-1] if entries else None
 
     def latest_custom(self, custom_type: str) -> Mapping[str, Any] | None:
         for entry in reversed(self.entries):
@@ -100,12 +110,17 @@ class MemoryLog:
         return {"type": "custom", "customType": custom_type, "data": data}
 
 
-def _record(entry: dict[str, Any], index: int, parent: str | None) -> EntryRecord:
+def _kind(entry: Mapping[str, Any]) -> Kind:
     message = entry.get("message") if entry.get("type") == "message" else None
     role = message.get("role") if isinstance(message, dict) else None
     tool = message.get("toolName") if isinstance(message, dict) else None
+    return entry.get("type"), entry.get("customType"), role, tool
+
+
+def _record(entry: dict[str, Any], index: int, parent: str | None) -> EntryRecord:
+    kind, custom_type, role, tool = _kind(entry)
     entry_id = entry.get("id")
     return EntryRecord(
-        entry_id if isinstance(entry_id, str) else f"mem{index}", parent, entry.get("type"), 0, 0, index + 1,
-        custom_type=entry.get("customType"), role=role, tool_name=tool, entry=entry,
+        entry_id if isinstance(entry_id, str) else f"mem{index}", parent, kind, 0, 0, index + 1,
+        custom_type=custom_type, role=role, tool_name=tool, loader=lambda record: entry,
     )

@@ -8,11 +8,17 @@ A log that may not be written still answers ``writable`` and raises ``ReadOnlySe
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 if TYPE_CHECKING:
     from core.session.log import Refresh
     from core.session.records import EntryRecord
+
+Kind = tuple["str | None", "str | None", "str | None", "str | None"]
+"""(type, customType, role, toolName) of an entry; role and toolName only for ``message`` entries."""
+Wanted = Callable[["str | None", "str | None", "str | None", "str | None"], bool]
+Selection = tuple[list[tuple[int, Kind, int]], int, Callable[[int], Mapping[str, Any]], "Mapping[str, Any] | None"]
+"""What ``branch_select`` returns: (picked, branch length, key -> entry, last entry)."""
 
 
 class ReadableLog(Protocol):
@@ -41,9 +47,11 @@ class ReadableLog(Protocol):
     def branch_entries(self) -> list[Mapping[str, Any]]:
         """The current branch as pi-format entries, root first (bodies read when looked up)."""
 
-    def branch_since(self, length: int, anchor: Mapping[str, Any] | None) -> list[Mapping[str, Any]] | None:
-        """What the branch gained after its first ``length`` entries, if entry ``length - 1`` is
-        still ``anchor``; None when the branch changed in another way."""
+    def branch_select(self, wanted: Wanted, start: int = 0, anchor: Mapping[str, Any] | None = None) -> Selection | None:
+        """The branch entries from position ``start`` on that ``wanted(type, customType, role,
+        toolName)`` picks, as (position, kind, key) triples, with the branch length, a function
+        from key to entry, and the branch's last entry; None when the entry at ``start - 1`` is no
+        longer ``anchor`` (the branch changed in another way than growing)."""
 
     def latest_custom(self, custom_type: str) -> Mapping[str, Any] | None:
         """The newest ``custom`` entry of ``custom_type`` on the current branch."""

@@ -4,62 +4,50 @@ from __future__ import annotations
 
 import gc
 import os
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Iterator
 
 try:
     import fcntl
 except ImportError:  # not POSIX: appends are not locked
     fcntl = None  # type: ignore[assignment]
 
-from . import discovery
+from . import discovery, sidecar
 from .errors import NotASession, ReadOnlySession
-from .parse import FAST_MIN, fast_head, header_version, is_header, loads_line, parse_line, upgrade_legacy_message
-from .records import EntryRecord
+from .files import make_private_dirs
+from .index import NO_PARENT, PENDING, EntryIndex, Kind
+from .parse import MAX_DEPTH, header_version, is_header, loads_line, parse_line, too_deep, upgrade_legacy_message
+from .records import EntryRecord, Records
 from .tail import Tailer, TailChunk
-from .tree import branch_path
 from .writer import (
     MISSING, Clock, IdFactory, custom_entry, custom_message_entry, header_entry, iso_timestamp,
     serialise, short_id, unique_id, utc_now, uuid7, write_all,
 )
 
-KEEP_TYPES = frozenset({
-    "custom", "custom_message", "session_info", "label", "model_change", "thinking_level_change",
-    "compaction", "branch_summary", "context_edit", "usage",
-})
-"""Entry types whose parsed dict is kept in memory (small, and what derived state reads)."""
-KEEP_MAX = 64 << 10
-"""Entries of other non-message types (unknown ones) are kept when their line is at most this long."""
+FORK_REACH = 256
+"""How far back from the leaf a new entry's parent is looked for on the branch (see ``_follow_leaf``)."""
+BODIES_KEPT = 32
+"""Bodies of entries other than messages kept after being read (see ``_load``)."""
+
+Wanted = Callable[["str | None", "str | None", "str | None", "str | None"], bool]
+"""``wanted(type, customType, role, toolName)``: picks entries by what the index knows of them."""
 
 
 @dataclass
 class Refresh:
     """What one ``refresh()`` found."""
 
-    new: list[EntryRecord] = field(default_factory=list)  # entries added, in file order
+    new: Sequence[EntryRecord] = field(default_factory=list)  # entries added, in file order
     reset: bool = False  # the file was replaced/truncated/rewritten: everything was re-read
     warnings: list[str] = field(default_factory=list)  # warnings raised by this refresh
 
     @property
     def changed(self) -> bool:
         return self.reset or bool(self.new)
-
-
-def _make_private_dirs(folder: Path) -> None:
-    """Create ``folder`` and every missing ancestor with mode 0700 (``mkdir(parents=True)`` gives
-    the ancestors, such as pideck's home and its ``sessions`` folder, the default mode, so anyone
-    could list which directories a user works in)."""
-    missing: list[Path] = []
-    while not folder.exists() and folder.parent != folder:
-        missing.append(folder)
-        folder = folder.parent
-    for each in reversed(missing):
-        try:
-            each.mkdir(mode=0o700)
-        except FileExistsError:
-            pass
 
 
 class SessionLog:
@@ -75,27 +63,40 @@ class SessionLog:
         writable: bool | None = None,
         clock: Clock | None = None,
         id_factory: IdFactory | None = None,
-        fast_min: int | None = FAST_MIN,
+        saved_index: bool | None = None,
+        scan: bool = True,
     ) -> None:
+        """``saved_index``: use and keep the saved index (``sidecar.py``); None follows
+        ``PIDECK_INDEX``. ``scan=False`` parses every line in full instead of scanning it (the
+        reference the tests hold the scanner to)."""
         self.path = Path(path)
         self._requested_writable = writable
         self._clock = clock or utc_now
         self._id_factory = id_factory or short_id
-        self._fast_min = fast_min
+        self._saved_index = saved_index if saved_index is not None else sidecar.mode() != "off"
+        self._scan = scan
         self._tail = Tailer(self.path)
         self._lock_fd: int | None = None
-        self.generation = 0  # bumped on every re-read from scratch (see ReadableLog.generation)
+        self.generation = 0
+        """Incremented each time the file is read again from scratch (replaced, truncated or
+        rewritten): records of an older generation belong to a file that is gone."""
+        self.index_source = "file"
+        """``file``, or ``saved index`` when the open started from the saved index."""
+        self._saved_at: int | None = None  # bytes covered by the saved index this log started from
         self._reset_state()
 
     def _reset_state(self) -> None:
         self.header: dict[str, Any] | None = None
-        self.records: list[EntryRecord] = []
-        self.by_id: dict[str, EntryRecord] = {}
+        self._index = EntryIndex()
+        self._records = Records(self._index, self._load)
         self.warnings: list[str] = []
-        self._name: str | None = None
-        self._branch: list[EntryRecord] | None = []
+        self._branch: list[int] | None = []  # positions of the current branch; None: walk again
         self._cycle_warned: set[str] = set()
-        self._head_index = False  # large message lines may be indexed from their head
+        self._legacy = False  # version < 3: every line is parsed in full (ids may be missing)
+        self._name_at = -1  # position of the newest session_info entry
+        self._name: tuple[int, str | None] | None = None
+        self._memo: tuple[EntryRecord, dict[str, Any]] | None = None  # the last message body read
+        self._bodies: OrderedDict[EntryRecord, dict[str, Any]] = OrderedDict()  # recent other bodies
 
     # -- opening ----------------------------------------------------------------------------------
 
@@ -108,9 +109,11 @@ class SessionLog:
             raise IsADirectoryError(f"{log.path} is a directory, not a session file")
         if not log.path.is_file():
             raise FileNotFoundError(f"no session file at {log.path}")
+        log._start_from_saved_index()
         log.refresh()
         if log.header is None:
             raise NotASession(f"{log.path} is not a pi session file: it has no session header line")
+        log._save_index()
         return log
 
     @classmethod
@@ -127,7 +130,7 @@ class SessionLog:
         path = Path(path)
         now = (options.get("clock") or utc_now)()
         header = header_entry(session_id or uuid7(now), timestamp or iso_timestamp(now), discovery.normalise_cwd(cwd))
-        _make_private_dirs(path.parent)
+        make_private_dirs(path.parent)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.fchmod(fd, 0o600)
@@ -142,6 +145,50 @@ class SessionLog:
         now = (options.get("clock") or utc_now)()
         path, session_id, timestamp = discovery.new_session_path(cwd, uuid7(now), iso_timestamp(now))
         return cls.create(path, cwd, session_id=session_id, timestamp=timestamp, **options)
+
+    # -- the saved index --------------------------------------------------------------------------
+
+    def _start_from_saved_index(self) -> None:
+        """Take up where the saved index stopped, when it still describes this file."""
+        if not self._saved_index:
+            return
+        saved = sidecar.load(self.path)
+        if saved is None:
+            return
+        self.header = saved.header
+        self._legacy = self.version < 3
+        self.warnings = saved.warnings
+        self._cycle_warned = set(saved.cycle_warned)
+        self._index = saved.index
+        self._records = Records(self._index, self._load)
+        self._branch = saved.branch
+        self._name_at = saved.name_at
+        self._tail.resume(saved.consumed, saved.lines, saved.first_line, saved.file.st_ino, saved.file.st_mtime_ns)
+        self._saved_at = saved.consumed
+        self.index_source = "saved index"
+
+    def _save_index(self) -> None:
+        """Save the index after a full read of a big file, or once enough was appended since."""
+        st, consumed = self._tail.stat, self._tail.consumed
+        if not self._saved_index or self.header is None or st is None or consumed == 0:
+            return
+        always = sidecar.mode() == "always"
+        if self._saved_at is None:
+            if not always and st.st_size < sidecar.MIN_BYTES:
+                return
+        elif consumed - self._saved_at < (1 if always else sidecar.RESAVE_BYTES):
+            return
+        if self._branch is None and len(self._index):
+            path, cycle_at = self._index.walk(len(self._index) - 1)
+            if cycle_at is None:  # (a cycle is left to warn about when the branch is asked for)
+                self._branch = path
+        saved = sidecar.Saved(
+            header=self.header, warnings=list(self.warnings), cycle_warned=sorted(self._cycle_warned),
+            index=self._index, branch=self._branch, consumed=consumed, lines=self._tail.lines,
+            first_line=self._tail.first_line, file=st, name_at=self._name_at,
+        )
+        if sidecar.save(self.path, saved):
+            self._saved_at = consumed
 
     # -- header facts -----------------------------------------------------------------------------
 
@@ -180,169 +227,224 @@ class SessionLog:
 
     # -- reading ----------------------------------------------------------------------------------
 
+    @property
+    def records(self) -> Records:
+        """Every entry in file order (a sequence of records, the same object until a reset)."""
+        return self._records
+
+    @property
+    def by_id(self) -> Mapping[str, EntryRecord]:
+        """id -> record of the last entry with that id (pi's id map)."""
+        return _ById(self._index, self._records)
+
     def refresh(self) -> Refresh:
         """Read what was appended since the last call (all of it at first; everything after a reset)."""
         result = Refresh()
         first_warning = len(self.warnings)
-        # Indexing creates one small object per entry and nothing cyclic: pausing the cycle collector
-        # meanwhile saves the repeated full-heap scans that would otherwise dominate a big open.
+        start = len(self._index)
+        # Indexing allocates little and nothing cyclic: pausing the cycle collector meanwhile saves
+        # the repeated full-heap scans that would otherwise dominate a big open.
         gc_was_enabled = gc.isenabled()
         gc.disable()
         try:
             while (chunk := self._tail.read()) is not None:
                 if chunk.reset:
-                    self._reset_state()
                     self.generation += 1
-                    first_warning = 0
-                    result = Refresh(reset=True)
-                before = len(self.records)
+                    self._reset_state()
+                    first_warning = start = 0
+                    result.reset = True
                 self._ingest(chunk)
-                result.new.extend(self.records[before:])
         finally:
             if gc_was_enabled:
                 gc.enable()
-        if result.new:
-            self._verify_leaf(result)
+        result.new = self._records.picked(range(start, len(self._index)))
         result.warnings = self.warnings[first_warning:]
         return result
 
     def _ingest(self, chunk: TailChunk) -> None:
-        # The hot loop of opening a big file: lines are walked in place (no copies), and large
-        # message lines are indexed from their head (parse.fast_head).
+        # The hot loop of opening a big file. Lines are walked in place (no copies) and scanned for
+        # their identity only (scan.py). The common case, a new entry whose fields are all strings,
+        # is indexed right here (a call per line costs as much as the scan); anything else goes
+        # through _add, and a line the scanner refuses is parsed in full as pi parses it.
+        from .scan import REFUSED, decode_line
+
         data, base, size = chunk.data, chunk.offset, chunk.size
-        find, load = data.find, self._load
-        fast_min = self._fast_min if self._fast_min is not None else size + 1
+        view = memoryview(data)
+        find = data.find
+        index = self._index
+        ids, positions, pending, codes = index.ids, index.positions, index.pending, index.kind_codes
+        append_id, append_parent, append_kind = ids.append, index.parents.append, index.kinds.append
+        append_offset, append_length, append_line = index.offsets.append, index.lengths.append, index.line_nos.append
+        short = 2 * MAX_DEPTH  # longer lines of other types than message get their depth checked
+        scanning = self._scan and not self._legacy and self.header is not None
         line_no, pos = chunk.first_line_no, 0
-        while (end := find(b"\n", pos, size)) >= 0:
-            start, pos, n = pos, end + 1, line_no
-            line_no += 1
-            if end - start >= fast_min and self._head_index:
-                head = fast_head(data, start, end)
-                if head is not None and (head[2] != "toolResult" or head[3] not in (None, "todo")):
-                    # (a toolResult without a toolName in its head, or a todo result, is parsed in full;
-                    # so is every line of a version < 3 file, whose hookMessage role reads as custom)
-                    record = EntryRecord(head[0], head[1], "message", base + start, end - start, n, loader=load)
-                    record.role, record.tool_name, record.verified = head[2], head[3], False
-                    self._add(record)
+        try:
+            while (end := find(b"\n", pos, size)) >= 0:
+                start, pos, n = pos, end + 1, line_no
+                line_no += 1
+                if not scanning:  # the lines up to the header, or every line of a legacy file
+                    self._parse_in_full(n, data, base, start, end)
+                    scanning = self._scan and not self._legacy and self.header is not None
                     continue
-            try:
-                value = parse_line(data, start, end)
-            except ValueError as exc:
-                self._warn(f"line {n}: {exc}; skipped")
-                continue
-            if value is None:
-                continue
-            if self.header is None:
-                if not is_header(value):
-                    raise NotASession(f"{self.path} is not a pi session file: line {n} is not a session header")
-                self.header = value
-                self._head_index = self.version >= 3  # a legacy file is parsed in full
-                if self.version < 3:
-                    self._warn(f"line {n}: version {self.version} session file; opened read-only")
-                continue
-            self._add_parsed(value, n, base + start, end - start)
+                try:
+                    line = decode_line(view[start:end])
+                except REFUSED:
+                    self._parse_in_full(n, data, base, start, end)
+                    continue
+                kind, entry_id, parent, custom_type, message = line.type, line.id, line.parentId, line.customType, line.message
+                role = tool = None
+                if kind == "message" and message is not None:
+                    role, tool = message.role, message.toolName
+                try:
+                    code = codes.get((kind, custom_type, role, tool))
+                except TypeError:  # a list or an object where a string belongs
+                    code = None
+                if (code is None or entry_id.__class__ is not str or entry_id in positions
+                        or (kind != "message" and end - start > short)):
+                    self._add(kind, entry_id, parent, custom_type, role, tool, n, data, base, start, end)
+                    continue
+                i = len(ids)
+                if parent.__class__ is str:
+                    parent_at = positions.get(parent, PENDING)
+                    if parent_at == PENDING:
+                        pending[i] = parent
+                else:
+                    parent_at = NO_PARENT
+                positions[entry_id] = i
+                append_id(entry_id)
+                append_parent(parent_at)
+                append_kind(code)
+                append_offset(base + start)
+                append_length(end - start)
+                append_line(n)
+                if kind == "session_info":
+                    self._name_at = i
+                branch = self._branch
+                if branch and branch[-1] == parent_at and not pending:  # the branch grows by one
+                    branch.append(i)
+                elif branch is not None:
+                    self._follow_leaf(i, parent_at, entry_id)
+        finally:
+            view.release()
         chunk.line_count_hint = line_no - chunk.first_line_no
 
-    def _add_parsed(self, value: Any, line_no: int, offset: int, length: int) -> None:
+    def _parse_in_full(self, n: int, data: bytes | bytearray, base: int, start: int, end: int) -> None:
+        try:
+            value = parse_line(data, start, end)
+        except ValueError as exc:
+            self._warn(f"line {n}: {exc}; skipped")
+            return
+        if value is None:
+            return
+        if self.header is None:
+            if not is_header(value):
+                raise NotASession(f"{self.path} is not a pi session file: line {n} is not a session header")
+            self.header = value
+            self._legacy = self.version < 3
+            if self._legacy:
+                self._warn(f"line {n}: version {self.version} session file; opened read-only")
+            return
         if not isinstance(value, dict):
-            self._warn(f"line {line_no}: not a JSON object; skipped")
+            self._warn(f"line {n}: not a JSON object; skipped")
             return
-        if value.get("type") == "session":
-            self._warn(f"line {line_no}: a second session header; ignored")
-            return
-        if self.version < 3:
+        if self._legacy and value.get("type") != "session":
             value = upgrade_legacy_message(value)
-            if not isinstance(value.get("id"), str):
-                previous = self.records[-1].id if self.records else None
-                value = {**value, "id": f"line-{line_no}", "parentId": previous}
-        entry_id = value.get("id")
+            if not isinstance(value.get("id"), str):  # ids came with version 2: chain them in file order
+                value = {**value, "id": f"line-{n}", "parentId": self._index.ids[-1] if self._index.ids else None}
+        kind, message = value.get("type"), value.get("message")
+        role = tool = None
+        if kind == "message" and isinstance(message, dict):
+            role, tool = message.get("role"), message.get("toolName")
+        self._add(kind, value.get("id"), value.get("parentId"), value.get("customType"), role, tool, n,
+                  data, base, start, end)
+
+    def _add(self, kind: Any, entry_id: Any, parent: Any, custom_type: Any, role: Any, tool: Any, n: int,
+             data: bytes | bytearray, base: int, start: int, end: int) -> None:
+        """Index one parsed line (the fields as JSON.parse gives them) the way pi reads it."""
+        if kind == "session":
+            self._warn(f"line {n}: a second session header; ignored")
+            return
         if not isinstance(entry_id, str):
-            self._warn(f"line {line_no}: entry without a string id skipped (pi itself would show an "
+            self._warn(f"line {n}: entry without a string id skipped (pi itself would show an "
                        "empty branch after such a line)")
             return
-        parent = value.get("parentId")
-        kind = value.get("type") if isinstance(value.get("type"), str) else None
-        message = value.get("message") if kind == "message" else None
-        role = tool = None
-        if isinstance(message, dict):
-            role = message.get("role") if isinstance(message.get("role"), str) else None
-            tool = message.get("toolName") if isinstance(message.get("toolName"), str) else None
-        if kind == "message":
-            keep = role == "toolResult" and tool == "todo"
-        else:
-            keep = kind in KEEP_TYPES or length <= KEEP_MAX
-        custom_type = value.get("customType")
-        self._add(EntryRecord(
-            id=entry_id, parent_id=parent if isinstance(parent, str) else None, type=kind,
-            custom_type=custom_type if isinstance(custom_type, str) else None, role=role, tool_name=tool,
-            offset=offset, length=length, line_no=line_no, entry=value if keep else None, loader=self._load,
-        ))
-        if kind == "session_info":
-            name = value.get("name")
-            self._name = name if isinstance(name, str) else None
-
-    def _add(self, record: EntryRecord) -> None:
-        previous = self.by_id.get(record.id)
-        if previous is not None:
-            self._warn(f"line {record.line_no}: duplicate id {record.id} (also on line {previous.line_no}); "
+        if kind != "message" and end - start > 2 * MAX_DEPTH and too_deep(data[start:end]):
+            # bodies of these entries are what derived state is built from: never admit one that
+            # cannot be read back (message lines are checked when their body is read)
+            self._warn(f"line {n}: nested more than {MAX_DEPTH} levels deep; skipped")
+            return
+        index = self._index
+        key = (
+            kind if isinstance(kind, str) else None,
+            custom_type if isinstance(custom_type, str) else None,
+            role if isinstance(role, str) else None,
+            tool if isinstance(tool, str) else None,
+        )
+        previous = index.add(entry_id, parent if isinstance(parent, str) else None, key, base + start, end - start, n)
+        i = len(index) - 1
+        if previous >= 0:
+            self._warn(f"line {n}: duplicate id {entry_id} (also on line {index.line_nos[previous]}); "
                        "the later entry wins, as in pi")
+        if key[0] == "session_info":
+            self._name_at = i
+        if previous >= 0:
+            self._branch = None  # an id now names another entry: walk the branch again
+        elif self._branch is not None:
+            self._follow_leaf(i, index.parents[i], entry_id)
+
+    def _follow_leaf(self, i: int, parent_at: int, entry_id: str) -> None:
+        """Keep the branch up to date as entry ``i`` becomes the leaf (no walk from the leaf): it
+        grows by one, starts anew at a root, or forks off an entry a little before the old leaf
+        (a /tree jump); anything else leaves it to be walked again when asked for."""
         branch = self._branch
-        if branch is not None:
-            if previous is not None:
-                self._branch = None
-            elif record.parent_id is None or record.parent_id not in self.by_id:
-                self._branch = [record]
-            elif branch and branch[-1].id == record.parent_id:
-                branch.append(record)
-                if branch[0].parent_id == record.id:  # the root pointed at this id: a cycle
-                    self._warn_cycle(record.id)
+        assert branch is not None
+        if parent_at < 0:
+            self._branch = [i]
+            return
+        if not branch or branch[-1] != parent_at:
+            for k in range(len(branch) - 2, max(len(branch) - FORK_REACH, 0) - 1, -1):
+                if branch[k] == parent_at:
+                    del branch[k + 1:]
+                    break
             else:
                 self._branch = None
-        self.records.append(record)
-        self.by_id[record.id] = record
-
-    def _verify_leaf(self, result: Refresh) -> None:
-        """The leaf decides the branch: check an entry indexed from its head before trusting it."""
-        while self.records and not self.records[-1].verified:
-            record = self.records[-1]
-            try:
-                value = loads_line(self._read_line(record))
-                ok = isinstance(value, dict) and value.get("id") == record.id
-            except (OSError, ValueError):
-                ok = False
-            if ok:
-                record.verified = True
                 return
-            self._warn(f"line {record.line_no}: invalid JSON or UTF-8; skipped")
-            self.records.pop()
-            if record in result.new:
-                result.new.remove(record)
-            self._branch = None
-            del self.by_id[record.id]
-            for other in reversed(self.records):
-                if other.id == record.id:
-                    self.by_id[record.id] = other
-                    break
-
-    def _read_line(self, record: EntryRecord) -> bytes:
-        with open(self.path, "rb") as fh:
-            fh.seek(record.offset)
-            return fh.read(record.length)
+        branch.append(i)
+        if self._index.pending.get(branch[0]) == entry_id:  # the root pointed at this id: a cycle
+            self._warn_cycle(entry_id)
 
     def _load(self, record: EntryRecord) -> dict[str, Any]:
-        """Read one entry's line back from the file (a body that was not kept in memory)."""
+        """Read one entry's line back from the file."""
+        memo = self._memo
+        if memo is not None and memo[0] is record:
+            return memo[1]
+        if (body := self._bodies.get(record)) is not None:
+            self._bodies.move_to_end(record)
+            return body
         try:
-            value = loads_line(self._read_line(record))
+            fd = os.open(self.path, os.O_RDONLY)
+            try:
+                raw = os.pread(fd, record.length, record.offset)
+            finally:
+                os.close(fd)
+            value = loads_line(raw, depth_checked=record.type != "message")  # (checked when indexed)
         except (OSError, ValueError) as exc:
             value, problem = None, str(exc)
         else:
             problem = "it changed on disk"
-        if isinstance(value, dict) and self.version < 3:
+        if isinstance(value, dict) and self._legacy:
             value = upgrade_legacy_message(value)
             if not isinstance(value.get("id"), str):
                 value = {**value, "id": record.id, "parentId": record.parent_id}
         if isinstance(value, dict) and value.get("id") == record.id:
-            record.verified = True
+            # Derived state reads the same few small entries again and again (the newest state of
+            # each primitive): keep the last ones read; of big message bodies, only the last.
+            if record.type == "message":
+                self._memo = (record, value)
+            else:
+                self._bodies[record] = value
+                if len(self._bodies) > BODIES_KEPT:
+                    self._bodies.popitem(last=False)
             return value
         self._warn(f"line {record.line_no}: entry {record.id} could not be read back ({problem})")
         return {"type": record.type, "id": record.id, "parentId": record.parent_id}
@@ -360,66 +462,82 @@ class SessionLog:
     @property
     def leaf(self) -> EntryRecord | None:
         """The last entry of the file (pi's leaf after loading)."""
-        return self.records[-1] if self.records else None
+        return self._records.record(len(self._index) - 1) if len(self._index) else None
 
     @property
     def leaf_id(self) -> str | None:
-        return self.records[-1].id if self.records else None
+        return self._index.ids[-1] if self._index.ids else None
 
-    def branch(self) -> list[EntryRecord]:
-        """Index records of the current branch, root first."""
-        return list(self._current_branch())
-
-    def _current_branch(self) -> list[EntryRecord]:
+    def _current_branch(self) -> list[int]:
         if self._branch is None:
-            path, cycle_at = branch_path(self.leaf, self.by_id)
+            index = self._index
+            path, cycle_at = index.walk(len(index) - 1) if len(index) else ([], None)
             if cycle_at is not None:
-                self._warn_cycle(cycle_at)
+                self._warn_cycle(index.ids[cycle_at])
             self._branch = path
         return self._branch
 
-    def branch_entries(self) -> list[Mapping[str, Any]]:
-        """Entries of the current branch, root first: kept entries as their dicts, the others as
-        records that read their body from the file when a key beyond type/id is looked up (so on a
-        big session, filter on ``type`` before looking at ``message``)."""
-        return [r.entry if r.entry is not None else r for r in self._current_branch()]
+    def branch(self) -> Sequence[EntryRecord]:
+        """Records of the current branch, root first (a snapshot: later appends do not change it)."""
+        return self._records.picked(list(self._current_branch()))
 
-    def branch_since(self, length: int, anchor: Mapping[str, Any] | None) -> list[Mapping[str, Any]] | None:
-        """What was added to the current branch after its first ``length`` entries, provided the
-        entry at ``length - 1`` is still ``anchor`` (the very object ``branch_entries`` gave);
-        None when the branch changed in another way (a switch or a reset). Costs O(new entries)."""
-        branch = self._current_branch()
-        if length == 0 or len(branch) < length:
+    def branch_entries(self) -> Sequence[Mapping[str, Any]]:
+        """Entries of the current branch, root first, as records: a record reads its body from the
+        file when a key beyond type/id/customType is looked up (so on a big session, filter on
+        ``type`` before looking at ``message``)."""
+        return self.branch()
+
+    def branch_select(
+        self, wanted: Wanted, start: int = 0, anchor: Mapping[str, Any] | None = None
+    ) -> tuple[list[tuple[int, Kind, int]], int, Callable[[int], EntryRecord], EntryRecord | None] | None:
+        """The entries of the current branch from position ``start`` on that
+        ``wanted(type, customType, role, toolName)`` picks, found from the index alone, so a fold
+        that reads a few kinds of entry costs nothing for the others. Returns
+        ``(picked, length, record_at, last)``: (branch position, kind, key) triples, the branch
+        length, ``record_at(key)`` for the record of a picked entry, and the branch's last record.
+        None when the entry at ``start - 1`` is no longer ``anchor`` (the branch changed in
+        another way than growing)."""
+        branch, records = self._current_branch(), self._records
+        if start and (len(branch) < start or records.record(branch[start - 1]) is not anchor):
             return None
-        record = branch[length - 1]
-        if (record.entry if record.entry is not None else record) is not anchor:
-            return None
-        return [r.entry if r.entry is not None else r for r in branch[length:]]
+        index = self._index
+        codes, kinds, table = index.codes(wanted), index.kinds, index.kind_table
+        picked = [(p, table[kinds[i]], i) for p, i in enumerate(branch[start:], start) if kinds[i] in codes]
+        return picked, len(branch), records.record, records.record(branch[-1]) if branch else None
 
     def entry(self, entry_id: str) -> dict[str, Any] | None:
         """The full entry with this id (the later one for a duplicate id), or None."""
-        record = self.by_id.get(entry_id)
-        return record.load() if record is not None else None
+        i = self._index.positions.get(entry_id)
+        return self._records.record(i).load() if i is not None else None
+
+    def _newest_on_branch(self, wanted: Wanted) -> dict[str, Any] | None:
+        codes, kinds = self._index.codes(wanted), self._index.kinds
+        if codes:
+            for i in reversed(self._current_branch()):
+                if kinds[i] in codes:
+                    return self._records.record(i).load()
+        return None
 
     def latest_custom(self, custom_type: str) -> dict[str, Any] | None:
         """The newest ``custom`` entry of ``custom_type`` on the current branch, or None."""
-        for record in reversed(self._current_branch()):
-            if record.type == "custom" and record.custom_type == custom_type:
-                return record.load()
-        return None
+        return self._newest_on_branch(lambda kind, ct, role, tool: kind == "custom" and ct == custom_type)
 
     def latest_tool_result(self, tool_name: str) -> dict[str, Any] | None:
         """The newest ``toolResult`` message entry of ``tool_name`` on the current branch, or None
         (found from the index; only that entry's body is read)."""
-        for record in reversed(self._current_branch()):
-            if record.type == "message" and record.role == "toolResult" and record.tool_name == tool_name:
-                return record.load()
-        return None
+        return self._newest_on_branch(
+            lambda kind, ct, role, tool: kind == "message" and role == "toolResult" and tool == tool_name
+        )
 
     @property
     def name(self) -> str | None:
         """The session name: ``name`` of the newest ``session_info`` entry in the file."""
-        return self._name
+        if self._name_at < 0:
+            return None
+        if self._name is None or self._name[0] != self._name_at:
+            name = self._records.record(self._name_at).get("name")
+            self._name = (self._name_at, name if isinstance(name, str) else None)
+        return self._name[1]
 
     # -- appending --------------------------------------------------------------------------------
 
@@ -468,9 +586,28 @@ class SessionLog:
             if self._tail.partial:
                 write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line
                 self.refresh()
-            entry = build(unique_id(self.by_id, self._id_factory), self.leaf_id, iso_timestamp(self._clock()))
+            entry = build(unique_id(self._index.positions, self._id_factory), self.leaf_id, iso_timestamp(self._clock()))
             write_all(fd, serialise(entry))
             self.refresh()
         finally:
             os.close(fd)
         return entry
+
+
+class _ById(Mapping):
+    """pi's id map as records: id -> the last entry with that id."""
+
+    def __init__(self, index: EntryIndex, records: Records) -> None:
+        self._index, self._records = index, records
+
+    def __getitem__(self, entry_id: str) -> EntryRecord:
+        return self._records.record(self._index.positions[entry_id])
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._index.positions
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index.positions)
+
+    def __len__(self) -> int:
+        return len(self._index.positions)

@@ -1,79 +1,97 @@
 """Parsing one line of a session file: the header, entries, and what is skipped with a warning.
 
-pi reads each line with ``JSON.parse``; a line pi cannot parse is skipped. pideck does the same,
-with one speed-up for big files: a large ``message`` line written in pi's own key order is indexed
-from its head (type, id, parentId, role, toolName) without decoding its body, which is what makes
-opening a 200 MB session cheap. Such a record is marked unverified; its body is checked when it is
-read, and the last entry of the file (the leaf) is always checked in full. The price: a torn large
-message line that happens to end in ``}}`` and is not the last entry is indexed as an entry (pi
-would skip it); it stays off the branch unless another entry names its id as parent.
+pi reads each line with ``JSON.parse`` and skips a line it cannot parse; pideck does the same. The
+index reads most lines through ``scan.py`` (the identity fields only); this module is the full
+parse used for the header, for bodies read back from the file and for every line the scanner
+refuses.
+
+One limit pi does not have: a line nested more than ``MAX_DEPTH`` levels deep is skipped with a
+warning. Python's parsers and everything that walks a decoded value recurse once per level, so a
+line like ``[[[[...]]]]`` five thousand levels deep would otherwise end in a RecursionError (and
+no real session nests anywhere near this deep).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 ENTRY_TYPES = frozenset({
     "message", "model_change", "thinking_level_change", "usage", "compaction", "context_edit",
     "branch_summary", "custom", "custom_message", "label", "session_info",
 })
-"""Every entry type pi writes (pi-session.md §8); others are kept as tree nodes of unknown type."""
+"""Every entry type pi writes; others are kept as tree nodes of unknown type."""
 
-FAST_MIN = 1024
-"""Lines at least this long may be indexed from their head (see module docstring)."""
-
-# pi's key order for message entries: type, id, parentId, timestamp, message{role, ...};
-# a toolResult message continues with toolCallId, toolName. Only escape-free strings are matched,
-# so every captured value is exactly what JSON.parse would return.
-_FAST_HEAD = re.compile(
-    rb'\{"type":"message","id":"([^"\\]*)","parentId":(?:"([^"\\]*)"|null),'
-    rb'"timestamp":"[^"\\]*","message":\{"role":"([^"\\]*)"'
-    rb'(?:,"toolCallId":"[^"\\]*","toolName":"([^"\\]*)")?'
-)
+MAX_DEPTH = 256
+"""Deepest nesting of arrays and objects a line may have (see the module docstring)."""
 
 _BLANK = b" \t\r\n\x0b\x0c"
+_BRACKETS = bytes.maketrans(b"{}", b"[]")
+_NOT_STRUCTURE = bytes(set(range(256)) - set(b'"[{]}'))  # kept: quotes and brackets
+
+
+class TooDeep(ValueError):
+    """A line nested more than ``MAX_DEPTH`` levels deep."""
+
+    def __init__(self) -> None:
+        super().__init__(f"nested more than {MAX_DEPTH} levels deep")
+
+
+def too_deep(raw: bytes | bytearray | memoryview) -> bool:
+    """True when ``raw`` nests arrays and objects more than ``MAX_DEPTH`` levels deep. Counting the
+    brackets settles almost every line; a line with more brackets than the limit has its strings
+    taken out, and its innermost pairs of brackets removed a level at a time."""
+    if len(raw) <= 2 * MAX_DEPTH:
+        return False
+    raw = bytes(raw)
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    # Outside its strings: with escaped backslashes and quotes gone, every quote left opens or
+    # closes a string, so every other piece between quotes is structure.
+    if b"\\" in raw:
+        raw = raw.replace(b"\\\\", b"").replace(b'\\"', b"")
+    structure = raw.translate(_BRACKETS, _NOT_STRUCTURE)
+    brackets = b"".join(structure.split(b'"')[::2])
+    for _ in range(MAX_DEPTH):
+        inner = brackets.replace(b"[]", b"")
+        if len(inner) == len(brackets):  # empty, or not balanced (not JSON: the parser says so)
+            return False
+        brackets = inner
+    return bool(brackets)
 
 
 def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")  # JSON.parse rejects NaN / Infinity
 
 
-def loads_line(raw: bytes) -> Any:
+def loads_line(raw: bytes | bytearray | memoryview, depth_checked: bool = False) -> Any:
     """``JSON.parse`` of one line as pi reads it: the file is read as text
     (``readFileSync(path, "utf8")``), so bytes that are not UTF-8 become U+FFFD; no NaN/Infinity.
-    Raises ValueError."""
-    return json.loads(raw.decode("utf-8", "replace"), parse_constant=_reject_constant)
+    Raises ValueError (``TooDeep`` for a line nested beyond ``MAX_DEPTH``, unless the caller
+    already knows it is not)."""
+    if not depth_checked and too_deep(raw):
+        raise TooDeep()
+    return _loads(raw)
 
 
-FAST_TAILS = (b"}}", b"}}\r")
-"""A complete message line in pi's order ends by closing the message and the entry."""
-
-
-def fast_head(buf: bytes, start: int, end: int) -> tuple[str, str | None, str, str | None] | None:
-    """``(id, parentId, role, toolName)`` read from the head of a large message line written in pi's
-    key order, or None when the line must be parsed in full. The body is not looked at: its JSON is
-    checked when it is read (decoding 200 MB costs more than the whole index)."""
-    m = _FAST_HEAD.match(buf, start, end)
-    if m is None or not buf.endswith(FAST_TAILS, start, end):
-        return None
-    id_, parent, role, tool = m.groups()
+def _loads(raw: bytes | bytearray | memoryview) -> Any:
     try:
-        return (id_.decode("utf-8"), parent.decode("utf-8") if parent is not None else None,
-                role.decode("utf-8"), tool.decode("utf-8") if tool is not None else None)
-    except UnicodeDecodeError:
-        return None
+        return json.loads(bytes(raw).decode("utf-8", "replace"), parse_constant=_reject_constant)
+    except RecursionError:  # deeper than this stack allows
+        raise TooDeep() from None
 
 
-def parse_line(buf: bytes, start: int, end: int) -> Any:
-    """``JSON.parse`` of ``buf[start:end]`` (one line without its ``\\n``); None for a blank line.
-    Raises ValueError with a short reason for a line pi would skip."""
+def parse_line(buf: bytes | bytearray, start: int, end: int) -> Any:
+    """``JSON.parse`` of ``buf[start:end]`` (one line without its ``\\n``) for the index; None for a
+    blank line. Raises ValueError with a short reason for a line pi would skip, ``TooDeep`` when
+    the parser runs out of stack (the index decides about lesser depths by the entry's type)."""
     raw = buf[start:end]
     if not raw.strip(_BLANK):
         return None
     try:
-        return loads_line(raw)
+        return _loads(raw)
+    except TooDeep:
+        raise
     except ValueError as exc:
         raise ValueError(f"invalid JSON ({exc})") from None
 

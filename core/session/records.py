@@ -1,31 +1,33 @@
-"""The per-entry index record: what the log keeps in memory for each entry.
+"""Record objects: the entries of the index (``index.py``) as the rest of pideck sees them.
 
-Big ``message`` bodies are not kept: a record holds the entry's identity and where its line sits in
-the file, and reads the full entry from disk when asked. Small entries that derived state needs
-(``custom``, ``custom_message``, ``session_info``, ``todo`` tool results, ...) keep their parsed dict.
+A record holds an entry's identity and where its line sits in the file, and reads the full entry
+from disk when a key beyond those is looked up. Records are made on demand, one per entry at
+most, so the same entry always gives the same object (the Deck and the todo fold compare them by
+identity) while a big session that nobody browses costs no objects at all.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Callable, Iterator
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Iterator, overload
 
+from .index import EntryIndex
 from .parse import ENTRY_TYPES
 
 Loader = Callable[["EntryRecord"], dict[str, Any]]
+_NOT_INDEXED = object()
 
 
 class EntryRecord(Mapping):
     """Index record of one entry; also a read-only mapping view of the full entry.
 
-    ``record["type"]``, ``record.get("id")`` and the like are answered from the index; any other key
-    loads the entry from the file (not cached, so that browsing a branch does not pin bodies). Do not
-    mutate what ``load()`` returns for kept entries: it is the log's own copy.
+    ``record["type"]``, ``record.get("id")`` and a string ``customType`` are answered from the
+    index; any other key reads the entry from the file. Do not mutate what ``load()`` returns: the
+    log keeps the last body it read to answer the next lookup on the same record.
     """
 
     __slots__ = (
-        "id", "parent_id", "type", "custom_type", "role", "tool_name",
-        "offset", "length", "line_no", "entry", "verified", "_loader",
+        "id", "parent_id", "type", "custom_type", "role", "tool_name", "offset", "length", "line_no", "_loader",
     )
 
     def __init__(
@@ -40,8 +42,6 @@ class EntryRecord(Mapping):
         custom_type: str | None = None,
         role: str | None = None,
         tool_name: str | None = None,
-        entry: dict[str, Any] | None = None,
-        verified: bool = True,
         loader: Loader | None = None,
     ) -> None:
         self.id = id
@@ -53,8 +53,6 @@ class EntryRecord(Mapping):
         self.offset = offset
         self.length = length
         self.line_no = line_no
-        self.entry = entry
-        self.verified = verified  # False: indexed from its head only, body not JSON-checked yet
         self._loader = loader
 
     @property
@@ -62,35 +60,33 @@ class EntryRecord(Mapping):
         """False for an entry type pi does not write (kept in the tree, shown as unknown)."""
         return self.type in ENTRY_TYPES
 
-    # -- the full entry ---------------------------------------------------------------------------
-
     def load(self) -> dict[str, Any]:
-        """The full entry as pi wrote it (the kept dict, or the line read back from the file)."""
-        if self.entry is not None:
-            return self.entry
+        """The full entry as it is in the file."""
         if self._loader is None:
             raise LookupError(f"entry {self.id} has no body loader")
         return self._loader(self)
 
     # -- Mapping view -----------------------------------------------------------------------------
 
+    def _indexed(self, key: str) -> Any:
+        """The value of ``key`` when the index knows it, else ``_NOT_INDEXED``."""
+        if key == "type" and self.type is not None:
+            return self.type
+        if key == "id":
+            return self.id
+        if key == "customType" and self.custom_type is not None:
+            return self.custom_type
+        return _NOT_INDEXED
+
     def __getitem__(self, key: str) -> Any:
-        if self.entry is None:
-            if key == "type" and self.type is not None:
-                return self.type
-            if key == "id":
-                return self.id
-        return self.load()[key]
+        value = self._indexed(key)
+        return self.load()[key] if value is _NOT_INDEXED else value
 
     def get(self, key: str, default: Any = None) -> Any:
         """``Mapping.get`` without the exception round trip: derived-state folds call it on every
-        entry of a branch, and ``type``/``id`` are answered from the index."""
-        if self.entry is None:
-            if key == "type" and self.type is not None:
-                return self.type
-            if key == "id":
-                return self.id
-        return self.load().get(key, default)
+        entry they look at, and the index answers the keys they filter on."""
+        value = self._indexed(key)
+        return self.load().get(key, default) if value is _NOT_INDEXED else value
 
     def __iter__(self) -> Iterator[str]:
         return iter(self.load())
@@ -104,3 +100,92 @@ class EntryRecord(Mapping):
 
     __hash__ = object.__hash__
     __eq__ = object.__eq__
+
+
+class _RecordSequence(Sequence):
+    """Compares equal to a list (or another such sequence) holding the very same records."""
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, tuple, _RecordSequence)):
+            return len(self) == len(other) and all(a is b for a, b in zip(self, other))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class Records(_RecordSequence):
+    """Every entry of one index, in file order, as records (made on first access, then kept).
+
+    One ``Records`` object lives as long as its index: it grows as entries are appended and is
+    replaced when the file is re-read from scratch.
+    """
+
+    def __init__(self, index: EntryIndex, loader: Loader) -> None:
+        self._index = index
+        self._loader = loader
+        self._made: dict[int, EntryRecord] = {}
+
+    def record(self, i: int) -> EntryRecord:
+        made = self._made.get(i)
+        if made is None:
+            index = self._index
+            kind, custom_type, role, tool_name = index.kind_table[index.kinds[i]]
+            made = self._made[i] = EntryRecord(
+                index.ids[i], index.parent_id(i), kind, index.offsets[i], index.lengths[i], index.line_nos[i],
+                custom_type=custom_type, role=role, tool_name=tool_name, loader=self._loader,
+            )
+        return made
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+    @overload
+    def __getitem__(self, i: int) -> EntryRecord: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[EntryRecord]: ...
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self.record(n) for n in range(*i.indices(len(self._index)))]
+        n = len(self._index)
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("record index out of range")
+        return self.record(i)
+
+    def __iter__(self) -> Iterator[EntryRecord]:
+        return (self.record(i) for i in range(len(self._index)))
+
+    def picked(self, positions: Sequence[int]) -> RecordList:
+        """The records at ``positions`` (a snapshot), made as they are looked at."""
+        return RecordList(self, positions)
+
+    def __repr__(self) -> str:
+        return f"<Records of {len(self)} entries>"
+
+
+class RecordList(_RecordSequence):
+    """Records at fixed positions of one index (a branch, or the entries one refresh added)."""
+
+    def __init__(self, records: Records, positions: Sequence[int]) -> None:
+        self._records = records
+        self._positions = positions
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._records.record(p) for p in self._positions[i]]
+        return self._records.record(self._positions[i])
+
+    def __iter__(self) -> Iterator[EntryRecord]:
+        record = self._records.record
+        return (record(p) for p in self._positions)
+
+    def __reversed__(self) -> Iterator[EntryRecord]:
+        record = self._records.record
+        return (record(p) for p in reversed(self._positions))
+
+    def __repr__(self) -> str:
+        return f"<RecordList of {len(self)} entries>"

@@ -68,6 +68,7 @@ class Tailer:
         self._clear()
         self._inode: int | None = None
         self._mtime_ns: int | None = None
+        self.stat: os.stat_result | None = None  # the file as it was at the last read
 
     def _clear(self) -> None:
         self.offset = 0  # bytes read so far (complete lines + the held partial line)
@@ -90,6 +91,18 @@ class Tailer:
         """File offset just after the last complete line delivered."""
         return self.offset - len(self.partial)
 
+    @property
+    def first_line(self) -> bytes:
+        """The start of the file's first line, compared at each read to detect a rewrite."""
+        return self._first_line
+
+    def resume(self, consumed: int, lines: int, first_line: bytes, inode: int, mtime_ns: int) -> None:
+        """Continue after ``consumed`` bytes holding ``lines`` complete lines that were read
+        earlier (by another process: the saved index). The next read checks the file as usual."""
+        self._clear()
+        self.offset, self._lines, self._first_line = consumed, lines, first_line
+        self._inode, self._mtime_ns = inode, mtime_ns
+
     def read(self, max_bytes: int = CHUNK) -> TailChunk | None:
         """The next complete lines (at most about ``max_bytes`` new bytes), or None when none.
 
@@ -105,7 +118,7 @@ class Tailer:
             if self._inode is not None and self._changed_under_us(st, fh):
                 self._clear()
                 reset = True
-            self._inode, self._mtime_ns = st.st_ino, st.st_mtime_ns
+            self._inode, self._mtime_ns, self.stat = st.st_ino, st.st_mtime_ns, st
             if st.st_size <= self.offset:
                 return TailChunk(b"", self.consumed, 1, True) if reset else None
             fh.seek(self.offset)

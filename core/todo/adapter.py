@@ -24,7 +24,7 @@ from core.todo.display import GoalRow, StripLine, goal_rows, goal_table_text, st
 from core.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, open_items
 from core.todo.observations import Observation
 from core.todo.overlay import overlay_markdown
-from core.todo.replay import CycleFlags, Replay, Replayer
+from core.todo.replay import CycleFlags, Replay, Replayer, read_by_fold
 from core.todo.restore import state_entry_data
 from core.todo.tool_output import pretty
 from core.todo.tool_schema import TODO_TOOL
@@ -84,21 +84,22 @@ class TodoAdapter:
         """The derived state of ``entries`` (default: the log's current branch; treat what it
         returns as read-only).
 
-        The fold resumes from the last leaf it saw (the log says what its branch gained), so a
-        live refresh costs O(new entries); a branch switch, a reset or a new config starts it over.
+        The fold picks from the branch only the entries it uses (the log answers from its index)
+        and resumes from the last leaf it saw, so a big session costs records for those alone and
+        a live refresh O(new entries); a branch switch, a reset or a new config starts it over.
         """
         if entries is not None:
             return self._new_replayer().feed_all(entries)
+        select = self.log.branch_select
         fold = self._fold
-        tail = self.log.branch_since(fold.count, fold.anchor) if fold is not None and fold.config == self.config else None
-        if tail is None:
-            branch = self.log.branch_entries()
+        picked = select(read_by_fold, fold.count, fold.anchor) if fold is not None and fold.config == self.config else None
+        if fold is None or picked is None:
             fold = self._fold = _Fold(self.config, self._new_replayer(), None, None)
-            tail = branch
-        if tail or fold.result is None:
-            fold.replayer.feed(tail)
-            if tail:
-                fold.anchor = tail[-1]
+            picked = select(read_by_fold)
+        entries_picked, length, record_at, last = picked
+        if length != fold.count or fold.result is None:
+            fold.replayer.feed_picked(entries_picked, length, record_at, last)
+            fold.anchor = last
             fold.result = fold.replayer.result()
         return fold.result
 

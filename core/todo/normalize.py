@@ -102,6 +102,15 @@ def normalise_input(params: Any) -> Any:
     return {k: out[k] for k in ("todos", "plan", "goals") if k in out}
 
 
+def holds_write(params: Any) -> bool:
+    """Whether ``normalise_input(params)`` keeps any of ``todos``/``plan``/``goals``, decided
+    without the copies it makes (the replay asks this of every todo call on a branch)."""
+    if not isinstance(params, dict):
+        return False
+    wanted = (("todos", list), ("plan", dict), ("goals", list))
+    return any(_unstring(params.get(key), kind) is not None for key, kind in wanted)
+
+
 def _unstring_item(value: Any) -> Any:
     if isinstance(value, str) and not is_blank(value):
         parsed = _parse_json(value)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from core.session.records import EntryRecord
@@ -134,6 +134,16 @@ def _tool_call_arguments(assistant: Mapping[str, Any], call_id: Any) -> tuple[bo
     return False, None
 
 
+def read_by_fold(kind: str | None, custom_type: str | None, role: str | None, tool_name: str | None) -> bool:
+    """Entries the fold does more with than end a run of watchdog follow-ups (``_Walker.entry``),
+    told apart by what a session log's index knows of them; the fold skips the others."""
+    if kind == "custom_message":
+        return custom_type == c.FOLLOWUP_CUSTOM_TYPE
+    if kind == "custom":
+        return custom_type in (c.CYCLE_CUSTOM_TYPE, c.STATE_CUSTOM_TYPE)
+    return kind == "message" and (role == "assistant" or (role == "toolResult" and tool_name == c.TOOL_NAME))
+
+
 class _Walker:
     def __init__(self, armed: bool, max_observations: int) -> None:
         self.state = TodoState()
@@ -144,7 +154,7 @@ class _Walker:
         self.warnings: list[str] = []
         self.dead = 0
         self.turns = 0
-        self.assistants: list[Mapping[str, Any]] = []
+        self.assistants: list[Any] = []  # entries, or (record_at, key) to fetch one with
         self._json_of: tuple[TodoState, dict[str, Any]] | None = None
         self.seen_candidate = False
 
@@ -202,9 +212,17 @@ class _Walker:
             if isinstance(msg, dict):
                 self.tool_result(msg)
 
+    def assistant_later(self, record_at: Callable[[Any], Mapping[str, Any]], key: Any) -> None:
+        """What ``entry`` does with an assistant message, keeping only the way to fetch it."""
+        self.dead = 0
+        self.turns += 1
+        self.assistants.append((record_at, key))
+
     def call_arguments(self, call_id: Any) -> tuple[bool, Any]:
         """The matching tool call, newest assistant message first (bodies load lazily)."""
         for assistant in reversed(self.assistants):
+            if isinstance(assistant, tuple):  # (record_at, key) from feed_picked
+                assistant = assistant[0](assistant[1])
             found, arguments = _tool_call_arguments(assistant, call_id)
             if found:
                 return True, arguments
@@ -281,6 +299,32 @@ class Replayer:
             self._walker.entry(entry)
             self._last = entry
             self.count += 1
+
+    def feed_picked(
+        self,
+        picked: Iterable[tuple[int, tuple[str | None, ...], int]],
+        length: int,
+        record_at: Callable[[int], Mapping[str, Any]],
+        last: Mapping[str, Any] | None,
+    ) -> None:
+        """Feed the branch up to position ``length`` given only the entries ``read_by_fold``
+        picked, as (branch position, (type, customType, role, toolName), key) triples, where
+        ``record_at(key)`` gives the entry; ``last`` is the branch's last entry. The entries left
+        out would only have ended a run of watchdog follow-ups, which a gap in the positions does.
+        An assistant message is only counted and fetched if a todo result asks for its call."""
+        walker = self._walker
+        for position, kind, key in picked:
+            if position > self.count:
+                walker.dead = 0
+            if kind[0] == "message" and kind[2] == "assistant":
+                walker.assistant_later(record_at, key)
+            else:
+                walker.entry(record_at(key))
+            self.count = position + 1
+        if length > self.count:
+            walker.dead = 0
+        if length > 0 and last is not None:
+            self.count, self._last = length, last
 
     def feed_all(self, entries: Iterable[Mapping[str, Any]]) -> Replay:
         self.feed(entries)

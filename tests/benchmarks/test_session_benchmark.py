@@ -20,23 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from session_shape import text as _text
+
 from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
 
 pytestmark = pytest.mark.benchmark
 
 TYPES = ["agent-state-state", "agent-progress-state", "agent-handoff-state"]
-WORDS = ("def run(self, path):\n\treturn {'ok': True}  # \"quoted\" src/pideck/core.py:42 "
-         "lorem ipsum dolor sit amet ✓ error: expected ';' got '}' npm test passed 1234 ms").split(" ")
-
-
-def _text(rng: random.Random, size: int) -> str:
-    out, n = [], 0
-    while n < size:
-        w = rng.choice(WORDS)
-        out.append(w)
-        n += len(w) + 1
-    return " ".join(out)
 
 
 def generate(path: Path, n: int, seed: int = 7) -> None:

@@ -10,6 +10,12 @@ from core.cli import main
 
 
 @pytest.fixture(autouse=True)
+def both_open_paths(open_path: str) -> str:
+    """Every CLI test runs on both ways a session is opened (tests/conftest.py: ``open_path``)."""
+    return open_path
+
+
+@pytest.fixture(autouse=True)
 def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     work = tmp_path / "project"
     work.mkdir()

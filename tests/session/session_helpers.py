@@ -49,11 +49,29 @@ def _reject(name: str) -> Any:
     raise ValueError(name)
 
 
+MAX_DEPTH = 256  # pideck's documented limit (core/session/parse.py); the reference counts it its own way
+
+
+def depth(value: Any) -> int:
+    """Nesting depth of a decoded JSON value (an object or array is one level), counted without
+    recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        if isinstance(node, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (node.values() if isinstance(node, dict) else node))
+    return deepest
+
+
 def reference_read(data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
     """pi's algorithm, written the straightforward way: JSON.parse every complete line, the first
     parsed line is the header, entries are objects with a string id, the id map is filled in file
     order (later duplicates win), the leaf is the last entry, the branch follows parentId until null,
-    a missing id, or (pideck's guard) an id already visited. Returns (entries, branch ids)."""
+    a missing id, or (pideck's guard) an id already visited. Returns (entries, branch ids).
+
+    pideck's one extra rule: a line Python cannot parse for its depth is skipped, and so is an
+    entry other than a message nested more than MAX_DEPTH levels deep."""
     header = None
     entries: list[dict[str, Any]] = []
     for raw in data.split(b"\n")[:-1]:
@@ -61,7 +79,7 @@ def reference_read(data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
             continue
         try:
             value = json.loads(raw.decode("utf-8", "replace"), parse_constant=_reject)  # pi reads text
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
         if header is None:
             if not (isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str)):
@@ -69,6 +87,8 @@ def reference_read(data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
             header = value
             continue
         if isinstance(value, dict) and value.get("type") != "session" and isinstance(value.get("id"), str):
+            if value.get("type") != "message" and depth(value) > MAX_DEPTH:
+                continue
             entries.append(value)
     if header is None:
         raise NotSession
@@ -81,3 +101,24 @@ def reference_read(data: bytes) -> tuple[list[dict[str, Any]], list[str]]:
         parent = node.get("parentId")
         node = by_id.get(parent) if isinstance(parent, str) else None
     return entries, path[::-1]
+
+
+def identity(entry: dict[str, Any]) -> tuple[Any, ...]:
+    """What the index holds of an entry, read from the parsed dict as JSON.parse gives it:
+    (id, parentId, type, customType, role, toolName), strings or None."""
+    def text(value: Any) -> str | None:
+        return value if isinstance(value, str) else None
+
+    message = entry.get("message") if entry.get("type") == "message" else None
+    message = message if isinstance(message, dict) else {}
+    return (entry["id"], text(entry.get("parentId")), text(entry.get("type")), text(entry.get("customType")),
+            text(message.get("role")), text(message.get("toolName")))
+
+
+def read_back(entry: dict[str, Any]) -> dict[str, Any]:
+    """What ``dict(record)`` gives for an entry: the entry, or for a message nested deeper than
+    MAX_DEPTH (indexed, as pi keeps it, but never decoded) the stub the log returns."""
+    if depth(entry) > MAX_DEPTH:
+        return {"type": entry.get("type") if isinstance(entry.get("type"), str) else None, "id": entry["id"],
+                "parentId": entry.get("parentId") if isinstance(entry.get("parentId"), str) else None}
+    return entry

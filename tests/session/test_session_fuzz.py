@@ -1,19 +1,23 @@
 """Hypothesis fuzz of the reader: bad bytes never crash it, valid entries are never lost, and the
-branch is what pi's algorithm (session_helpers.reference_read) gives."""
+index and the branch are what pi's algorithm (session_helpers.reference_read) gives, on both of the
+reader's paths (the scanner and the full parse) and whether or not it starts from a saved index."""
 
 from __future__ import annotations
 
 import json
+import uuid
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from session_helpers import HEADER, NotSession, line, reference_read
+from session_helpers import HEADER, NotSession, identity, line, read_back, reference_read
 
 from core.session import NotASession, SessionLog
 
 IDS = [f"{i:08x}" for i in range(12)]  # a small pool: duplicates, cycles and missing parents happen
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+DEEP = 5000  # deeper than any Python parser goes
+FAIRLY_DEEP = 300  # past pideck's limit, within the parsers'
 
 
 @st.composite
@@ -26,7 +30,7 @@ def entry_lines(draw) -> bytes:
                  "data": {"n": draw(st.integers()), "t": draw(st.text(max_size=20))},
                  "id": id_, "parentId": parent, "timestamp": "2026-11-30T14:53:16.480Z"}
     elif kind == "message":
-        size = draw(st.sampled_from([0, 10, 900, 3000, 70_000]))  # small, around the threshold, huge
+        size = draw(st.sampled_from([0, 10, 900, 3000, 70_000]))  # small, around 1 KB, huge
         text = draw(st.text(max_size=30)) + "y" * size
         role = draw(st.sampled_from(["user", "assistant", "toolResult"]))
         message = {"role": role}
@@ -41,7 +45,10 @@ def entry_lines(draw) -> bytes:
     else:
         value = {"type": "future", "id": id_, "parentId": parent}
     raw = line(value)
-    mutation = draw(st.sampled_from(["keep"] * 6 + ["truncate", "utf8", "no_id", "blank", "garbage", "null_parent_num"]))
+    mutation = draw(st.sampled_from(
+        ["keep"] * 6 + ["truncate", "utf8", "no_id", "blank", "garbage", "null_parent_num"]
+        + ["duplicate_key", "escaped_key", "spaces", "deep_value", "deep_line"]
+    ))
     if mutation == "truncate":
         raw = raw[: draw(st.integers(0, len(raw) - 1))] + b"\n"
     elif mutation == "utf8":
@@ -55,6 +62,37 @@ def entry_lines(draw) -> bytes:
         raw = draw(st.binary(max_size=40)).replace(b"\n", b"") + b"\n"
     elif mutation == "null_parent_num":
         raw = line(dict(value, parentId=7))
+    elif mutation == "duplicate_key":
+        # JSON.parse keeps the last of two equal keys: a second key at the end must win
+        key, repeat = draw(st.sampled_from([
+            ("parentId", draw(st.sampled_from(IDS + ["r1"]))), ("parentId", None), ("id", draw(st.sampled_from(IDS))),
+            ("type", draw(st.sampled_from(["custom", "message", "custom_message"]))),
+            ("customType", draw(st.sampled_from(["agent-state-state", "pi-jtodo/state"]))),
+            ("message", {"role": "toolResult", "toolName": "todo"}), ("id", 5),
+        ]))
+        inner = kind == "message" and draw(st.booleans())  # or inside the message: role, toolName
+        if inner:
+            key, repeat = draw(st.sampled_from([("role", "assistant"), ("role", "user"), ("toolName", "todo"),
+                                                ("toolName", None)]))
+            raw = raw[:-3] + b"," + json.dumps(key).encode() + b":" + json.dumps(repeat).encode() + b"}}\n"
+        else:
+            raw = raw[:-2] + b"," + json.dumps(key).encode() + b":" + json.dumps(repeat).encode() + b"}\n"
+    elif mutation == "escaped_key":
+        key = draw(st.sampled_from([b'"id"', b'"parentId"', b'"type"', b'"customType"', b'"role"', b'"toolName"']))
+        spelled = b'"' + "".join(f"\\u{ord(c):04x}" if i == 0 else c for i, c in enumerate(key[1:-1].decode())).encode() + b'"'
+        raw = raw.replace(key, spelled, 1)
+    elif mutation == "spaces":
+        raw = (json.dumps(value, indent=None, ensure_ascii=False) + " \r\n").encode()
+    elif mutation == "deep_value":  # a valid-looking entry whose data (or content) nests deeply
+        levels = draw(st.sampled_from([DEEP, FAIRLY_DEEP]))
+        head = line({k: v for k, v in value.items() if k not in ("data", "message")})[:-2]
+        deep = b"[" * levels + b"]" * levels
+        if kind == "message":
+            raw = head + b',"message":{"role":"user","content":' + deep + b"}}\n"
+        else:
+            raw = head + b',"data":' + deep + b"}\n"
+    elif mutation == "deep_line":
+        raw = b"[" * DEEP + b"]" * DEEP + b"\n"
     return raw
 
 
@@ -65,50 +103,55 @@ def session_files(draw) -> bytes:
     return line(HEADER) + body + tail
 
 
-def open_or_none(path, fast_min):
+def fresh(tmp_path, data: bytes):
+    """A new file per example: hypothesis reuses tmp_path, and a saved index is kept per path."""
+    path = tmp_path / f"{uuid.uuid4().hex}.jsonl"
+    path.write_bytes(data)
+    return path
+
+
+def open_or_none(path, **options):
     try:
-        return SessionLog.open(path, fast_min=fast_min)
+        return SessionLog.open(path, **options)
     except NotASession:
         return None
 
 
+def index_view(log: SessionLog) -> list[tuple]:
+    return [(r.id, r.parent_id, r.type, r.custom_type, r.role, r.tool_name) for r in log.records]
+
+
+@pytest.mark.parametrize("scan", [True, False], ids=["scanned", "parsed"])
 @FUZZ
 @given(data=session_files())
-def test_exactly_pi_without_the_fast_path(tmp_path, data):
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(data)
+def test_the_index_is_exactly_pi(tmp_path, data, scan):
+    """Every entry JSON.parse accepts is indexed with the fields JSON.parse gives it (the last of
+    two equal keys wins), nothing else is, and the branch is pi's."""
     entries, branch = reference_read(data)
-    log = SessionLog.open(path, fast_min=None)
-    assert [r.id for r in log.records] == [e["id"] for e in entries]
+    log = SessionLog.open(fresh(tmp_path, data), scan=scan)
+    assert index_view(log) == [identity(e) for e in entries]
     assert [r.id for r in log.branch()] == branch
-    assert [dict(r) for r in log.records] == entries
+    assert [dict(r) for r in log.records] == [read_back(e) for e in entries]
 
 
 @FUZZ
 @given(data=session_files())
-def test_fast_path_never_loses_a_valid_entry(tmp_path, data):
-    """With the head-only index (threshold lowered to reach most lines): every valid entry is there,
-    in order; the leaf is pi's leaf; and when no torn line was admitted, the branch is pi's."""
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(data)
-    entries, branch = reference_read(data)
-    log = SessionLog.open(path, fast_min=64)
-    ours = iter(r.id for r in log.records)
-    assert all(e["id"] in ours for e in entries)  # a subsequence: nothing valid lost
-    assert log.leaf_id == (entries[-1]["id"] if entries else None)
-    if len(log.records) == len(entries):
-        assert [r.id for r in log.branch()] == branch
-    for record in log.branch():  # bodies read back never crash, even for an admitted torn line
-        record.get("message")
+def test_scanning_and_parsing_agree(tmp_path, data):
+    path = fresh(tmp_path, data)
+    scanned, parsed = open_or_none(path, scan=True), open_or_none(path, scan=False)
+    assert (scanned is None) == (parsed is None)
+    if scanned is not None:
+        assert index_view(scanned) == index_view(parsed)
+        assert [r.id for r in scanned.branch()] == [r.id for r in parsed.branch()]
+        assert scanned.warnings == parsed.warnings
 
 
 @FUZZ
 @given(data=session_files(), cuts=st.lists(st.integers(0, 200_000), max_size=6))
 def test_tailing_in_pieces_equals_one_read(tmp_path, data, cuts):
-    path = tmp_path / "s.jsonl"
     head = line(HEADER)
-    path.write_bytes(head)
-    log = SessionLog.open(path, fast_min=None)
+    path = fresh(tmp_path, head)
+    log = SessionLog.open(path)
     rest = data[len(head):]
     points = sorted({min(c, len(rest)) for c in cuts}) + [len(rest)]
     done = 0
@@ -118,21 +161,42 @@ def test_tailing_in_pieces_equals_one_read(tmp_path, data, cuts):
         done = p
         log.refresh()
     entries, branch = reference_read(data)
-    assert [r.id for r in log.records] == [e["id"] for e in entries]
+    assert index_view(log) == [identity(e) for e in entries]
     assert [r.id for r in log.branch()] == branch
+    cold = SessionLog.open(path, saved_index=False)
+    cold.branch()  # (a parentId cycle is reported when the branch is walked)
+    assert log.warnings == cold.warnings
+
+
+@FUZZ
+@given(data=session_files(), cut=st.integers(0, 200_000))
+def test_a_saved_index_then_appends_equals_a_cold_open(tmp_path, monkeypatch, data, cut):
+    monkeypatch.setenv("PIDECK_INDEX", "always")
+    monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "home"))
+    head = line(HEADER)
+    rest = data[len(head):]
+    cut = min(cut, len(rest))
+    path = fresh(tmp_path, head + rest[:cut])
+    if open_or_none(path) is None:  # saves the index of the first part
+        return
+    with open(path, "ab") as fh:
+        fh.write(rest[cut:])
+    warm, cold = SessionLog.open(path), SessionLog.open(path, saved_index=False)
+    assert warm.index_source == "saved index"
+    assert index_view(warm) == index_view(cold)
+    assert [r.id for r in warm.branch()] == [r.id for r in cold.branch()]  # (walks: cycle warnings)
+    assert warm.warnings == cold.warnings and warm.header == cold.header and warm.name == cold.name
 
 
 @FUZZ
 @given(data=st.binary(max_size=300))
 def test_random_bytes_never_crash(tmp_path, data):
-    path = tmp_path / "s.jsonl"
-    path.write_bytes(data)
     try:
         reference_read(data)
         expect_session = True
     except NotSession:
         expect_session = False
-    log = open_or_none(path, 64)
+    log = open_or_none(fresh(tmp_path, data))
     assert (log is not None) == expect_session
     if log is not None:
         log.branch()
@@ -144,17 +208,17 @@ def test_huge_line_is_read(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_bytes(line(HEADER) + line(big))
     log = SessionLog.open(path)
-    assert log.leaf_id == "aaaaaaa1" and log.leaf.entry is None
+    assert log.leaf_id == "aaaaaaa1" and log.leaf.role == "assistant"
     assert json.dumps(log.entry("aaaaaaa1")) == json.dumps(big)
 
 
-@pytest.mark.parametrize("fast_min", [None, 64])
-def test_appending_to_a_fuzzed_file_keeps_pi_semantics(tmp_path, fast_min):
+@pytest.mark.parametrize("scan", [True, False], ids=["scanned", "parsed"])
+def test_appending_to_a_fuzzed_file_keeps_pi_semantics(tmp_path, scan):
     """An append after bad lines chains onto pi's leaf."""
     data = line(HEADER) + line({"type": "custom", "id": "aaaaaaa1", "parentId": None}) + b"{torn\n" + b"\xff\n"
     path = tmp_path / "s.jsonl"
     path.write_bytes(data)
-    log = SessionLog.open(path, fast_min=fast_min)
+    log = SessionLog.open(path, scan=scan)
     e = log.append_custom("x", 1)
     assert e["parentId"] == "aaaaaaa1"
     assert reference_read(path.read_bytes())[1] == ["aaaaaaa1", e["id"]]

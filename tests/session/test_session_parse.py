@@ -30,7 +30,6 @@ def test_every_entry_type_of_spec_section_8(tmp_path):
     ]
     for record, want in zip(log.records, expected):
         assert record.id == want["id"] and record.parent_id == want["parentId"]
-        assert record.entry == want  # small entries are kept parsed
         assert dict(record) == want
     assert log.records[0].custom_type == "agent-state-state"
     assert log.records[1].custom_type == "agent-state-note"
@@ -132,7 +131,7 @@ def test_invalid_lines_before_the_header_are_skipped(tmp_path):
     assert log.header == HEADER and log.warnings[0].startswith("line 1: invalid JSON") and log.leaf_id == "aaaaaaa1"
 
 
-def test_message_bodies_are_not_kept(tmp_path):
+def test_bodies_are_read_back_when_asked_for(tmp_path):
     big = "x" * 5000
     data = session_bytes(
         message("aaaaaaa1", None, "user", "hello"),
@@ -144,26 +143,39 @@ def test_message_bodies_are_not_kept(tmp_path):
     log = SessionLog.open(write(tmp_path, data))
     r1, r2, r3, r4, r5 = log.records
     assert (r1.role, r2.role, r3.role, r3.tool_name, r4.tool_name) == ("user", "assistant", "toolResult", "bash", "todo")
-    assert r1.entry is None and r2.entry is None and r3.entry is None
-    assert not r2.verified  # indexed from its head: the body was never decoded
-    assert r4.entry["message"]["details"] == {"todos": []} and r5.entry is not None
-    assert r2["message"]["content"][0]["text"] == big and r2.verified
+    assert (r5.type, r5.custom_type, r5.role) == ("custom", "agent-state-state", None)
+    assert r2["message"]["content"][0]["text"] == big
     assert log.entry("aaaaaaa3")["message"]["details"] == {"n": 1}
-    assert r3["type"] == "message" and r3["id"] == "aaaaaaa3"
-    assert log.latest_tool_result("todo") is r4.entry
+    assert r3["type"] == "message" and r3["id"] == "aaaaaaa3" and r5["customType"] == "agent-state-state"
+    assert log.latest_tool_result("todo")["message"]["details"] == {"todos": []}
     assert log.latest_tool_result("bash")["message"]["details"] == {"n": 1}
     assert log.latest_tool_result("read") is None
+    assert log.records[1] is r2 and log.by_id["aaaaaaa2"] is r2 and log.branch()[1] is r2  # one object per entry
 
 
-def test_a_torn_large_line_is_never_the_leaf(tmp_path):
-    """A big message line cut after an inner `}}` looks complete from its head and tail; the leaf is
-    always checked in full, so it is skipped like pi skips it."""
+def test_entry_lines_are_scanned_not_parsed(tmp_path, monkeypatch):
+    """Only the header is parsed in full; every entry line of a pi session is read by the scanner."""
+    import core.session.log as log_module
+
+    parsed = []
+    real = log_module.parse_line
+    monkeypatch.setattr(log_module, "parse_line", lambda buf, start, end: parsed.append(start) or real(buf, start, end))
+    log = SessionLog.open(FIXTURES / "pi_cli_session_unelided.jsonl")
+    assert len(log.records) == 9 and parsed == [0]
+
+
+def test_a_torn_line_is_skipped_wherever_it_is(tmp_path):
+    """A big message line cut after an inner `}}` looks complete from its head and tail; every line
+    is checked in full, so it is skipped like pi skips it, also when it is not the last one."""
     good = line(message("aaaaaaa1", None, "user", "hi"))
     torn = line(message("aaaaaaa2", "aaaaaaa1", "assistant", "y" * 3000, usage={"cost": {"total": 0}}))
     torn = torn[: torn.index(b"}}") + 2] + b"\n"
     log = SessionLog.open(write(tmp_path, line(HEADER) + good + torn))
     assert [r.id for r in log.records] == ["aaaaaaa1"] and log.leaf_id == "aaaaaaa1"
-    assert log.warnings == ["line 3: invalid JSON or UTF-8; skipped"]
+    assert len(log.warnings) == 1 and log.warnings[0].startswith("line 3: invalid JSON")
+    after = line(entry("aaaaaaa3", "aaaaaaa2"))
+    log = SessionLog.open(write(tmp_path, line(HEADER) + good + torn + after, "t.jsonl"))
+    assert [r.id for r in log.records] == ["aaaaaaa1", "aaaaaaa3"] and [r.id for r in log.branch()] == ["aaaaaaa3"]
 
 
 def test_duplicate_ids_later_wins(tmp_path):

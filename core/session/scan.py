@@ -1,0 +1,32 @@
+"""What the index reads from one line, decoded without building the line's body.
+
+msgspec validates the whole line as JSON and builds only the fields named below: ``type``, ``id``,
+``parentId``, ``customType`` and the message's ``role`` and ``toolName``. A duplicate key keeps its
+last value, as JSON.parse does, and a key spelled with escapes counts as the key it spells, so what
+comes back is what pi sees, for a fraction of a full decode. Any line msgspec refuses (not UTF-8, a
+lone surrogate escape, not an object, nested too deeply, a ``message`` that is not an object) goes
+to the slow path in ``log.py``, which parses it with ``json`` like pi and decides there.
+
+Imported on the first read of a file, so commands that never read a session do not load msgspec.
+"""
+
+import msgspec
+
+
+class _Message(msgspec.Struct, gc=False):
+    role: object = None
+    toolName: object = None
+
+
+class _Line(msgspec.Struct, gc=False):
+    type: object = None
+    id: object = None
+    parentId: object = None
+    customType: object = None
+    message: "_Message | None" = None
+
+
+decode_line = msgspec.json.Decoder(_Line).decode
+"""``decode_line(bytes_like)`` -> an object with the fields above; raises one of ``REFUSED``."""
+
+REFUSED = (msgspec.MsgspecError, RecursionError)

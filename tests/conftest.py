@@ -1,0 +1,36 @@
+"""Fixtures for every test: pideck's state directory is a temporary one (a saved session index
+must never land in the real one), and the tests that read session files can run over both ways
+a session is opened: a full read of the file, and a start from the saved index."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.session import SessionLog
+
+
+@pytest.fixture(autouse=True)
+def private_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PIDECK_HOME", str(tmp_path_factory.mktemp("pideck-home")))
+
+
+@pytest.fixture(params=["full read", "saved index"])
+def open_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run the test once with the saved index off, and once with every ``SessionLog.open`` served
+    from the saved index: each open first reads the file and saves its index, then opens it again
+    from that index (subprocesses save and use it too, as ``PIDECK_INDEX=always`` tells them)."""
+    if request.param == "full read":
+        monkeypatch.setenv("PIDECK_INDEX", "off")
+        return request.param
+    monkeypatch.setenv("PIDECK_INDEX", "always")
+    real_open = SessionLog.open.__func__  # type: ignore[attr-defined]
+
+    def open_from_saved_index(cls, path, writable=None, **options):
+        real_open(cls, path, writable=writable, **options)  # reads the file, saves its index
+        log = real_open(cls, path, writable=writable, **options)
+        if options.get("saved_index", True) is not False:
+            assert log.index_source == "saved index", f"{path} was not opened from its saved index"
+        return log
+
+    monkeypatch.setattr(SessionLog, "open", classmethod(open_from_saved_index))
+    return request.param
