@@ -6,7 +6,7 @@ import itertools
 import json
 import os
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
@@ -77,7 +77,7 @@ def write_demo(
     todo_clock: Callable[[], int] | None = None,
 ) -> Deck:
     """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict)."""
-    options = {}
+    options: dict[str, Any] = {}
     if clock is not None:
         options["clock"] = clock
     if ids is not None:

@@ -10,7 +10,7 @@ from core.session.log import SessionLog
 
 def session_summary(deck: Deck[SessionLog]) -> dict[str, Any]:
     log = deck.log
-    header = log.header
+    header = log.header or {}  # an open log always has its header
     return {
         "path": str(log.path),
         "id": header.get("id"),

@@ -222,7 +222,7 @@ def summarize_agent_state(snapshot: Any) -> dict[str, int]:
     summary = {"open": 0, "in_progress": 0, "blocked": 0, "done": 0, "total": 0}
     for item in items:
         status = item.get("status") if isinstance(item, dict) else None
-        if _is_status(status):
+        if isinstance(status, str) and _is_status(status):
             summary[status] += 1
         summary["total"] += 1
     return summary

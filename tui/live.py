@@ -59,7 +59,7 @@ class DeckWorker:
         self._post = post
         self._poll = poll
         self._following = following
-        self._jobs: queue.Queue[tuple[int, Job] | None] = queue.Queue()
+        self._jobs: queue.Queue[tuple[int, Job] | tuple[()] | None] = queue.Queue()  # None: stop
         self._problem: str | None = None
 
     def submit(self, ticket: int, job: Job) -> None:
@@ -74,12 +74,11 @@ class DeckWorker:
             try:
                 item = self._jobs.get(timeout=self._poll)
             except queue.Empty:
-                item = ()
+                item = ()  # nothing to do: poll the file
             if item is None:
                 return
             if item:
-                ticket, job = item
-                self._run_job(ticket, job)
+                self._run_job(*item)
                 last = file_key(self.deck.log.path)
             elif self._following():
                 key = file_key(self.deck.log.path)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Protocol
+from typing import Any, Iterable, Mapping, Protocol
 
 from core.adapters.host import Notice, ToolDef, ToolResult
 
@@ -15,7 +15,7 @@ class Adapter(Protocol):
     ENTRY_TYPE: str  # customType of its persisted entries
     TOOLS: tuple[ToolDef, ...]  # in registration order
 
-    def load(self, entries: Iterable[dict[str, Any]]) -> list[Notice]:
+    def load(self, entries: Iterable[Mapping[str, Any]]) -> list[Notice]:
         """session_start: restore from the newest matching entry of the branch; never appends."""
 
     def command(self, args: str) -> list[Notice]:

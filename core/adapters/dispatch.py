@@ -6,7 +6,7 @@ import re
 from typing import Any, Sequence
 
 from core.adapters.base import Adapter
-from core.adapters.host import Notice, ToolDef
+from core.adapters.host import Notice, ToolDef, ToolResult
 from core.jsutil import ANY, NON_WS, js_trim, js_trim_start
 
 _COMMAND_LINE = re.compile(f"/({NON_WS}+)({ANY}*)")
@@ -48,7 +48,7 @@ class Dispatcher:
             return [Notice(f'Unknown command "/{name}". {self._known_commands()}', "warning")]
         return adapter.command(args)
 
-    def call_tool(self, name: str, params: Any) -> str:
+    def call_tool(self, name: str, params: Any) -> ToolResult:
         adapter = self._by_tool.get(name)
         if adapter is None:
             raise UnknownTool(f'Unknown tool "{name}". Tools: {", ".join(self.tool_names())}.')

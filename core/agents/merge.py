@@ -49,7 +49,9 @@ def put_stop_hook(doc: dict[str, Any], handler: dict[str, Any], agent: str) -> O
     groups = _child(_child(doc, "hooks", dict, ""), "Stop", list, "hooks.")
     for group in groups:
         handlers = group.get("hooks") if isinstance(group, dict) else None
-        for index, current in enumerate(handlers if isinstance(handlers, list) else []):
+        if not isinstance(handlers, list):
+            continue
+        for index, current in enumerate(handlers):
             if isinstance(current, dict) and runs_pideck(current.get("command"), "hook", agent):
                 merged = {**current, **handler}
                 if merged == current:

@@ -8,15 +8,12 @@ A log that may not be written still answers ``writable`` and raises ``ReadOnlySe
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
-if TYPE_CHECKING:
-    from core.session.log import Refresh
-    from core.session.records import EntryRecord
+from core.session.index import Kind
+from core.session.log import Refresh, Wanted
+from core.session.records import EntryRecord
 
-Kind = tuple["str | None", "str | None", "str | None", "str | None"]
-"""(type, customType, role, toolName) of an entry; role and toolName only for ``message`` entries."""
-Wanted = Callable[["str | None", "str | None", "str | None", "str | None"], bool]
 Selection = tuple[list[tuple[int, Kind, int]], int, Callable[[int], Mapping[str, Any]], "Mapping[str, Any] | None"]
 """What ``branch_select`` returns: (picked, branch length, key -> entry, last entry)."""
 
@@ -41,10 +38,10 @@ class ReadableLog(Protocol):
     def warnings(self) -> list[str]:
         """Lines skipped or repaired while reading, in file order."""
 
-    def branch(self) -> list[EntryRecord]:
+    def branch(self) -> Sequence[EntryRecord]:
         """Index records of the current branch, root first."""
 
-    def branch_entries(self) -> list[Mapping[str, Any]]:
+    def branch_entries(self) -> Sequence[Mapping[str, Any]]:
         """The current branch as pi-format entries, root first (bodies read when looked up)."""
 
     def branch_select(self, wanted: Wanted, start: int = 0, anchor: Mapping[str, Any] | None = None) -> Selection | None:

@@ -85,11 +85,14 @@ class SessionLog:
         self._saved_at: int | None = None  # bytes covered by the saved index this log started from
         self._reset_state()
 
+    header: dict[str, Any] | None
+    warnings: list[str]
+
     def _reset_state(self) -> None:
-        self.header: dict[str, Any] | None = None
+        self.header = None
         self._index = EntryIndex()
         self._records = Records(self._index, self._load)
-        self.warnings: list[str] = []
+        self.warnings = []
         self._branch: list[int] | None = []  # positions of the current branch; None: walk again
         self._cycle_warned: set[str] = set()
         self._legacy = False  # version < 3: every line is parsed in full (ids may be missing)
@@ -296,7 +299,7 @@ class SessionLog:
                 if kind == "message" and message is not None:
                     role, tool = message.role, message.toolName
                 try:
-                    code = codes.get((kind, custom_type, role, tool))
+                    code = codes.get((kind, custom_type, role, tool))  # type: ignore[arg-type]  # scanned values are checked by the lookup
                 except TypeError:  # a list or an object where a string belongs
                     code = None
                 if (code is None or entry_id.__class__ is not str or entry_id in positions

@@ -143,7 +143,7 @@ class Records(_RecordSequence):
     def __getitem__(self, i: int) -> EntryRecord: ...
     @overload
     def __getitem__(self, i: slice) -> list[EntryRecord]: ...
-    def __getitem__(self, i):
+    def __getitem__(self, i: int | slice) -> EntryRecord | list[EntryRecord]:
         if isinstance(i, slice):
             return [self.record(n) for n in range(*i.indices(len(self._index)))]
         n = len(self._index)
@@ -174,7 +174,11 @@ class RecordList(_RecordSequence):
     def __len__(self) -> int:
         return len(self._positions)
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> EntryRecord: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[EntryRecord]: ...
+    def __getitem__(self, i: int | slice) -> EntryRecord | list[EntryRecord]:
         if isinstance(i, slice):
             return [self._records.record(p) for p in self._positions[i]]
         return self._records.record(self._positions[i])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import BinaryIO, Iterator
 
 CHUNK = 1 << 20
 _FINGERPRINT = 4096  # bytes of the first line compared to detect a rewrite
@@ -150,7 +150,7 @@ class Tailer:
         self._last = chunk
         return chunk
 
-    def _changed_under_us(self, st: os.stat_result, fh) -> bool:
+    def _changed_under_us(self, st: os.stat_result, fh: BinaryIO) -> bool:
         if st.st_ino != self._inode or st.st_size < self.offset:
             return True
         if st.st_size == self.offset and st.st_mtime_ns == self._mtime_ns:

@@ -13,7 +13,7 @@ from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from core.adapters.host import Notice, ToolResult
+from core.adapters.host import Notice, ToolDef, ToolResult
 from core.clock import wall_clock_ms
 from core.session.interface import WritableLog
 from core.jsutil import js_split
@@ -60,7 +60,7 @@ class TodoAdapter:
     COMMAND = cmd.COMMAND
     DESCRIPTION = cmd.DESCRIPTION
     ENTRY_TYPE = c.STATE_CUSTOM_TYPE
-    TOOLS = (TODO_TOOL,)
+    TOOLS: tuple[ToolDef, ...] = (TODO_TOOL,)
 
     def __init__(
         self,
@@ -96,6 +96,7 @@ class TodoAdapter:
         if fold is None or picked is None:
             fold = self._fold = _Fold(self.config, self._new_replayer(), None, None)
             picked = select(read_by_fold)
+        assert picked is not None  # a selection from the start of the branch always answers
         entries_picked, length, record_at, last = picked
         if length != fold.count or fold.result is None:
             fold.replayer.feed_picked(entries_picked, length, record_at, last)

@@ -146,9 +146,9 @@ def goal_rows(state: TodoState) -> list[GoalRow]:
     for group in groups_in_order(state.todos):
         members = [t for t in state.todos if t.group == group]
         scored = [
-            (display_confidence(t), priority_weight(t.priority))
+            (score, priority_weight(t.priority))
             for t in members
-            if t.status != "cancelled" and display_confidence(t) is not None
+            if t.status != "cancelled" and (score := display_confidence(t)) is not None
         ]
         goal = find_goal(state.goals, group)
         rows.append(

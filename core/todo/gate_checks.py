@@ -42,12 +42,10 @@ class ConfidenceSummary:
 
 def confidence_summary(todos: list[TodoItem]) -> ConfidenceSummary:
     done = completed(todos)
-    scored = [t for t in done if t.completion_confidence is not None]
-    average = weighted_average(
-        [(t.completion_confidence, priority_weight(t.priority)) for t in scored]
-    )
+    scored = [(t, score) for t in done if (score := t.completion_confidence) is not None]
+    average = weighted_average([(score, priority_weight(t.priority)) for t, score in scored])
     missing = [t.id for t in done if t.completion_confidence is None]
-    weak = [t.id for t in scored if t.completion_confidence < QUALITY_BAR]
+    weak = [t.id for t, score in scored if score < QUALITY_BAR]
     spiked = [t.id for t in spike_completed(todos)]
     return ConfidenceSummary(
         completion_average=average,

@@ -113,9 +113,9 @@ def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = No
     missing = sum(1 for t in completed if t.completion_confidence is None)
     weighted = weighted_average(
         [
-            (display_confidence(t), priority_weight(t.priority))
+            (score, priority_weight(t.priority))
             for t in todos
-            if t.status != "cancelled" and display_confidence(t) is not None
+            if t.status != "cancelled" and (score := display_confidence(t)) is not None
         ]
     )
     scores = [t.completion_confidence for t in completed if t.completion_confidence is not None]
@@ -136,11 +136,11 @@ def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = No
         ),
     ]
     plan = state.plan
-    has_intention = plan.user_intention is not None and not is_blank(plan.user_intention)
-    if has_intention or plan.understands_user_intent is not None:
+    intention = plan.user_intention if plan.user_intention is not None and not is_blank(plan.user_intention) else None
+    if intention is not None or plan.understands_user_intent is not None:
         lines = ["## Plan"]
-        if has_intention:
-            lines.append(f"- User intention: {lit(plan.user_intention)}")
+        if intention is not None:
+            lines.append(f"- User intention: {lit(intention)}")
         if plan.understands_user_intent is not None:
             lines.append(f"- Understands user intent: **{plan.understands_user_intent}%**")
         blocks.append("\n".join(lines))

@@ -230,7 +230,7 @@ class _Walker:
 
     def tool_result(self, msg: dict[str, Any]) -> None:
         details = msg.get("details")
-        if not is_state_details(details):
+        if not isinstance(details, dict) or not is_state_details(details):
             return
         restored = restore_tool_details(details)
         is_write: bool | None = None

@@ -77,8 +77,8 @@ def settle_step(replay: Replay, config: TodoConfig) -> Step:
         return Step(notice=poke_notice(len(incomplete)), followup=poke_followup("poke", replay))
     if not todos:  # (B)
         return disarm("no_todos")
-    if not flags.digest_delivered and replay.observations:  # (C)
-        text = build_gate_digest(replay.observations, state.plan, state.goals)
+    text = build_gate_digest(replay.observations, state.plan, state.goals)
+    if not flags.digest_delivered and text is not None:  # (C): there are observations
         ids = digest_ids(replay.observations, todos)
         return Step(notice=Notice(c.NOTICE_DIGEST_QUEUED), followup=Followup("digest", text, ids))
     s = confidence_summary(todos)  # (D)

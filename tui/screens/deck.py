@@ -18,6 +18,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.notifications import SeverityLevel
 from textual.widgets import DataTable, Footer, Input
 
 from core.adapters.host import Notice
@@ -186,7 +187,7 @@ class DeckScreen(Screen[None]):
             if PROGRESS in parts:
                 self.query_one(ProgressPane).show(view.progress, view.verdict)
             if HANDOFF in parts:
-                self.query_one(HandoffPane).show(list(view.packets))
+                self.query_one(HandoffPane).show(view.packets)
             if TODO in parts:
                 self.query_one(TodoStrip).show(view.strip)
                 self.query_one(GoalTable).show_goals(view.goals)
@@ -225,7 +226,7 @@ class DeckScreen(Screen[None]):
 
     def report(self, message: str, level: str = "info", source: str = "") -> None:
         self.message_log.add(message, level, source)
-        severity = {"warning": "warning", "error": "error", "refused": "error"}.get(level, "information")
+        severity: SeverityLevel = "error" if level in ("error", "refused") else "warning" if level == "warning" else "information"
         self.app.notify(toast_text(clean(message, multiline=True)), severity=severity, markup=False)
 
     def watchdog(self) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from core.shapes import Packet
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,15 +18,17 @@ FIELDS = (("source", "Source"), ("destination", "Destination"), ("goal", "Goal")
 LISTS = (("constraints", "Constraints"), ("openItems", "Open items"), ("evidenceReferences", "Evidence references"))
 
 
-def packet_text(packet: dict[str, Any]) -> Text:
+def packet_text(packet: Packet) -> Text:
+    fields: dict[str, object] = dict(packet)  # drawn by key, each value shown literally
     text = Text()
     for key, label in FIELDS:
-        if key in packet:
+        if key in fields:
             text.append(f"{label}\n", "bold")
-            text.append_text(safe(packet[key], multiline=True))
+            text.append_text(safe(fields[key], multiline=True))
             text.append("\n\n")
     for key, label in LISTS:
-        values = packet.get(key) or []
+        values = fields.get(key) or []
+        assert isinstance(values, list)
         text.append(f"{label} ({len(values)})\n", "bold")
         if not values:
             text.append("  none\n", "dim")
@@ -42,7 +44,7 @@ def packet_text(packet: dict[str, Any]) -> Text:
 class PacketScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,enter", "dismiss", "Close")]
 
-    def __init__(self, packet: dict[str, Any]) -> None:
+    def __init__(self, packet: Packet) -> None:
         super().__init__()
         self.packet = packet
 

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Sequence
+from typing import Any, Callable, Generic, Hashable, Sequence, TypeVar
 
 from rich.text import Text
 from textual.widgets import DataTable
 
-Row = tuple[str, Hashable]
-"""``(key, data)``: ``data`` is the plain, comparable value the row is drawn from."""
-Render = Callable[[Hashable], Sequence[Text]]
+D = TypeVar("D", bound=Hashable)
+"""The plain, comparable value a row is drawn from."""
 
 
-class KeyedTable(DataTable):
+class KeyedTable(DataTable[Any], Generic[D]):
     """``show(rows, render)`` moves the table to exactly those rows.
 
     Rows are compared by their plain data, so ``render`` (building the styled cells) runs only for
@@ -28,7 +27,7 @@ class KeyedTable(DataTable):
         super().__init__(**kwargs)
         self._column_keys = [key for _, key in columns]
         self._fill = fill  # this column takes the width the others leave (cut with …)
-        self._shown: dict[str, Hashable] = {}  # key -> data of the row on screen
+        self._shown: dict[str, D] = {}  # key -> data of the row on screen
         self._cells: dict[str, Sequence[Text]] = {}
         for label, key in columns:
             self.add_column(label, key=key)  # explicit keys: add_columns() makes random ones
@@ -42,7 +41,7 @@ class KeyedTable(DataTable):
             return None
         return self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
 
-    def show(self, rows: Sequence[Row], render: Render) -> None:
+    def show(self, rows: Sequence[tuple[str, D]], render: Callable[[D], Sequence[Text]]) -> None:
         wanted = dict(rows)
         if wanted == self._shown and list(wanted) == list(self._shown):
             return
@@ -72,7 +71,7 @@ class KeyedTable(DataTable):
             self._rebuild(wanted, render)
         self.call_after_refresh(self.fit_fill_column)  # column widths settle on the next refresh
 
-    def _rebuild(self, wanted: dict[str, Hashable], render: Render) -> None:
+    def _rebuild(self, wanted: dict[str, D], render: Callable[[D], Sequence[Text]]) -> None:
         selected = self.selected_key()
         self.clear()
         self._shown, self._cells = {}, {}

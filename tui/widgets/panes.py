@@ -6,7 +6,9 @@ log cannot rebuild.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Sequence
+
+from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -58,7 +60,7 @@ class StatePane(Vertical):
                          id="work-items")
         yield KeyedTable([("Id", "id"), ("Decision", "content")], "content", id="decisions")
 
-    def show(self, snapshot: dict[str, Any]) -> None:
+    def show(self, snapshot: StateSnapshot) -> None:
         objective = snapshot.get("objective")
         if objective != self._objective:
             self._objective = objective
@@ -76,7 +78,7 @@ class StatePane(Vertical):
         self.border_subtitle = " ".join(f"{STATUS_BADGES[s][0]}{n}" for s, n in counts.items() if n) or "no work items"
 
 
-def progress_text(state: dict[str, Any], verdict: dict[str, Any] | None) -> Text:
+def progress_text(state: ProgressState, verdict: Verdict | None) -> Text:
     """Declared set, baseline and the last verdict; new milestones green, withdrawn red."""
     current, recorded = state["currentMilestones"], state["recordedMilestones"]
     text = Text(no_wrap=True, overflow="ellipsis")
@@ -127,7 +129,7 @@ class ProgressPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static("", id="progress-body", markup=False)
 
-    def show(self, state: dict[str, Any], verdict: dict[str, Any] | None) -> None:
+    def show(self, state: ProgressState, verdict: Verdict | None) -> None:
         key = (repr(state), repr(verdict))
         if key == self._shown:
             return
@@ -146,6 +148,6 @@ class HandoffPane(Vertical):
     def compose(self) -> ComposeResult:
         yield KeyedTable([("Id", "id"), ("Goal", "goal")], "goal", id="packets")
 
-    def show(self, packets: list[dict[str, Any]]) -> None:
+    def show(self, packets: Sequence[Packet]) -> None:
         self.query_one("#packets", KeyedTable).show([(p["id"], (p["id"], p["goal"])) for p in packets], packet_cells)
         self.border_subtitle = f"{len(packets)} packets · enter opens"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from core.adapters.agent_handoff import messages as m
@@ -32,7 +32,7 @@ class AgentHandoffAdapter:
         """The current packets, in insertion order, as fresh copies."""
         return copy_state(self._state)["packets"]
 
-    def load(self, entries: Iterable[dict[str, Any]]) -> list[Notice]:
+    def load(self, entries: Iterable[Mapping[str, Any]]) -> list[Notice]:
         entry = latest_custom(entries, self.ENTRY_TYPE)
         self._state = empty_state()
         if entry is None:

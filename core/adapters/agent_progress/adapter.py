@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from core.adapters.host import AppendCustom, Notice, ToolResult, latest_custom
@@ -23,7 +23,7 @@ class AgentProgressAdapter:
     def __init__(self, append_custom: AppendCustom) -> None:
         self._controller = Controller(append_custom)
 
-    def load(self, entries: Iterable[dict[str, Any]]) -> list[Notice]:
+    def load(self, entries: Iterable[Mapping[str, Any]]) -> list[Notice]:
         """Restore from the newest matching entry only: invalid means one warning and a fresh
         state, never a fallback to an older entry. Never appends."""
         self._controller.state = empty_state()

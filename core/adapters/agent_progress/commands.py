@@ -62,7 +62,7 @@ def _add(controller: Controller, rest: str) -> list[Notice]:
         if result.reason == "invalid":
             return [Notice(messages.INVALID_MILESTONE, "warning")]
         return [Notice(messages.duplicate_milestone(milestone), "warning")]
-    controller.commit(result.state)
+    controller.commit(result.new_state)
     return [Notice(messages.added_milestone(milestone))]
 
 
@@ -75,7 +75,7 @@ def _withdraw(controller: Controller, rest: str) -> list[Notice]:
         if result.reason == "invalid":
             return [Notice(messages.INVALID_MILESTONE, "warning")]
         return [Notice(messages.unknown_milestone(milestone), "warning")]
-    controller.commit(result.state)
+    controller.commit(result.new_state)
     return [Notice(messages.withdrew_milestone(milestone))]
 
 

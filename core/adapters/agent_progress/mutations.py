@@ -25,6 +25,13 @@ class Mutation:
     state: State | None = None
     reason: Literal["invalid", "duplicate", "unknown"] | None = None
 
+    @property
+    def new_state(self) -> State:
+        """The state a change made (only asked of a changed mutation)."""
+        if self.state is None:
+            raise ValueError("an unchanged mutation has no new state")
+        return self.state
+
 
 @dataclass(frozen=True)
 class Judgment:

@@ -109,7 +109,7 @@ def _mutate(
         if result.reason == "invalid":
             return ToolResult(messages.INVALID_MILESTONE, rejected=True)
         return ToolResult(rejected(milestone), rejected=True)
-    controller.commit(result.state)  # outside the catch-all: a refused append is the host's
+    controller.commit(result.new_state)  # outside the catch-all: a refused append is the host's
     return ToolResult(done(milestone))
 
 

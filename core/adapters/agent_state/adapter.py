@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from core.adapters.agent_state import messages, persistence
 from core.adapters.agent_state.commands import COMMAND, run_command
@@ -21,7 +21,7 @@ class AgentStateAdapter:
         self._append_custom = append_custom
         self._state = persistence.empty_state()
 
-    def load(self, entries: Iterable[dict[str, Any]]) -> list[Notice]:
+    def load(self, entries: Iterable[Mapping[str, Any]]) -> list[Notice]:
         self._state, valid = persistence.load_state(entries)
         return [] if valid else [Notice(messages.INVALID_PERSISTED, "warning")]
 

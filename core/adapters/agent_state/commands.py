@@ -54,7 +54,9 @@ def _objective(state: AgentState, rest: str) -> Outcome:
     return _info(messages.OBJECTIVE_UPDATED), mutation
 
 
-def _adder(add: Callable[[AgentState, dict], Mutation], done: Callable[[str], str]):
+def _adder(
+    add: Callable[[AgentState, dict[str, str]], Mutation], done: Callable[[str], str]
+) -> Callable[[AgentState, str], Outcome]:
     """``add`` and ``decide``: ``<id> <content...>``, content kept as typed (note 1 of §7.3)."""
 
     def handle(state: AgentState, rest: str) -> Outcome:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from core.adapters.host import latest_custom
 from core.jsutil import is_schema_version_one
@@ -23,7 +23,7 @@ def payload(state: AgentState) -> dict[str, Any]:
     return {"schemaVersion": ADAPTER_SCHEMA_VERSION, "state": state.snapshot()}
 
 
-def load_state(entries: Iterable[dict[str, Any]]) -> tuple[AgentState, bool]:
+def load_state(entries: Iterable[Mapping[str, Any]]) -> tuple[AgentState, bool]:
     """The state from the newest matching entry and whether it was valid.
 
     An invalid newest entry gives an empty state: never a fallback to an older entry.
