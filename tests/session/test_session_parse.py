@@ -214,3 +214,16 @@ def test_legacy_files_are_read_only_with_synthetic_ids(tmp_path):
     assert [(r.id, r.parent_id) for r in log.branch()] == [("line-2", None), ("line-3", "line-2")]
     assert log.entry("line-3")["message"]["role"] == "custom"
     assert "version 1" in log.warnings[0]
+
+
+# A file older than format version 3 (docs/session-format.md#files-older-than-format-version-3): the
+# index read the role ``hookMessage`` from a big line's head while its body read back as ``custom``.
+def test_a_big_hook_message_of_a_version_2_file_is_a_custom_message(tmp_path):
+    big = {"type": "message", "id": "aaaaaaa1", "parentId": None, "timestamp": "2026-11-30T14:53:16.480Z",
+           "message": {"role": "hookMessage", "customType": "x", "content": "y" * 3000, "display": True}}
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(line(dict(HEADER, version=2)) + line(big) + line(dict(big, id="aaaaaaa2", parentId="aaaaaaa1")))
+    log = SessionLog.open(path)
+    assert not log.writable
+    assert [(r.id, r.role) for r in log.records] == [("aaaaaaa1", "custom"), ("aaaaaaa2", "custom")]
+    assert [r["message"]["role"] for r in log.branch()] == ["custom", "custom"]
