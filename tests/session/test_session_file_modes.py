@@ -1,4 +1,4 @@
-"""Review: files and folders pideck creates are private (issue 3: new files mode 0600)."""
+"""Files and folders pideck creates are private (docs/session-format.md#new-files-and-file-modes)."""
 
 from __future__ import annotations
 

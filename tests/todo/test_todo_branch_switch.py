@@ -1,4 +1,5 @@
-"""Review: §9.1 (b) and §9.4 on the Deck's tail path when a new message switches the branch.
+"""Re-arm on a new user message and the idle nudge on the Deck's tail path when a new message
+switches the branch (docs/todo-replay.md#branch-switches).
 
 pi records the first message after a /tree jump with its parent on the earlier entry, so the new
 message does not extend the branch pideck had: it starts a new branch that holds it. It is still a

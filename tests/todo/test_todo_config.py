@@ -1,4 +1,5 @@
-"""D05 and §12: defaults, pi-jtodo JSON, pideck TOML, validation naming the key, set/show."""
+"""Configuration (docs/todo-views.md#configuration): defaults, pi-jtodo JSON, pideck TOML, validation
+naming the key, set/show."""
 
 from __future__ import annotations
 

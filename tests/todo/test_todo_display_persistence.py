@@ -1,4 +1,5 @@
-"""§13.3: strip, goal table, overlay, restore and the /todos commands."""
+"""Display and persistence: strip, goal table, overlay, restore and the /todos commands
+(docs/todo-gates.md#how-the-todo-model-is-tested)."""
 
 from __future__ import annotations
 

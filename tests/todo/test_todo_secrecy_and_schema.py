@@ -1,4 +1,5 @@
-"""B17 secrecy, the tool definition, and the jcode reference cases on continuations and schema."""
+"""The secrecy rule (docs/todo-gates.md#the-calibration-constants-and-the-secrecy-rule), the tool
+definition, and the jcode reference cases on continuations and schema."""
 
 from __future__ import annotations
 
