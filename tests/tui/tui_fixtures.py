@@ -110,3 +110,8 @@ async def wait_for(pilot: Any, condition: Callable[[], bool], timeout: float = 5
             return True
         await pilot.pause(0.02)
     return condition()
+
+
+def drawn_lines(widget: Any) -> list[str]:
+    """The widget's lines as they are drawn (what a person reads), trailing spaces dropped."""
+    return ["".join(s.text for s in widget.render_line(y)).rstrip() for y in range(widget.size.height)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Generic, Hashable, Sequence, TypeVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widgets import DataTable
 
@@ -21,12 +22,18 @@ class KeyedTable(DataTable[Any], Generic[D]):
     the table rebuilt, and then the cursor goes back to its key.
     """
 
-    def __init__(self, columns: Sequence[tuple[str, str]], fill: str | None = None, **kwargs) -> None:
+    SHARE = 0.3
+    """No column but the text column gets more than this share of the width (ids are cut with …)."""
+    MIN_WIDTH = 8  # a short id stays whole on a narrow pane
+
+    def __init__(self, columns: Sequence[tuple[str, str]], fill: str, *, stretch: bool = True, **kwargs) -> None:
         kwargs.setdefault("cursor_type", "row")
         kwargs.setdefault("zebra_stripes", True)
         super().__init__(**kwargs)
         self._column_keys = [key for _, key in columns]
-        self._fill = fill  # this column takes the width the others leave (cut with …)
+        self._labels = {key: cell_len(label) for label, key in columns}
+        self._fill = fill  # the text column: the room the others leave (cut with …)
+        self._stretch = stretch  # False: the text column is no wider than its widest cell
         self._shown: dict[str, D] = {}  # key -> data of the row on screen
         self._cells: dict[str, Sequence[Text]] = {}
         for label, key in columns:
@@ -69,7 +76,7 @@ class KeyedTable(DataTable[Any], Generic[D]):
             self._shown[key] = data
         if list(self._shown) != list(wanted):  # new keys landed before old ones: order by rebuild
             self._rebuild(wanted, render)
-        self.call_after_refresh(self.fit_fill_column)  # column widths settle on the next refresh
+        self.call_after_refresh(self.fit_columns)  # column widths settle on the next refresh
 
     def _rebuild(self, wanted: dict[str, D], render: Callable[[D], Sequence[Text]]) -> None:
         selected = self.selected_key()
@@ -81,23 +88,39 @@ class KeyedTable(DataTable[Any], Generic[D]):
             self._shown[key] = data
         if selected in self._shown:
             self.move_cursor(row=self.get_row_index(selected), animate=False)
-        self.call_after_refresh(self.fit_fill_column)
+        self.call_after_refresh(self.fit_columns)
 
     def on_resize(self) -> None:
-        self.call_after_refresh(self.fit_fill_column)
+        self.call_after_refresh(self.fit_columns)
 
-    def fit_fill_column(self) -> None:
-        """Give the fill column exactly the room left, so no horizontal scrolling is needed."""
-        if self._fill is None or not self.size.width:
-            return
-        column = self.columns[self._fill]  # type: ignore[index]
-        others = sum(c.get_render_width(self) for k, c in self.columns.items() if k != self._fill)
+    def column_budget(self) -> dict[str, int]:
+        """Content width per column for the rows there now: each column as wide as its widest cell
+        (or label) up to ``SHARE`` of the room, the text column the rest, so nothing scrolls
+        sideways and one long id cannot push the text off the pane."""
         scrollbar = self.styles.scrollbar_size_vertical if self.row_count > self.size.height - 1 else 0
-        width = max(self.size.width - others - scrollbar - 2 * self.cell_padding, 6)
-        if column.auto_width or column.width != width:
-            column.auto_width, column.width = False, width
+        room = self.size.width - scrollbar - 2 * self.cell_padding * len(self._column_keys)
+        cap = max(self.MIN_WIDTH, int(room * self.SHARE))
+        natural = dict(self._labels)
+        for cells in self._cells.values():
+            for key, cell in zip(self._column_keys, cells):
+                natural[key] = max(natural[key], cell.cell_len)
+        widths = {key: min(natural[key], cap) for key in self._column_keys if key != self._fill}
+        rest = max(room - sum(widths.values()), 6)
+        widths[self._fill] = rest if self._stretch else min(natural[self._fill], rest)
+        return widths
+
+    def fit_columns(self) -> None:
+        if not self.size.width:
+            return
+        changed = False
+        for key, width in self.column_budget().items():
+            column = self.columns[key]  # type: ignore[index]
+            if column.auto_width or column.width != width:
+                column.auto_width, column.width = False, width
+                changed = True
+        if changed:
             self._require_update_dimensions = True
-            # Cells drawn before the width settled are cached at their old width (the cache key
+            # Cells drawn before the widths settled are cached at their old width (the cache key
             # has no width): without this they stay cut off with no ellipsis.
             self._clear_caches()
             self.refresh()

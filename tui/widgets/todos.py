@@ -64,7 +64,7 @@ class GoalTable(KeyedTable):
     def __init__(self, **kwargs) -> None:
         keys = ("goal", "settled", "conf", "own", "feedback")
         kwargs.setdefault("cursor_type", "none")
-        super().__init__(list(zip(GOAL_COLUMNS, keys)), **kwargs)
+        super().__init__(list(zip(GOAL_COLUMNS, keys)), "goal", stretch=False, **kwargs)
 
     def show_goals(self, rows: Sequence[GoalRow]) -> None:
         self.display = bool(rows)

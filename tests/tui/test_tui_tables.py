@@ -1,0 +1,64 @@
+"""Every table budgets its columns: a long id is cut with an ellipsis, the text column keeps most
+of the room, and the widths follow the rows that are there now."""
+
+from __future__ import annotations
+
+import pytest
+
+from tui.widgets.keyed_table import KeyedTable
+from tui.widgets.todos import GoalTable
+from tui_fixtures import demo_deck, drawn_lines, make_app, run, type_line
+
+LONG = "migrate-db-schema-for-invoice-ledger"
+
+
+def column_widths(table: KeyedTable) -> dict[str, int]:
+    return {str(key.value): column.get_render_width(table) for key, column in table.columns.items()}
+
+
+@pytest.mark.parametrize("size", [(120, 40), (160, 50)])
+def test_a_long_work_item_id_is_cut_and_the_text_keeps_most_of_the_row(tmp_path, size):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        table = app.query_one("#work-items", KeyedTable)
+        await type_line(pilot, f"/agent-state add {LONG} Move invoices to the ledger table")
+        table.move_cursor(row=table.get_row_index(LONG), animate=False)  # scrolled into view
+        await pilot.pause()
+        widths = column_widths(table)
+        assert widths["content"] > widths["id"] * 2, widths
+        row = next(line for line in drawn_lines(table) if "migr" in line)
+        assert "…" in row and LONG not in row, row
+        assert "Move" in row, row  # the text column is visible
+        await type_line(pilot, f"/agent-state remove {LONG}")
+        await pilot.pause()
+        assert column_widths(table)["id"] == max(len("parse"), len("bench")) + 2  # back to the ids there
+        assert all("…" not in line for line in drawn_lines(table)[:3])
+
+    run(app, scenario, size=size)
+
+
+def test_every_table_budgets_its_id_column(tmp_path):
+    deck = demo_deck(tmp_path)
+    deck.apply(f"/agent-state decide {LONG} Use a ledger table for invoices")
+    deck.call_tool("agent_handoff_create", {"schemaVersion": 1, "id": LONG, "source": "me",
+                                            "goal": "Review the ledger migration"})
+    todos = [{"id": "t1", "content": "Long group", "status": "pending", "priority": "low",
+              "confidence": 50, "group": " ".join([LONG] * 4)}]
+    deck.call_tool("todo", {"todos": todos})
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        await pilot.pause()
+        for selector, text in (("#decisions", "decision"), ("#packets", "goal")):
+            table = app.query_one(selector, KeyedTable)
+            widths = column_widths(table)
+            fill = widths.pop(text if text == "goal" else "content")
+            assert fill > max(widths.values()) * 2, (selector, widths, fill)
+            assert any("…" in line for line in drawn_lines(table)), selector
+        goals = app.query_one(GoalTable)
+        assert sum(column_widths(goals).values()) <= goals.size.width
+        assert any("…" in line and "Feedback" not in line for line in drawn_lines(goals))
+        assert "Feedback" in drawn_lines(goals)[0]  # every score column stays on screen
+
+    run(app, scenario)
