@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tui.commands import complete
+import asyncio
+
+from tui.commands import CommandSuggester, complete
 from tui.widgets.command_line import CommandLine
 from tui.widgets.keyed_table import KeyedTable
 from tui_fixtures import demo_deck, make_app, run, settled, take_in
@@ -57,5 +59,61 @@ def test_typing_after_a_palette_fill_adds_to_the_line(tmp_path):
         await pilot.pause()
         await pilot.press(*"d1 Keep it")
         assert app.query_one(CommandLine).value == "/agent-state decide d1 Keep it"
+
+    run(app, scenario)
+
+
+def test_tab_completes_at_once_and_never_moves_focus(tmp_path, monkeypatch):
+    # Tab pressed before the (asynchronous) suggester answered moved focus to the work-items table:
+    # the next keys drove the table and Enter filled "/agent-state set parse ". Here the suggester
+    # answers late, as on a busy machine, and every key is pressed without a pause.
+    async def late(self, value):
+        await asyncio.sleep(0.5)
+        return None
+
+    monkeypatch.setattr(CommandSuggester, "get_suggestion", late)
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        await pilot.press(*"/agent-st", "tab", *"se", "tab", *"pa", "tab", *"do", "tab")
+        assert line.value == "/agent-state set parse done" and app.focused is line
+        await pilot.press("tab", "x")  # nothing left to complete: the key stays on the line
+        assert line.value == "/agent-state set parse donex" and app.focused is line
+        line.value = "hello"
+        await pilot.press("tab", *" world")
+        assert line.value == "hello world" and app.focused is line
+
+    run(app, scenario)
+
+
+def test_focus_comes_back_to_the_command_line_after_a_detail_closes(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        table = app.query_one("#packets", KeyedTable)
+        table.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "PacketScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.focused is app.query_one(CommandLine)
+        await pilot.press(*"/todos")
+        assert app.query_one(CommandLine).value == "/todos"
+
+    run(app, scenario)
+
+
+def test_keys_typed_on_a_table_go_to_the_command_line(tmp_path):
+    # A person who clicked a table and goes on typing loses nothing: the characters land on the
+    # command line, which takes focus back.
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        app.query_one("#work-items", KeyedTable).focus()
+        await pilot.press(*"/agent-state status")
+        line = app.query_one(CommandLine)
+        assert line.value == "/agent-state status" and app.focused is line
 
     run(app, scenario)

@@ -12,7 +12,7 @@ import threading
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
@@ -115,6 +115,22 @@ class DeckScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.stop()
+
+    def on_screen_resume(self) -> None:
+        """A dialog closed: the command line has focus again (Textual would give it back to the
+        table the dialog was opened from, and the next keys would drive the table)."""
+        self.call_after_refresh(self.action_focus_command)
+
+    def on_key(self, event: events.Key) -> None:
+        """A character typed while a table or pane has focus is not lost: it goes to the end of
+        the command line, which takes focus back."""
+        command_line = self.query_one(CommandLine)
+        if self.focused is command_line or not event.is_printable or event.character is None:
+            return
+        event.stop()
+        command_line.focus()
+        command_line.cursor_position = len(command_line.value)
+        command_line.insert_text_at_cursor(event.character)
 
     def stop(self) -> None:
         """End the worker thread (the screen is going away)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Callable
 
 from rich.cells import cell_len
@@ -11,7 +12,7 @@ from textual.expand_tabs import expand_tabs_inline
 from textual.widgets import Input
 
 from core.view import DeckView
-from tui.commands import CommandSuggester
+from tui.commands import CommandSuggester, complete, words_for
 from tui.text import one_to_one
 
 
@@ -20,7 +21,7 @@ class CommandLine(Input):
         Binding("up", "history(-1)", "Previous", show=False, tooltip="previous command line (history)"),
         Binding("down", "history(1)", "Next", show=False, tooltip="next command line (history)"),
         Binding("tab", "complete", "Complete", show=False,
-                tooltip="complete the command line; tab moves on when nothing to complete"),
+                tooltip="complete the command, sub-command or id (focus never moves)"),
     ]
 
     def __init__(self, view: Callable[[], DeckView], **kwargs) -> None:
@@ -29,6 +30,7 @@ class CommandLine(Input):
         # and focuses it, the next key must add to the line, not replace all of it.
         kwargs.setdefault("select_on_focus", False)
         super().__init__(suggester=CommandSuggester(view), **kwargs)
+        self._view = view
         self.history: list[str] = []
         self._position = 0  # index into history; len(history) means the line being typed
         self._draft = ""
@@ -58,9 +60,13 @@ class CommandLine(Input):
         self.cursor_position = len(self.value)
 
     def action_complete(self) -> None:
-        """Accept the inline suggestion; with none, move focus on like tab normally does."""
-        if self._suggestion and self._suggestion != self.value:
-            self.value = self._suggestion
-            self.cursor_position = len(self.value)
+        """Complete from the registry and the current view right now, not from the inline
+        suggestion: that one is computed asynchronously and may not have arrived when a fast
+        typist presses tab. With nothing to complete, tab does nothing (focus never moves, so the
+        keys that follow still land here)."""
+        completed = complete(self.value, partial(words_for, self._view()))
+        if completed is not None and self.cursor_position == len(self.value):
+            self.value = completed
+            self.cursor_position = len(completed)
         else:
-            self.screen.focus_next()
+            self.app.bell()
