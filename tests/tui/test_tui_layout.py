@@ -6,7 +6,7 @@ import pytest
 
 from tui.widgets.command_line import CommandLine
 from tui.widgets.todos import TodoStrip
-from tui_fixtures import demo_deck, make_app, run, settled, take_in
+from tui_fixtures import demo_deck, drawn_lines, make_app, run, settled, take_in
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40), (60, 16)])
@@ -78,3 +78,22 @@ def test_strip_shows_the_configured_line_budget_with_its_overflow_row(tmp_path):
         assert strip.region.height == 10, strip.region
 
     run(app, scenario)
+
+
+def test_strip_markers_stay_visible_and_the_text_is_cut(tmp_path):
+    # The poke marker and "conf N" sat at the end of each row, so a long todo lost them off the
+    # right edge: they lead the row now, and the todo's text is what gets the ellipsis.
+    deck = demo_deck(tmp_path)
+    words = " ".join(f"step{n}" for n in range(40))
+    deck.call_tool("todo", {"todos": [{"id": "long", "content": words, "status": "in_progress",
+                                       "priority": "high", "confidence": 80}]}).text
+    deck.apply("/todos poke trigger")
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        await pilot.pause()
+        row = drawn_lines(app.query_one(TodoStrip))[1]
+        assert row.lstrip().startswith("└─ ▶ 👉 conf 80 · #long step0 step1"), row
+        assert row.endswith("…") and len(row) <= 80, row
+
+    run(app, scenario, size=(80, 24))

@@ -15,7 +15,10 @@ BAND_STYLES = {"success": "bold green", "warning": "bold dark_orange", "error": 
 ACCENT = "bold cyan"
 
 
-def strip_line_text(line: StripLine) -> Text:
+def strip_line_text(line: StripLine, markers: bool = True) -> Text:
+    """One strip row. An item row leads with what must stay visible (status icon, the poke marker,
+    its confidence, its id) and ends with its text, which is what the ellipsis cuts on a narrow
+    screen. ``markers``: keep a column for 👉 (some row is a target)."""
     if line.kind == "header":
         text = Text()
         text.append("● " if line.active else "○ ", ACCENT if line.active else "dim")
@@ -26,12 +29,13 @@ def strip_line_text(line: StripLine) -> Text:
     style = {"in_progress": ACCENT, "completed": "dim strike", "cancelled": "dim strike"}.get(line.status or "", "")
     text = Text()
     text.append(f"{line.branch} ", "dim")
-    body = line.text[len(line.branch) + 1:]
-    if line.targeted:
-        body = body.removesuffix(" 👉")
-    text.append(clean(body), style)
-    if line.targeted:
-        text.append(" 👉")
+    text.append(f"{line.icon} ", style)
+    if markers:
+        text.append("👉 " if line.targeted else "   ")
+    conf = "?" if line.confidence is None else str(line.confidence)
+    text.append(f"conf {conf:>2} · ", "dim")
+    text.append(f"#{clean(line.id)} ", "bold")
+    text.append(clean(line.content), style)
     return text
 
 
@@ -49,7 +53,8 @@ class TodoStrip(Static):
             return
         self._lines = list(lines)
         self.display = bool(lines)
-        text = Text("\n").join(strip_line_text(line) for line in lines)
+        markers = any(line.targeted for line in lines)
+        text = Text("\n").join(strip_line_text(line, markers) for line in lines)
         text.no_wrap, text.overflow = True, "ellipsis"
         self.update(text)
 
