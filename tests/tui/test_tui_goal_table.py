@@ -6,7 +6,7 @@ import copy
 
 from core.demo import TODOS
 from tui.widgets.todos import GoalTable
-from tui_fixtures import demo_deck, make_app, run, settled, take_in
+from tui_fixtures import demo_deck, drawn_lines, make_app, run, settled, take_in
 
 
 def test_goal_table_updates_changed_cells_without_a_rebuild(tmp_path):
@@ -32,5 +32,30 @@ def test_goal_table_updates_changed_cells_without_a_rebuild(tmp_path):
         assert table.keys == ["g:parser", "g:cli", "\0ungrouped"]
         assert table.get_cell("g:parser", "conf").plain != "80"
         assert updated and {key for key, _ in updated} == {"g:parser"}, updated
+
+    run(app, scenario)
+
+
+def test_groups_past_the_cap_are_counted_and_reachable(tmp_path):
+    # Six lines were shown with only a faint scrollbar: the other groups looked absent.
+    deck = demo_deck(tmp_path)
+    todos = [{"id": f"t{n}", "content": f"Task {n}", "status": "pending", "priority": "low", "confidence": 50,
+              "group": f"group{n}"} for n in range(9)]
+    deck.call_tool("todo", {"todos": todos}).text
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        await pilot.pause()
+        more = app.query_one("#goals-more")
+        assert more.display and str(more.render()).startswith("+4 more goals"), str(more.render())
+        await pilot.press("shift+tab")  # from the command line, the goal table is the one before it
+        assert app.focused is app.query_one(GoalTable)
+        await pilot.press("down", "down")
+        await pilot.pause()
+        assert str(more.render()).startswith("+2 more goals")
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert not more.display, (str(more.render()), app.query_one(GoalTable).scroll_y, app.query_one(GoalTable).max_scroll_y)
+        assert "group8" in " ".join(drawn_lines(app.query_one(GoalTable)))
 
     run(app, scenario)

@@ -19,7 +19,7 @@ from textual.command import CommandPalette
 from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.notifications import SeverityLevel
-from textual.widgets import DataTable, Footer, Input
+from textual.widgets import DataTable, Footer, Input, Static
 
 from core.adapters.host import Notice
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck, DeckChange
@@ -37,7 +37,7 @@ from tui.widgets.command_line import CommandLine
 from tui.widgets.header import DeckHeader, HeaderInfo
 from tui.widgets.message_log import MessageLog
 from tui.widgets.panes import HandoffPane, ProgressPane, StatePane
-from tui.widgets.todos import GoalTable, TodoStrip
+from tui.widgets.todos import GoalTable, TodoStrip, more_goals_text
 
 TOAST_LINES = 6
 
@@ -97,6 +97,7 @@ class DeckScreen(Screen[None]):
             yield ProgressPane(id="progress", classes="pane")
             yield HandoffPane(id="handoff", classes="pane")
         yield GoalTable(id="goals")
+        yield Static("", id="goals-more", markup=False)
         yield MessageLog(id="log")
         yield TodoStrip(id="strip")
         yield CommandLine(lambda: self.view, id="cmd")
@@ -107,6 +108,7 @@ class DeckScreen(Screen[None]):
             self.message_log.add(warning, "warning", "open")
         self.draw(self.view, ALL_PARTS)
         self.query_one(MessageLog).display = False
+        self.query_one("#goals-more").display = False
         self.action_focus_command()
         self.run_deck_worker()
         if self.show_clock:
@@ -341,6 +343,12 @@ class DeckScreen(Screen[None]):
             self.app.notify("No handoff packets yet.", markup=False)
             return
         self.app.push_screen(CommandPalette(providers=[PacketProvider], placeholder="Show packet…"))
+
+    @on(GoalTable.Hidden)
+    def on_goals_hidden(self, message: GoalTable.Hidden) -> None:
+        more = self.query_one("#goals-more", Static)
+        more.display = message.count > 0
+        more.update(more_goals_text(message.count))
 
     @on(DataTable.RowSelected, "#packets")
     def on_packet_selected(self, event: DataTable.RowSelected) -> None:

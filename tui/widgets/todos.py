@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from rich.text import Text
+from textual.message import Message
 from textual.widgets import Static
 
 from core.todo.display import GOAL_COLUMNS, GoalRow, StripLine
@@ -64,16 +66,44 @@ def goal_key(row: GoalRow) -> str:
 
 
 class GoalTable(KeyedTable):
-    """`Todo Goal | Settled | Conf | Own | Feedback`, scores coloured by band, keyed by group."""
+    """`Todo Goal | Settled | Conf | Own | Feedback`, scores coloured by band, keyed by group.
+
+    Its height is capped; it posts ``Hidden`` with the number of groups below the window whenever
+    that changes (the screen shows "+N more goals"), and scrolls when focused."""
+
+    @dataclass
+    class Hidden(Message):
+        count: int
 
     def __init__(self, **kwargs) -> None:
         keys = ("goal", "settled", "conf", "own", "feedback")
         kwargs.setdefault("cursor_type", "none")
         super().__init__(list(zip(GOAL_COLUMNS, keys)), "goal", stretch=False, **kwargs)
+        self._hidden = 0
 
     def show_goals(self, rows: Sequence[GoalRow]) -> None:
         self.display = bool(rows)
         self.show([(goal_key(r), r) for r in rows], goal_cells)
+        self.call_after_refresh(self.count_hidden)
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.count_hidden()
+
+    def on_resize(self) -> None:
+        super().on_resize()
+        self.call_after_refresh(self.count_hidden)
+
+    def count_hidden(self) -> None:
+        visible = max(self.size.height - 1, 0)  # the header takes a line
+        hidden = max(self.row_count - round(self.scroll_y) - visible, 0) if self.display else 0
+        if hidden != self._hidden:
+            self._hidden = hidden
+            self.post_message(self.Hidden(hidden))
+
+
+def more_goals_text(hidden: int) -> str:
+    return f"+{hidden} more goal{'' if hidden == 1 else 's'} below · shift+tab scrolls · f2 lists all"
 
 
 def goal_cells(row: GoalRow) -> tuple[Text, ...]:
