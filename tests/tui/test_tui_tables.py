@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from core.deck import Deck
+from core.session import SessionLog
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.todos import GoalTable
-from tui_fixtures import demo_deck, drawn_lines, make_app, run, type_line
+from tui_fixtures import demo_deck, drawn_lines, make_app, run, take_in, type_line
 
 LONG = "migrate-db-schema-for-invoice-ledger"
 
@@ -62,3 +64,41 @@ def test_every_table_budgets_its_id_column(tmp_path):
         assert "Feedback" in drawn_lines(goals)[0]  # every score column stays on screen
 
     run(app, scenario)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 50)])
+def test_a_row_added_by_another_writer_is_cut_with_an_ellipsis(tmp_path, size):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck)
+    writer = Deck(SessionLog.open(deck.log.path))
+    text = "A very long text that cannot fit in the pane at all, whatever the size of the terminal is"
+
+    async def scenario(pilot):
+        writer.apply(f"/agent-state add {LONG} {text}")
+        writer.apply(f"/agent-state decide {LONG} {text}")
+        writer.call_tool("agent_handoff_create", {"schemaVersion": 1, "id": LONG, "source": "s", "goal": text})
+        await take_in(pilot)
+        for selector in ("#work-items", "#decisions", "#packets"):
+            table = app.query_one(selector, KeyedTable)
+            table.move_cursor(row=table.get_row_index(LONG), animate=False)
+            await pilot.pause()
+            row = next(line for line in drawn_lines(table) if "A very" in line)
+            assert row.endswith("…") and row.count("…") == 2, (selector, row)
+            assert len(row) <= table.size.width
+
+    run(app, scenario, size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_long_objective_ends_its_last_line_with_an_ellipsis(tmp_path, size):
+    deck = demo_deck(tmp_path)
+    deck.apply("/agent-state objective " + " ".join(f"word{n}" for n in range(60)))
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        await pilot.pause()
+        lines = drawn_lines(app.query_one("#objective"))
+        assert len(lines) == 2 and lines[0].startswith("Objective word0"), lines
+        assert lines[1].endswith("…"), lines
+
+    run(app, scenario, size=size)

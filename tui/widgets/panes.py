@@ -13,6 +13,7 @@ from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import Static
 
 from tui.text import clean, one_line, safe
@@ -46,6 +47,35 @@ def packet_cells(row: tuple[str, str]) -> tuple[Text, ...]:
     return one_line(row[0], "bold"), one_line(row[1])
 
 
+class Clamped(Widget):
+    """Wrapped text cut to ``max_lines``; when more would follow, the last line ends with "…"
+    (a plain height cap cut the text with no sign that more was there)."""
+
+    DEFAULT_CSS = "Clamped { height: auto; }"
+
+    def __init__(self, max_lines: int, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.max_lines = max_lines
+        self.text = Text()
+
+    def update(self, text: Text) -> None:
+        self.text = text
+        self.refresh(layout=True)
+
+    def render(self) -> Text:
+        width = self.content_region.width
+        if width <= 0:
+            return Text()
+        lines = self.text.wrap(self.app.console, width, overflow="fold")
+        if len(lines) > self.max_lines:
+            lines = lines[: self.max_lines]
+            last = lines[-1]
+            last.rstrip()
+            last.truncate(width - 1)
+            last.append("…")
+        return Text("\n").join(lines)
+
+
 class StatePane(Vertical):
     """Objective, work items with status badges, decisions."""
 
@@ -55,7 +85,7 @@ class StatePane(Vertical):
         self._objective: str | None | bool = False  # False: nothing shown yet
 
     def compose(self) -> ComposeResult:
-        yield Static("", id="objective", markup=False)
+        yield Clamped(2, id="objective")
         yield KeyedTable([("", "status"), ("Id", "id"), ("Work item", "content")], "content",
                          id="work-items")
         yield KeyedTable([("Id", "id"), ("Decision", "content")], "content", id="decisions")
@@ -65,7 +95,7 @@ class StatePane(Vertical):
         if objective != self._objective:
             self._objective = objective
             body = safe(objective, multiline=True) if objective is not None else Text("no objective set", "dim italic")
-            self.query_one("#objective", Static).update(Text.assemble(("Objective ", "bold"), body))
+            self.query_one("#objective", Clamped).update(Text.assemble(("Objective ", "bold"), body))
         items = snapshot.get("workItems", [])
         decisions = snapshot.get("decisions", [])
         self.query_one("#work-items", KeyedTable).show(
