@@ -246,6 +246,9 @@ class TodoAdapter:
             self._append_custom(c.CYCLE_CUSTOM_TYPE, step.cycle)
 
     def _export(self, tokens: list[str]) -> list[Notice]:
+        unknown = cmd.unknown_format(tokens)
+        if unknown is not None:
+            return [Notice(unknown, "warning")]
         parsed = cmd.parse_export(tokens)
         if parsed is None:
             return [Notice(cmd.USAGE, "warning")]

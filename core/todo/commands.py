@@ -38,6 +38,8 @@ POKE_OFF = "Auto-poke disabled."
 POKE_STATUS = "Auto-poke: {state}. {n} incomplete todo{s}."
 POKE_STATUS_BUSY = " A turn is currently running."
 EXPORTED = "Exported todos to {path}."
+UNKNOWN_FORMAT = ('Unknown export format "{word}": use md or json. '
+                  "To write a file with no extension, give its path: ./{word}")
 
 
 def poke_on_idle(n: int) -> str:
@@ -47,6 +49,18 @@ def poke_on_idle(n: int) -> str:
 def poke_status(armed: bool, n: int, busy: bool) -> str:
     text = POKE_STATUS.format(state="ON" if armed else "OFF", n=n, s=plural_s(n))
     return text + (POKE_STATUS_BUSY if busy else "")
+
+
+def unknown_format(tokens: list[str]) -> str | None:
+    """The reply when the only word looks like a format pideck does not write (``xml``: a bare
+    word with no extension and no folder), else None: writing a file named ``xml`` would look
+    like success while the person asked for something else."""
+    if len(tokens) != 1:
+        return None
+    word = tokens[0]
+    if word in EXPORT_FORMATS or "." in word or "/" in word or "\\" in word:
+        return None
+    return UNKNOWN_FORMAT.format(word=word)
 
 
 def parse_export(tokens: list[str]) -> tuple[str, str | None] | None:

@@ -174,6 +174,19 @@ def test_D04_clear_and_export(tmp_path):
         assert adapter.command(args) == [Notice(usage, "warning")]
 
 
+def test_export_to_a_bare_word_that_is_no_format_writes_nothing(tmp_path):
+    # "/todos export xml" wrote a file named xml and replied as if it had exported XML.
+    adapter, _, _ = make()
+    adapter.cwd = tmp_path
+    adapter.call_tool("todo", {"todos": [item("a")]})
+    notice = adapter.command("export xml")[0]
+    assert notice == Notice('Unknown export format "xml": use md or json. '
+                            "To write a file with no extension, give its path: ./xml", "warning")
+    assert list(tmp_path.iterdir()) == []
+    assert adapter.command("export ./xml")[0].message == f"Exported todos to {(tmp_path / 'xml').resolve()}."
+    assert adapter.command("export notes.txt")[0].message.startswith("Exported todos to ")
+
+
 def test_todos_words_split_on_javascript_whitespace_only():
     adapter = TodoAdapter(MemoryLog())
     # U+0085 is not JavaScript whitespace: "poke\x85status" is one unknown word

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from textual.command import CommandList, CommandPalette
 
 from tui.commands import complete
 from tui.widgets.command_line import CommandLine
+from tui.widgets.header import HeaderInfo, render_header
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
 from tui.widgets.todos import GoalTable, TodoStrip
@@ -200,3 +203,36 @@ def test_palette_runs_a_command_on_an_existing_item(tmp_path):
         assert len(app.deck_screen.deck.log.records) == entries + 1
 
     run(app, scenario)
+
+
+def test_counts_read_as_words(tmp_path):
+    # "1 packets" in the handoff pane, "1 entries" for a one-entry session.
+    deck = demo_deck(tmp_path)
+    deck.apply("/agent-handoff remove bench-handover")
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        assert app.query_one("#handoff").border_subtitle == "1 packet · enter opens"
+        await type_line(pilot, "/agent-handoff remove review-parser")
+        assert app.query_one("#handoff").border_subtitle == "0 packets · enter opens"
+
+    run(app, scenario)
+    assert "  1 entry  " in render_header(HeaderInfo("s", "/", 1, True, True, 0), 60).plain
+
+
+def test_help_and_export_agree_with_the_readme(tmp_path):
+    # F1 listed "/todos export [PATH]" where the README says "[md|json] [PATH]"; "/todos export xml"
+    # wrote a file named xml.
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await pilot.press("f1")
+        await pilot.pause()
+        assert "/todos export [md|json] [PATH]" in str(app.screen.query_one("#help-body").render())
+        await pilot.press("escape")
+        await type_line(pilot, "/todos export xml")
+        assert app.query_one(MessageLog).messages[-1][2].startswith('Unknown export format "xml"')
+
+    run(app, scenario)
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    assert "/todos [export [md|json] [PATH] |" in readme

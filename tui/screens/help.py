@@ -56,7 +56,7 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             with VerticalScroll():
-                yield Static(help_text(self.screen_bindings), markup=False)
+                yield Static(help_text(self.screen_bindings), id="help-body", markup=False)
             yield Static("esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:

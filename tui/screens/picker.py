@@ -15,13 +15,14 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.session.discovery import SessionInfo
+from core.jsutil import plural
 from tui.text import clean
 
 
 def session_label(info: SessionInfo, stamp: bool = True) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{info.kind:<7}", "bold cyan" if info.kind == "pideck" else "bold magenta")
-    text.append(f"{info.entries:>6} entries  ")
+    text.append(f"{info.entries:>6} {plural(info.entries, 'entry', 'entries')}  ")
     if stamp:
         text.append(time.strftime("%Y-%m-%d %H:%M  ", time.localtime(info.mtime)), "dim")
     text.append(clean(info.path.name))

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from rich.text import Text
 from textual.widget import Widget
 
+from core.jsutil import plural
 from tui.text import clean
 
 
@@ -66,7 +67,7 @@ def render_header(info: HeaderInfo, width: int) -> Text:
     left.append(" pideck ", "bold reverse")
     left.append(" ")
     left.append(clean(info.name), "bold")
-    left.append(f"  {info.entries} entries  ")
+    left.append(f"  {info.entries} {plural(info.entries, 'entry', 'entries')}  ")
     left.append(clean(info.cwd), "dim")
     room = max(width - right.cell_len, 0)
     left.truncate(room, overflow="ellipsis", pad=True)

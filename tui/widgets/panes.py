@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from core.jsutil import plural
 from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
 
 from rich.text import Text
@@ -180,4 +181,4 @@ class HandoffPane(Vertical):
 
     def show(self, packets: Sequence[Packet]) -> None:
         self.query_one("#packets", KeyedTable).show([(p["id"], (p["id"], p["goal"])) for p in packets], packet_cells)
-        self.border_subtitle = f"{len(packets)} packets · enter opens"
+        self.border_subtitle = f"{len(packets)} {plural(len(packets), 'packet')} · enter opens"
