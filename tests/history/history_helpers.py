@@ -114,3 +114,60 @@ def todo(tid: str, status: str = "pending", confidence: int | None = 70, **field
         item["confidence"] = confidence
     item.update(fields)
     return item
+
+
+def random_session(path: Path, n: int, seed: int) -> PiSession:
+    """A pi-shaped session of ``n`` entries with every kind of entry the derived state reads (some
+    invalid), todo calls with their results, gate entries, and a jump back every few entries (a
+    /tree move): the shape the every-entry checks walk."""
+    import random
+
+    rng = random.Random(seed)
+    s = PiSession(path)
+    ids: list[str] = []
+    statuses = ("pending", "in_progress", "completed", "cancelled")
+    for k in range(n):
+        parent: str | bool = True
+        if ids and rng.random() < 0.06:
+            parent = rng.choice(ids[-12:])
+        roll = rng.random()
+        if roll < 0.15:
+            items = [{"id": f"w{j}", "content": f"Work {j}", "status": rng.choice(("open", "in_progress", "blocked", "done"))}
+                     for j in range(rng.randint(0, 4))]
+            eid = s.state(items, objective=rng.choice((None, "Ship it", "Ship it now")), parent=parent)
+        elif roll < 0.25:
+            current = [f"m{j}" for j in range(rng.randint(0, 4))]
+            baseline = rng.random() < 0.6
+            eid = s.progress(current, current[:rng.randint(0, len(current))] if baseline else [], baseline, parent=parent)
+        elif roll < 0.33:
+            eid = s.packets(*({"schemaVersion": 1, "id": f"h{j}", "source": "a", "goal": f"Goal {j}"}
+                              for j in range(rng.randint(0, 3))), parent=parent)
+        elif roll < 0.37:
+            eid = s.custom(rng.choice(("agent-state-state", "agent-handoff-state", "pi-jtodo/state")),
+                           {"schemaVersion": 3}, parent=parent)  # invalid
+        elif roll < 0.50:
+            todos = [todo(f"t{j}", rng.choice(statuses), rng.choice((None, 50, 97)),
+                          completion_confidence=rng.choice((None, 90, 99))) for j in range(rng.randint(0, 5))]
+            call = f"c{k}"
+            s.assistant("todo", (call, "todo", {"todos": todos}), parent=parent)
+            ids.append(s.leaf or "")
+            eid = s.tool_result(call, "todo", "ok", {"todos": todos, "plan": {"understands_user_intent": 90}, "goals": []})
+        elif roll < 0.55:
+            todos = [todo(f"t{j}", rng.choice(statuses)) for j in range(rng.randint(0, 3))]
+            eid = s.custom("pi-jtodo/state", {"schemaVersion": 1, "todos": todos, "plan": {}, "goals": []}, parent=parent)
+        elif roll < 0.62:
+            eid = s.custom("pi-jtodo/cycle", rng.choice(({"armed": True, "reason": "new_work"},
+                                                          {"armed": False, "reason": "passed"}, {"armed": True})),
+                           parent=parent)
+        elif roll < 0.70:
+            eid = s.followup("z", rng.choice(("poke", "digest", "completion", "spike", "nudge", "watchdog")),
+                             [f"t{rng.randint(0, 4)}"], parent=parent)
+        elif roll < 0.85:
+            eid = s.assistant("thinking", stop="stop", parent=parent)
+        elif roll < 0.95:
+            eid = s.user("go on", parent=parent)
+        else:
+            eid = s.put({"type": rng.choice(("label", "session_info")), "targetId": rng.choice(ids or ["x"]),
+                         "label": "mark", "name": f"name {k}"}, parent=parent)
+        ids.append(eid)
+    return s
