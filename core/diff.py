@@ -149,6 +149,7 @@ def change_line(change: Change) -> str:
             return f"{mark} objective: {change.before} → {change.after}"
         return f"{mark} objective: {item}"
     if subject in ("milestone", "recorded milestone", "baseline"):
+        label = "baseline" if subject == "baseline" else f"milestone {key}"
         return f"{mark} {label} {_PROGRESS_WORDS[subject][change.kind]}"
     if change.kind == "changed":
         return f"{mark} {label} changed"

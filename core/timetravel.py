@@ -21,6 +21,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Callable
 
 from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
@@ -66,6 +67,29 @@ class AsOf:
     branch_length: int  # entries from the root to this one
     on_current_branch: bool
     is_leaf: bool  # the last entry of the file: the live state
+
+    @property
+    def when(self) -> str:
+        """The entry's time for a person: ``2026-11-30 15:50:53 UTC`` (the log's text if it is no
+        ISO time)."""
+        if self.timestamp is None:
+            return "an unknown time"
+        try:
+            moment = datetime.fromisoformat(self.timestamp.replace("Z", "+00:00"))
+        except ValueError:
+            return self.timestamp
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(timezone.utc)
+        return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+
+    @property
+    def banner(self) -> str:
+        """``as of 2026-11-30 15:50:53 UTC, entry 18 of 37`` (and where it sits, when not on the
+        current branch or when it is the live leaf)."""
+        text = f"as of {self.when}, entry {self.position + 1} of {self.entries}"
+        if self.is_leaf:
+            return text + " (the live state)"
+        return text if self.on_current_branch else text + " (on another branch)"
 
     def json(self) -> dict[str, Any]:
         return {"entry": self.entry_id, "timestamp": self.timestamp, "entryNumber": self.position + 1,
