@@ -176,6 +176,28 @@ def cmd_gate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_overview(args: argparse.Namespace) -> int:
+    """One row per session of this directory (``--all``: of every folder pideck knows)."""
+    import time
+
+    from core.overview import Overview, overview_table
+    from core.todo.config import load_config
+
+    config, problems = load_config()
+    for problem in problems:
+        print(f"pideck: config: {problem}", file=sys.stderr)
+    overview = Overview(None if args.all else os.getcwd(), todo_config=config)
+    overview.refresh()
+    rows = overview.rows
+    if args.json:
+        print_json([row.json() for row in rows])
+    elif not rows:
+        print("No sessions for this directory. `pideck` starts one." if not args.all else "No sessions yet.")
+    else:
+        print(overview_table(rows, int(time.time() * 1000)))
+    return EXIT_OK
+
+
 def cmd_config(args: argparse.Namespace) -> int:
     from core.todo.config import ConfigError, config_path, set_config_value, show_config
 
@@ -339,6 +361,17 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                        description="Write a demo session (every pane populated) to a temp dir and "
                        "open it in the TUI, writable.")
     p.set_defaults(func=cmd_demo, needs_tui=True)
+
+    p = sub.add_parser("overview", help="one row per session: todos, work items, milestones, packets, activity",
+                       description="One row per session of this directory (pi's and pideck's), the most "
+                       "recently active first: kind, name, todos settled/total with the lowest confidence, "
+                       "work items open/in progress/blocked/done, declared milestones, packets, last "
+                       "activity and a flag when the agent stopped with todos open (poked: a gate "
+                       "follow-up is unanswered; waiting: the agent ended its turn; gave up: the gates "
+                       "stopped poking). The TUI shows the same rows live: `pideck --overview`.")
+    p.add_argument("--all", action="store_true", help="every session pideck knows, in pi's and pideck's folders")
+    p.add_argument("--json", action="store_true", help="a JSON array of the rows, for scripts")
+    p.set_defaults(func=cmd_overview)
 
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")

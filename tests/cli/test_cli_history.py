@@ -155,3 +155,64 @@ def test_inspect_at_without_a_session_creates_none(pideck, tmp_path):
     code, out, err = pideck("inspect", "--at", "leaf")
     assert (code, out) == (2, "") and err.startswith("pideck: no session for ")
     assert not (tmp_path / "pideck-home" / "sessions").exists()
+
+
+def overview_sessions(tmp_path: Path) -> tuple[Path, Path]:
+    """pi's branched fixture in pi's folder for this directory, and a small pideck session in pideck's."""
+    from core.session import encode_cwd
+
+    cwd = str(tmp_path / "project")
+    pi = tmp_path / "pi-agent" / "sessions" / encode_cwd(cwd) / BRANCHED.name
+    pi.parent.mkdir(parents=True)
+    shutil.copy(BRANCHED, pi)
+    mine = tmp_path / "pideck-home" / "sessions" / encode_cwd(cwd) / "2026-11-30T16-00-00-000Z_x.jsonl"
+    mine.parent.mkdir(parents=True)
+    lines = [
+        {"type": "session", "version": 3, "id": "x", "timestamp": "2026-11-30T16:00:00.000Z", "cwd": cwd},
+        {"type": "custom", "customType": "pi-jtodo/state", "data": {"schemaVersion": 1, "todos": [
+            {"content": "Write it", "status": "pending", "priority": "high", "id": "w", "confidence": 40}],
+            "plan": {}, "goals": []}, "id": "00000001", "parentId": None, "timestamp": "2026-11-30T16:00:01.000Z"},
+        {"type": "custom_message", "customType": "pi-jtodo/followup", "content": "You have 1 incomplete todo.",
+         "display": True, "details": {"kind": "poke", "ids": ["w"]}, "id": "00000002", "parentId": "00000001",
+         "timestamp": "2026-11-30T16:00:02.000Z"},
+    ]
+    mine.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    return pi, mine
+
+
+def test_overview_json(pideck, tmp_path):
+    pi, mine = overview_sessions(tmp_path)
+    code, out, err = pideck("overview", "--json")
+    assert (code, err) == (0, "")
+    assert json.loads(out) == [
+        {"path": str(mine), "name": mine.name, "cwd": str(tmp_path / "project"), "kind": "pideck", "readOnly": False,
+         "entries": 2, "todos": {"settled": 0, "total": 1, "lowestConfidence": 40},
+         "workItems": {"open": 0, "in_progress": 0, "blocked": 0, "done": 0},
+         "milestones": {"declared": 0, "recorded": 0}, "packets": 0,
+         "lastActivity": "2026-11-30T16:00:02.000Z", "flag": "poked", "warnings": 0},
+        {"path": str(pi), "name": "Streaming parser", "cwd": "/home/user/parser-project", "kind": "pi",
+         "readOnly": True, "entries": 37, "todos": {"settled": 1, "total": 3, "lowestConfidence": 60},
+         "workItems": {"open": 1, "in_progress": 1, "blocked": 0, "done": 0},
+         "milestones": {"declared": 2, "recorded": 1}, "packets": 0,
+         "lastActivity": "2026-11-30T15:50:53.736Z", "flag": None, "warnings": 1},
+    ]
+    assert pideck("overview", "--all", "--json")[1] == out  # no other directory has sessions
+
+
+def test_overview_text(pideck, tmp_path, monkeypatch):
+    import time
+
+    overview_sessions(tmp_path)
+    monkeypatch.setattr(time, "time", lambda: 1796054412.0)  # 2026-11-30T16:00:12Z
+    code, out, err = pideck("overview")
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        "KIND    NAME                              TODOS  CONF  ITEMS o/p/b/d  MILESTONES  PACKETS  LAST       FLAG   DIRECTORY",
+        f"pideck  2026-11-30T16-00-00-000Z_x.jsonl  0/1    40    0/0/0/0        0           0        10 s ago   poked  {tmp_path / 'project'}",
+        "pi      Streaming parser                  1/3    60    1/1/0/0        2 (1 rec.)  0        9 min ago         /home/user/parser-project",
+    ]
+
+
+def test_overview_without_sessions(pideck):
+    assert pideck("overview") == (0, "No sessions for this directory. `pideck` starts one.\n", "")
+    assert pideck("overview", "--json") == (0, "[]\n", "")
