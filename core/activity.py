@@ -339,7 +339,7 @@ def _group_text(key: tuple[Any, ...], changes: list[Change]) -> str:
     first = changes[0]
     subject, n = first.subject, len(changes)
     mark = "#" if subject == "todo" else ""
-    who = f"{_plural(subject, n)} {names([ch.key for ch in changes], mark)}"
+    who = f"{_plural(subject, n)} {names([ch.key or '(no group)' for ch in changes], mark)}"
     if subject == "objective":
         return {"added": "objective set", "removed": "objective cleared", "changed": "objective changed"}[first.kind]
     if subject == "plan":
@@ -347,8 +347,6 @@ def _group_text(key: tuple[Any, ...], changes: list[Change]) -> str:
             return ("user intention set" if first.before is None else
                     "user intention cleared" if first.after is None else "user intention changed")
         return f"intent understanding {_value(first.before)} → {_value(first.after)}"
-    if subject == "goal" and not first.key:
-        who = "goal (no group)"
     if first.kind != "changed":
         return f"{who} {_VERBS[(subject, first.kind)]}"
     if first.field == "status":

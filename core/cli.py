@@ -20,8 +20,9 @@ if TYPE_CHECKING:
     from core.opening import Opened
     from core.timetravel import TimeMachine
 
-OpenTui = Callable[["Opened"], int]
-"""Runs the TUI on an opened session until the person quits; returns the exit status."""
+OpenTui = Callable[["Opened | None"], int]
+"""Runs the TUI on an opened session (None: on the sessions overview) until the person quits;
+returns the exit status."""
 
 COMMANDS = ("run", "tool", "inspect", "diff", "overview", "sessions", "gate", "config", "demo", "install")
 
@@ -252,10 +253,15 @@ def cmd_demo(args: argparse.Namespace, tui: OpenTui) -> int:
 
 
 def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
-    """``pideck [--session PATH | PATH] [--write]``, options in any order."""
+    """``pideck [--session PATH | PATH] [--write]``, options in any order; ``pideck --overview``."""
     if args.path is not None and args.session is not None:
         print("pideck: give the session once: either PATH or --session PATH", file=sys.stderr)
         return EXIT_USAGE
+    if args.overview:
+        if args.path is not None or args.session is not None:
+            print("pideck: --overview opens the sessions overview, not one session", file=sys.stderr)
+            return EXIT_USAGE
+        return tui(None)
     args.session = args.session if args.path is None else args.path
     from core.opening import open_deck as open_session_deck
 
@@ -293,7 +299,7 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     of ``run`` and ``tool`` (it loads their declarations, which ``--version`` does not need)."""
     parser = argparse.ArgumentParser(
         prog="pideck",
-        usage="pideck [--session PATH | PATH] [--write]\n       pideck COMMAND [options]",
+        usage="pideck [--session PATH | PATH] [--write]\n       pideck --overview\n       pideck COMMAND [options]",
         description="A live deck for a coding agent's declared state, kept in a pi session log. "
                     "Without a command, pideck opens the TUI on PATH or on the newest session for "
                     "this directory.",
@@ -383,10 +389,12 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
 
 
 def build_tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pideck", usage="pideck [--session PATH | PATH] [--write]",
+    parser = argparse.ArgumentParser(prog="pideck", usage="pideck [--session PATH | PATH] [--write] | pideck --overview",
                                      description="Open the TUI.")
     parser.add_argument("path", metavar="PATH", nargs="?", help="session file (default: as --session)")
     _session_options(parser)
+    parser.add_argument("--overview", action="store_true",
+                        help="open on the sessions overview of this directory (every session, live)")
     parser.set_defaults(func=cmd_tui, needs_tui=True)
     return parser
 

@@ -143,24 +143,44 @@ def change_line(change: Change) -> str:
     label = f"{subject} {name}" if name else "goal (no group)" if subject == "goal" else subject
     if change.kind == "changed" and change.field:
         return f"{mark} {label} {FIELD_NAMES.get(change.field, change.field)}: {shown(change.before)} → {shown(change.after)}"
-    item = change.after if change.kind != "removed" else change.before
     if subject == "objective":
         if change.kind == "changed":
             return f"{mark} objective: {change.before} → {change.after}"
-        return f"{mark} objective: {item}"
+        return f"{mark} objective: {side_text(change, change.kind != 'removed')}"
     if subject in ("milestone", "recorded milestone", "baseline"):
         label = "baseline" if subject == "baseline" else f"milestone {key}"
         return f"{mark} {label} {_PROGRESS_WORDS[subject][change.kind]}"
     if change.kind == "changed":
         return f"{mark} {label} changed"
-    if isinstance(item, Mapping):
-        if subject in ("work item", "todo"):
-            return f"{mark} {label} [{item.get('status')}]: {item.get('content')}"
-        if subject == "decision":
-            return f"{mark} {label}: {item.get('content')}"
-        if subject == "packet":
-            return f"{mark} {label}: {item.get('goal')}"
-    return f"{mark} {label}"
+    text = side_text(change, change.kind != "removed") if subject != "goal" else ""
+    return f"{mark} {label}{'' if text.startswith('[') or not text else ':'} {text}".rstrip()
+
+
+def side_text(change: Change, after: bool) -> str:
+    """What one side of a change holds, in words ("" where the item is absent): a field's value,
+    ``[status]: content`` of a work item or todo, a decision's content, a packet's goal, the
+    objective, or whether a milestone is declared or recorded."""
+    value = change.after if after else change.before
+    if change.kind == "changed" and change.field:
+        return shown(value)
+    if change.subject in ("milestone", "recorded milestone", "baseline"):
+        present = (change.kind == "added") == after
+        words = {"milestone": "declared", "recorded milestone": "recorded", "baseline": "set"}
+        return words[change.subject] if present else ""
+    if value is None:
+        return ""
+    if isinstance(value, Mapping):
+        if change.subject in ("work item", "todo"):
+            return f"[{value.get('status')}]: {value.get('content')}"
+        if change.subject == "decision":
+            return str(value.get("content"))
+        if change.subject == "packet":
+            return str(value.get("goal"))
+        if change.subject == "goal":
+            return (f"closed loop {shown(value.get('closed_feedback_loop'))}, "
+                    f"ownership {shown(value.get('end_to_end_ownership'))}")
+        return ""
+    return str(value)
 
 
 _PROGRESS_WORDS = {

@@ -303,15 +303,16 @@ class Overview:
 # -- the text table ---------------------------------------------------------------------------------
 
 
-def ago(ms: int | None, now_ms: int) -> str:
-    """``12 s ago``, ``5 min ago``, ``3 h ago``, ``2 d ago``; ``—`` without a time."""
+def ago(ms: int | None, now_ms: int, *, short: bool = False) -> str:
+    """``12 s ago``, ``5 min ago``, ``3 h ago``, ``2 d ago`` (``short``: ``12s ago``, ``5m ago``);
+    ``—`` without a time."""
     if ms is None:
         return "—"
     seconds = max(0, (now_ms - ms) // 1000)
-    for size, unit in ((86400, "d"), (3600, "h"), (60, "min")):
+    for size, unit in ((86400, "d"), (3600, "h"), (60, "m" if short else "min")):
         if seconds >= size:
-            return f"{seconds // size} {unit} ago"
-    return f"{seconds} s ago"
+            return f"{seconds // size}{'' if short else ' '}{unit} ago"
+    return f"{seconds}{'s' if short else ' s'} ago"
 
 
 OVERVIEW_COLUMNS = ("KIND", "NAME", "TODOS", "CONF", "ITEMS o/p/b/d", "MILESTONES", "PACKETS", "LAST", "FLAG", "DIRECTORY")
