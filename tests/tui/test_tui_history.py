@@ -69,7 +69,7 @@ def test_moving_the_cursor_previews_the_point(tmp_path):
             await pilot.press("down")
         await shown(pilot)
         lines = str(screen.query_one("#timeline-preview", Static).render()).splitlines()
-        assert lines == ["◷ As of 2026-11-30 15:50:53 UTC, entry 26 of 37 · 09353a65",
+        assert lines == ["◷ As of 2026-11-30 15:50:53 UTC, entry 26 of 37 · 09353a65 · enter: the deck as it was",
                          "todos 1/3 · items 1 open, 1 in progress · milestones 2 (1 recorded) · packets 0"]
 
     run(timeline_app(tmp_path), scenario)

@@ -323,6 +323,7 @@ class TimelineScreen(Screen[None]):
         preview.append(f" · {message.as_of.entry_id}", "dim")
         if self.marked is not None:
             preview.append(f" · A = {self.marked.entry_id}", "bold yellow")
+        preview.append(" · enter: the deck as it was", "dim")
         preview.append("\n")
         preview.append_text(point_summary(message.view))
         self.query_one("#timeline-preview", Static).update(preview)
