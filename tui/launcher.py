@@ -13,11 +13,12 @@ if TYPE_CHECKING:
     from core.opening import Opened
 
 
-def run_tui(opened: Opened) -> int:
-    """Run the app until the person quits; a crash is never exit status 0."""
+def run_tui(opened: Opened | None) -> int:
+    """Run the app until the person quits (``opened`` None: on the sessions overview); a crash is
+    never exit status 0."""
     from tui.app import PideckApp
 
-    app = PideckApp(opened.deck, warnings=opened.warnings)
+    app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else ())
     app.run()
     return app.return_code or 0
 
