@@ -86,7 +86,7 @@ def test_enter_shows_the_whole_deck_as_it_was_read_only_and_f8_returns_to_live(t
         past = await screen_of(pilot, PastScreen)
         banner = str(past.query_one("#past-banner", Static).render())
         assert banner == " ◷  As of 2026-11-30 15:50:53 UTC, entry 6 of 37 · read-only · esc: timeline · f8: live · a6a7dde9"
-        assert str(past.query_one("#objective", Static).render()) == "Objective Ship the session parser"
+        assert str(past.query_one("#objective").render()) == "Objective Ship the session parser"
         assert table_texts(past, "#work-items", 1) == ["parse", "cli"]
         assert table_texts(past, "#packets", 0) == []  # H1 is written after T6
         assert not past.query("#cmd")  # no command line: the past takes no writes
@@ -119,7 +119,7 @@ def test_another_branch_in_the_tree_shows_its_events_and_its_state(tmp_path):
         await pilot.press("enter")
         past = await screen_of(pilot, PastScreen)
         assert "(on another branch)" in str(past.query_one("#past-banner", Static).render())
-        assert str(past.query_one("#objective", Static).render()) == "Objective Abandoned L"
+        assert str(past.query_one("#objective").render()) == "Objective Abandoned L"
         assert table_texts(past, "#packets", 0) == ["l1"]
 
     run(timeline_app(tmp_path), scenario)
