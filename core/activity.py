@@ -18,6 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from core import verdicts
 from core.deck import HANDOFF, PROGRESS, STATE, TODO
 from core.diff import PART_TITLES, Change, diff_points
 from core.points import Point, Restorer
@@ -61,7 +62,7 @@ def picked_by_activity(kind: str | None, custom_type: str | None, role: str | No
     (an assistant's tool calls tell a tool's entries from a command's), the state entries, the gate's
     entries, and pi's labels, branch summaries and session names."""
     if kind == "custom":
-        return custom_type in PRIMITIVE_TOOLS or custom_type == c.CYCLE_CUSTOM_TYPE
+        return custom_type in PRIMITIVE_TOOLS or custom_type in (c.CYCLE_CUSTOM_TYPE, verdicts.ENTRY_TYPE)
     if kind == "custom_message":
         return custom_type == c.FOLLOWUP_CUSTOM_TYPE
     return kind in ("message", "label", "branch_summary", "session_info")
@@ -125,6 +126,8 @@ class Activity:
             return self._cycle(position, entry)
         if kind == "custom_message":
             return self._followup(position, entry)
+        if kind == "custom" and custom_type == verdicts.ENTRY_TYPE:
+            return self._verdict(position, entry)
         if kind == "custom":
             return self._state_entry(position, entry, self._source_of(str(custom_type), entry))
         text = _session_text(entry)
@@ -180,6 +183,19 @@ class Activity:
         text = _FOLLOWUPS.get(kind or "", "follow-up sent").format(ids=named)
         source = COMMAND if kind == "poke" and self._user_arm_at == position - 1 else GATE
         return [self._event(position, entry, TODO, source, text)]
+
+    def _verdict(self, position: int, entry: Mapping[str, Any]) -> list[Event]:
+        """A judge pideck recorded (``core/verdicts.py``). One that grew the record is already
+        worded from its state entry; one that found nothing new changed no state, so only this
+        entry tells of it."""
+        read = verdicts.read_verdict(entry)
+        if read is None or read[0]["outcome"] != "no_progress":
+            return []
+        withdrawn = len(read[0].get("withdrawnMilestones", []))
+        text = "verdict: no progress" + (f" ({withdrawn} withdrawn)" if withdrawn else "")
+        data = entry.get("data")
+        via = data.get("via") if isinstance(data, dict) else None
+        return [self._event(position, entry, PROGRESS, {"tool": TOOL, "command": COMMAND}.get(str(via)), text)]
 
     def _source_of(self, custom_type: str, entry: Mapping[str, Any]) -> str | None:
         """TOOL when the entry follows an assistant message that called a tool writing this type

@@ -11,6 +11,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
+from core import verdicts
 from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
 from core.adapters.agent_progress.adapter import AgentProgressAdapter
 from core.adapters.agent_state.adapter import AgentStateAdapter
@@ -22,6 +23,7 @@ from core.session.interface import WritableLog
 from core.session.records import EntryRecord
 from core.todo.adapter import TodoAdapter
 from core.todo.config import TodoConfig
+from core.verdicts import Via
 
 READ_ONLY_HINT = (
     "This session is read-only: it belongs to pi, which keeps its tree in memory, so entries "
@@ -177,12 +179,13 @@ class Deck(Generic[L]):
     def apply(self, line: str) -> list[Notice]:
         """Run one slash-command line; returns its notifications (a refused write is one notice of
         level ``refused``)."""
-        return self._mutating(lambda: self.dispatcher.run_line(line), lambda: [Notice(READ_ONLY_HINT, "refused")])
+        return self._mutating(lambda: self.dispatcher.run_line(line), lambda: [Notice(READ_ONLY_HINT, "refused")],
+                              via="command")
 
     def call_tool(self, name: str, params: Any) -> ToolResult:
         """Call one model tool. Raises ``UnknownTool`` for a name no adapter registers."""
         return self._mutating(lambda: self.dispatcher.call_tool(name, params),
-                              lambda: ToolResult(READ_ONLY_HINT, rejected=True, refused=True))
+                              lambda: ToolResult(READ_ONLY_HINT, rejected=True, refused=True), via="tool")
 
     def settle(self) -> tuple[str | None, Notice | None]:
         """One turn-end settle of the todo gates (what a harness calls when the agent stops).
@@ -198,13 +201,19 @@ class Deck(Generic[L]):
             return []
         return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda: [])
 
-    def _mutating(self, run: Callable[[], _R], refused: Callable[[], _R]) -> _R:
+    def _mutating(self, run: Callable[[], _R], refused: Callable[[], _R], via: Via | None = None) -> _R:
         """Run a mutation under the log's lock, on state that includes every other writer's
-        entries. A read-only log runs reads as usual and refuses appends (``ReadOnlySession``)."""
+        entries. A read-only log runs reads as usual and refuses appends (``ReadOnlySession``).
+        A judge it ran is recorded (``core/verdicts.py``) where the log may be written."""
         try:
             with self.log.locked() if self.log.writable else nullcontext():
                 self._take_in(observe=True)
-                return run()
+                judged = self.progress.judged
+                outcome = run()
+                verdict = self.progress.last_verdict()
+                if via is not None and self.progress.judged != judged and verdict is not None and self.log.writable:
+                    self.log.append_custom(verdicts.ENTRY_TYPE, verdicts.verdict_data(verdict, via))
+                return outcome
         except ReadOnlySession:
             self.reload()  # the adapter never moved its state, but stay exact anyway
             return refused()
@@ -246,5 +255,6 @@ def part_of(record: EntryRecord) -> str | None:
 _PART_BY_TYPE = {
     AgentStateAdapter.ENTRY_TYPE: STATE,
     AgentProgressAdapter.ENTRY_TYPE: PROGRESS,
+    verdicts.ENTRY_TYPE: PROGRESS,
     AgentHandoffAdapter.ENTRY_TYPE: HANDOFF,
 }

@@ -10,12 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, TypeVar, cast
 
+from core import verdicts
 from core.adapters.grammar import Words
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck
 from core.session.interface import SessionFile
 from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
 from core.todo.display import GoalRow, StripLine, goal_rows, strip_lines
 from core.untrusted import markdown_literal
+from core.verdicts import read_verdict
 
 
 @dataclass(frozen=True)
@@ -31,7 +33,9 @@ class DeckView:
     skipped: tuple[str, ...]  # what the log skipped or repaired while reading the file
     state: StateSnapshot
     progress: ProgressState
-    verdict: Verdict | None
+    verdict: Verdict | None  # the newest verdict pideck recorded on the branch (core/verdicts.py)
+    verdict_at: str | None  # its entry's timestamp
+    pi_session: bool  # pi writes this session (pi's own judges leave no verdict in it)
     packets: tuple[Packet, ...]
     strip: tuple[StripLine, ...]
     goals: tuple[GoalRow, ...]
@@ -54,6 +58,12 @@ class DeckView:
 F = TypeVar("F", bound=SessionFile)
 
 
+def written_by_pi(log: SessionFile) -> bool:
+    """pideck writes only ``custom`` and ``custom_message`` entries; pi starts a session with a
+    model change or a message: a session whose first entries hold another type is pi's."""
+    return any(record.type not in ("custom", "custom_message") for record in log.records[:8])
+
+
 def build_view(
     deck: Deck[F],
     previous: DeckView | None = None,
@@ -70,9 +80,9 @@ def build_view(
         state = old.state
     if old is None or PROGRESS in parts:
         progress = cast(ProgressState, deck.progress.state())
-        verdict = cast("Verdict | None", deck.progress.last_verdict())
+        verdict, verdict_at = read_verdict(log.latest_custom(verdicts.ENTRY_TYPE)) or (None, None)
     else:
-        progress, verdict = old.progress, old.verdict
+        progress, verdict, verdict_at = old.progress, old.verdict, old.verdict_at
     packets = tuple(cast("list[Packet]", deck.handoff.packets())) if old is None or HANDOFF in parts else old.packets
     if old is None or TODO in parts:
         replay = deck.todo.replay()
@@ -92,6 +102,8 @@ def build_view(
         state=state,
         progress=progress,
         verdict=verdict,
+        verdict_at=verdict_at,
+        pi_session=old.pi_session if old is not None and parts != ALL_PARTS else written_by_pi(log),
         packets=packets,
         strip=strip,
         goals=goals,

@@ -8,13 +8,14 @@ sequence shows literally.
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 
 from rich.text import Text
 
 from core.untrusted import CONTROL, markdown_literal
 from core.untrusted import visible_controls as clean
 
-__all__ = ["clean", "has_controls", "markdown_literal", "one_line", "one_to_one", "safe"]
+__all__ = ["clean", "clock_time", "has_controls", "markdown_literal", "one_line", "one_to_one", "safe"]
 
 
 def _one_cell(match: re.Match[str]) -> str:
@@ -43,3 +44,16 @@ def one_line(value: object, style: str = "") -> Text:
     text.no_wrap = True
     text.overflow = "ellipsis"
     return text
+
+
+def clock_time(timestamp: str | None) -> str:
+    """``15:50:53`` (UTC) of an entry's ISO timestamp; the first 8 characters of anything else."""
+    if timestamp is None:
+        return "--:--:--"
+    try:
+        moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+    except ValueError:
+        return timestamp[:8]
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc)
+    return moment.strftime("%H:%M:%S")

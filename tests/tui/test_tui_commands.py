@@ -47,7 +47,7 @@ def test_agent_progress_add_and_judge(tmp_path):
         await type_line(pilot, "/agent-progress judge")
         body = str(app.query_one("#progress-body").render())
         assert "new parser-fuzzed" in body and "not judged yet" not in body
-        assert len(app.deck_screen.deck.log.records) == entries + 2
+        assert len(app.deck_screen.deck.log.records) == entries + 3  # the state, then the verdict
 
     run(app, scenario)
 

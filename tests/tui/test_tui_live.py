@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 
 from core.deck import Deck
 from core.session import SessionLog
 from tui.widgets.header import DeckHeader
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
-from tui_fixtures import demo_deck, make_app, run, settled, type_line, wait_for
+from tui_fixtures import (FIXED_MS, demo_deck, fixed_clock, make_app, open_deck, pi_session, run, settled, take_in,
+                          type_line, wait_for)
 
 
 def test_append_by_another_writer_shows_up_without_losing_the_selection(tmp_path):
@@ -153,5 +155,35 @@ def test_scroll_position_and_selection_survive_appends(tmp_path):
         assert await wait_for(pilot, lambda: "tail" in table.keys)
         assert table.get_cell("x50", "status").plain == "✓"
         assert (table.scroll_y, table.selected_key()) == (scroll, key)
+
+    run(app, scenario)
+
+
+def test_a_verdict_judged_by_another_process_shows_in_the_progress_pane(tmp_path):
+    # The pane said "none since opened" after the agent had judged twice through `pideck tool`.
+    deck = demo_deck(tmp_path)
+    app = make_app(Deck(SessionLog.open(deck.log.path, clock=fixed_clock), clock=lambda: FIXED_MS))
+    later = datetime(2026, 11, 30, 15, 0, 0, tzinfo=timezone.utc)
+    agent = Deck(SessionLog.open(deck.log.path, clock=lambda: later))
+
+    async def scenario(pilot):
+        body = app.query_one("#progress-body")
+        assert "Last verdict progress · 14:55:13" in str(body.render())  # the demo's own judge
+        agent.call_tool("agent_progress_judge", {})
+        await take_in(pilot)
+        assert "Last verdict progress · 15:00:00\n  new truncation-detected" in str(body.render())
+        agent.call_tool("agent_progress_judge", {})
+        await take_in(pilot)
+        assert "Last verdict no_progress · 15:00:00" in str(body.render())
+
+    run(app, scenario)
+
+
+def test_a_pi_session_says_its_own_judges_are_not_recorded(tmp_path):
+    app = make_app(open_deck(pi_session(tmp_path), writable=False))
+
+    async def scenario(pilot):
+        text = str(app.query_one("#progress-body").render())
+        assert "Last verdict none recorded\n  pi's own judges are not recorded" in text
 
     run(app, scenario)

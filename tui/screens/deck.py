@@ -203,7 +203,7 @@ class DeckScreen(Screen[None]):
             if STATE in parts:
                 self.query_one(StatePane).show(view.state)
             if PROGRESS in parts:
-                self.query_one(ProgressPane).show(view.progress, view.verdict)
+                self.query_one(ProgressPane).show(view)
             if HANDOFF in parts:
                 self.query_one(HandoffPane).show(view.packets)
             if TODO in parts:

@@ -65,7 +65,7 @@ class PastScreen(Screen[None]):
             name=view.name, cwd=view.cwd, entries=view.entries, following=False, writable=False,
             warnings=len(view.warnings), past=True))
         self.query_one(StatePane).show(view.state)
-        self.query_one(ProgressPane).show(view.progress, view.verdict)
+        self.query_one(ProgressPane).show(view)
         self.query_one(HandoffPane).show(view.packets)
         self.query_one(TodoStrip).show(view.strip)
         self.query_one(GoalTable).show_goals(view.goals)

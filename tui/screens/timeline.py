@@ -10,7 +10,6 @@ from it to the point under the cursor (``DiffScreen``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
@@ -35,7 +34,7 @@ from tui.jobs import JobThread
 from tui.live import file_key
 from tui.screens.diff import PART_STYLES, DiffScreen
 from tui.screens.past import PastScreen
-from tui.text import one_line
+from tui.text import clock_time, one_line
 from tui.widgets.keyed_table import KeyedTable
 
 EVENT_COLUMNS = [("Time", "time"), ("Entry", "entry"), ("Part", "part"), ("By", "by"), ("Event", "text")]
@@ -43,19 +42,6 @@ SOURCE_WORDS = {TOOL: "agent", COMMAND: "person", GATE: "gate"}
 
 EventRow = tuple[str, str, str, str, str]
 TreeData = tuple[str, str]  # ("branch" | "label" | "summary", entry id)
-
-
-def clock_time(timestamp: str | None) -> str:
-    """``15:50:53`` (UTC) of an entry's ISO timestamp; the first 8 characters of anything else."""
-    if timestamp is None:
-        return "--:--:--"
-    try:
-        moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
-    except ValueError:
-        return timestamp[:8]
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc)
-    return moment.strftime("%H:%M:%S")
 
 
 def sentence(text: str) -> str:

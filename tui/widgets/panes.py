@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Sequence
 
 from core.jsutil import plural
-from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
+from core.shapes import Packet, StateSnapshot
+from core.view import DeckView
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,7 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Static
 
-from tui.text import clean, one_line, safe
+from tui.text import clean, clock_time, one_line, safe
 from tui.widgets.keyed_table import KeyedTable
 
 STATUS_BADGES = {
@@ -67,7 +68,7 @@ class Clamped(Widget):
         width = self.content_region.width
         if width <= 0:
             return Text()
-        lines = self.text.wrap(self.app.console, width, overflow="fold")
+        lines = list(self.text.wrap(self.app.console, width, overflow="fold"))
         if len(lines) > self.max_lines:
             lines = lines[: self.max_lines]
             last = lines[-1]
@@ -109,8 +110,9 @@ class StatePane(Vertical):
         self.border_subtitle = " ".join(f"{STATUS_BADGES[s][0]}{n}" for s, n in counts.items() if n) or "no work items"
 
 
-def progress_text(state: ProgressState, verdict: Verdict | None) -> Text:
-    """Declared set, baseline and the last verdict; new milestones green, withdrawn red."""
+def progress_text(view: DeckView) -> Text:
+    """Declared set, baseline and the newest recorded verdict; new milestones green, withdrawn red."""
+    state, verdict = view.progress, view.verdict
     current, recorded = state["currentMilestones"], state["recordedMilestones"]
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("Baseline ", "bold")
@@ -132,12 +134,16 @@ def progress_text(state: ProgressState, verdict: Verdict | None) -> Text:
             text.append_text(safe(milestone, "red strike"))
             text.append(" · recorded, not declared\n", "dim")
     text.append("Last verdict ", "bold")
-    if verdict is None:  # verdicts are not persisted: only judges since pideck opened are known
-        text.append("none since opened", "dim")
+    if verdict is None:  # pideck records the judges it runs (core/verdicts.py); pi's are in no entry
+        text.append("none recorded", "dim")
+        if view.pi_session:
+            text.append("\n  pi's own judges are not recorded", "dim italic")
         return text
     outcome = verdict["outcome"]
     style = {"progress": "bold green", "no_progress": "bold yellow"}.get(outcome, "bold")
     text.append(clean(outcome), style)
+    if view.verdict_at:
+        text.append(f" · {clock_time(view.verdict_at)}", "dim")
     if outcome == "unknown":
         text.append(f" ({clean(verdict.get('reason', ''))})", "dim")
     for milestone in verdict.get("newMilestones", []):
@@ -146,6 +152,8 @@ def progress_text(state: ProgressState, verdict: Verdict | None) -> Text:
     for milestone in verdict.get("withdrawnMilestones", []):
         text.append("\n  withdrawn ", "red")
         text.append_text(safe(milestone, "bold red"))
+    if view.pi_session:
+        text.append("\n  judged by pideck; pi's own judges are not recorded", "dim italic")
     return text
 
 
@@ -160,13 +168,13 @@ class ProgressPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield Static("", id="progress-body", markup=False)
 
-    def show(self, state: ProgressState, verdict: Verdict | None) -> None:
-        key = (repr(state), repr(verdict))
+    def show(self, view: DeckView) -> None:
+        key = (repr(view.progress), repr(view.verdict), view.verdict_at, view.pi_session)
         if key == self._shown:
             return
         self._shown = key
-        self.query_one("#progress-body", Static).update(progress_text(state, verdict))
-        self.border_subtitle = f"{len(state['currentMilestones'])} declared"
+        self.query_one("#progress-body", Static).update(progress_text(view))
+        self.border_subtitle = f"{len(view.progress['currentMilestones'])} declared"
 
 
 class HandoffPane(Vertical):

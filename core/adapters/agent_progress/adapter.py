@@ -49,6 +49,11 @@ class AgentProgressAdapter:
         """The current state, ``{hasBaseline, currentMilestones, recordedMilestones}``, as a copy."""
         return copy_state(self._controller.state)
 
+    @property
+    def judged(self) -> int:
+        """How many judges settled in this process (the Deck records each verdict)."""
+        return self._controller.judged
+
     def last_verdict(self) -> dict[str, Any] | None:
         """A copy of the verdict of the latest successful judge in this process, or None."""
         return copy.deepcopy(self._controller.last_verdict)

@@ -16,6 +16,7 @@ class Controller:
         self._append_custom = append_custom
         self.state: State = empty_state()
         self.last_verdict: dict[str, Any] | None = None
+        self.judged = 0  # judgments settled: a host that records verdicts appends one per judge
 
     def commit(self, state: State) -> None:
         """Persist all of the new state as one entry, then make it the live state: when the host
@@ -36,4 +37,5 @@ class Controller:
         if judgment.changed:
             self.commit(judgment.state)
         self.last_verdict = copy.deepcopy(judgment.verdict)
+        self.judged += 1
         return judgment.verdict
