@@ -13,13 +13,16 @@ from textual import work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.theme import Theme
 
 from core.clock import wall_clock_ms
 from core.deck import Deck
 from core.opening import Opened
 from core.opening import open_deck as open_session_deck
 from core.session.discovery import SessionInfo, list_sessions
+from core.history import append_history, load_history
 from core.session.log import SessionLog
+from core.todo.config import ConfigError, TuiConfig, load_tui_config, set_config_value
 from tui.commands import ItemCommandProvider, SlashCommandProvider
 from tui.screens.deck import DeckScreen
 from tui.screens.overview import OverviewScreen
@@ -58,10 +61,17 @@ class PideckApp(App[None]):
         warnings: Iterable[str] = (),
         overview_poll: float = 0.5,
         cwd: str | None = None,
+        settings: TuiConfig | None = None,
     ) -> None:
         """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
-        the current directory)."""
+        the current directory). ``settings``: the ``[tui]`` table, read from the config file when
+        not given, with the command history kept beside it."""
         super().__init__()
+        if settings is None:
+            settings, problems = load_tui_config()
+            warnings = [*warnings, *(f"config: {p}" for p in problems)]
+        self.settings = settings
+        self.history = load_history(settings.history_size)  # shared by every deck screen
         self.first_deck = deck
         self.following = follow
         self.clock = clock or wall_clock_ms
@@ -80,13 +90,42 @@ class PideckApp(App[None]):
         return self.make_deck_screen(self.first_deck, self._warnings)
 
     def on_mount(self) -> None:
-        self.theme = "textual-dark"  # never inherit $TEXTUAL_THEME (snapshots)
+        # Never $TEXTUAL_THEME (snapshots): the theme is the config's, remembered when changed.
+        theme = self.settings.theme
+        self.theme = theme if theme in self.available_themes else "textual-dark"
+        if theme != self.theme:
+            self.notify(f"config: unknown theme {theme!r}, using textual-dark", severity="warning", markup=False)
+        self.theme_changed_signal.subscribe(self, self._remember_theme)
+
+    def _remember_theme(self, theme: Theme) -> None:
+        if theme.name != self.settings.theme:
+            self.settings = self.settings.model_copy(update={"theme": theme.name})
+            self.save_in_background(lambda: set_config_value("tui.theme", theme.name))
+
+    def remember_line(self, line: str) -> None:
+        """A command line the person ran: kept for up/down here and in the next run."""
+        if line.strip() and (not self.history or self.history[-1] != line):
+            self.history.append(line)
+            excess = len(self.history) - self.settings.history_size
+            if excess > 0:
+                del self.history[:excess]
+            self.save_in_background(lambda: append_history(line))
+
+    @work(thread=True, group="settings")
+    def save_in_background(self, save: Callable[[], object]) -> None:
+        """Settings and history are written off the UI thread (a slow disk never holds a key)."""
+        try:
+            save()
+        except (OSError, ConfigError) as exc:
+            self.call_from_thread(self.notify, f"Could not save the settings: {exc}", severity="warning",
+                                  markup=False)
 
     def make_deck_screen(
         self, deck: Deck[SessionLog], warnings: Iterable[str] = (), screen: type[DeckScreen] = DeckScreen,
     ) -> DeckScreen:
         return screen(deck, follow=self.following, poll=self.poll, clock=self.clock,
-                      show_clock=self.show_clock, path_label=self.path_label, warnings=warnings)
+                      show_clock=self.show_clock, path_label=self.path_label, warnings=warnings,
+                      settings=self.settings, history=self.history, remember=self.remember_line)
 
     def make_overview_screen(self, cwd: str | None) -> OverviewScreen:
         return OverviewScreen(cwd, clock=self.clock, poll=self.overview_poll)

@@ -1,5 +1,5 @@
-"""pideck's `[todo]` configuration: defaults, pi-jtodo's JSON, then pideck's TOML
-(docs/todo-views.md#configuration).
+"""pideck's configuration: the `[todo]` table (defaults, pi-jtodo's JSON, then pideck's TOML;
+docs/todo-views.md#configuration) and the `[tui]` table of the terminal app (docs/tui.md#settings).
 
 The calibration numbers are deliberately not keys here.
 """
@@ -10,7 +10,7 @@ import json
 import os
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 import platformdirs
 import tomli_w
@@ -38,6 +38,20 @@ class TodoConfig(BaseModel):
     watchdog_max_re_pokes: int = 3
 
 
+class TuiConfig(BaseModel):
+    """The terminal app's own settings (the app writes ``theme`` when the person picks one)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    theme: str = "textual-dark"
+    watchdog: Literal["own", "all", "off"] = "own"
+    """Where the app ticks the todo watchdog (which appends follow-ups to the agent's log):
+    ``own`` pideck's own sessions only, ``all`` pi's too (when opened with --write), ``off`` none."""
+    bell: bool = True  # ring the terminal bell when the agent stops with open todos or a gate pokes it
+    history_size: int = 500  # command lines remembered between runs
+
+
+TABLES: dict[str, type[BaseModel]] = {"todo": TodoConfig, "tui": TuiConfig}
 KEYS = tuple(TodoConfig.model_fields)
 
 
@@ -53,11 +67,21 @@ class ConfigError(ValueError):
     pass
 
 
-def check_value(key: str, value: Any) -> Any:
-    """The value if it is valid for ``key``; raises ConfigError naming the key otherwise."""
-    if key not in KEYS:
+def check_value(key: str, value: Any, table: str = "todo") -> Any:
+    """The value if it is valid for ``key`` of ``table``; raises ConfigError naming the key otherwise."""
+    fields = TABLES[table].model_fields
+    if key not in fields:
         raise ConfigError(f"unknown key {key!r}")
-    if isinstance(TodoConfig.model_fields[key].default, bool):
+    choices = get_args(fields[key].annotation)
+    if choices:
+        if value not in choices:
+            raise ConfigError(f"{key} must be one of {', '.join(choices)} (got {value!r})")
+        return value
+    if isinstance(fields[key].default, str):
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{key} must be a non-empty string (got {value!r})")
+        return value
+    if isinstance(fields[key].default, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{key} must be true or false (got {value!r})")
         return value
@@ -81,14 +105,14 @@ def pi_jtodo_config_path() -> Path:
 
 
 def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], source: Path,
-           warnings: list[str]) -> None:
+           warnings: list[str], table: str = "todo") -> None:
     for name, value in raw.items():
         key = names.get(name)
         if key is None:
             warnings.append(f"{source}: unknown key {name!r} ignored.")
             continue
         try:
-            values[key] = check_value(key, value)
+            values[key] = check_value(key, value, table)
         except ConfigError as exc:
             warnings.append(f"{source}: {exc}; using {values[key]!r}.")
 
@@ -129,22 +153,39 @@ def load_config(
     return TodoConfig(**values), warnings
 
 
-def parse_cli_value(key: str, text: str) -> Any:
-    """``pideck config set KEY VALUE``: VALUE is TOML-ish text (true/false or an integer)."""
+def load_tui_config(path: Path | None = None) -> tuple[TuiConfig, list[str]]:
+    """The effective ``[tui]`` table and the warnings met while reading it; never raises."""
+    warnings: list[str] = []
+    values = TuiConfig().model_dump()
+    path = path or config_path()
+    table = _read_toml(path, warnings).get("tui", {})
+    if isinstance(table, dict):
+        _apply(values, table, {k: k for k in TuiConfig.model_fields}, path, warnings, "tui")
+    else:
+        warnings.append(f"{path}: [tui] is not a table, ignored.")
+    return TuiConfig(**values), warnings
+
+
+def parse_cli_value(key: str, text: str, table: str = "todo") -> Any:
+    """``pideck config set KEY VALUE``: VALUE is TOML-ish text (true/false, an integer, a word)."""
     try:
         value = tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
         value = text
-    return check_value(key, value)
+    return check_value(key, value, table)
 
 
-def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConfig:
-    """Validate and write one key; the whole ``[todo]`` table is written, other tables kept.
+def set_config_value(key: str, value: Any, path: Path | None = None) -> BaseModel:
+    """Validate and write one key (``tui.theme``; a key without a table is a ``[todo]`` key); the
+    key's whole table is written, other tables kept.
 
     A str value is parsed as the CLI gives it. Raises ConfigError naming the key when invalid.
     """
-    key = key.removeprefix("todo.")
-    value = parse_cli_value(key, value) if isinstance(value, str) else check_value(key, value)
+    name, _, key = key.rpartition(".")
+    table = name or "todo"
+    if table not in TABLES:
+        raise ConfigError(f"unknown table {table!r} (tables: {', '.join(TABLES)})")
+    value = parse_cli_value(key, value, table) if isinstance(value, str) else check_value(key, value, table)
     path = path or config_path()
     warnings: list[str] = []
     document = _read_toml(path, warnings)
@@ -152,19 +193,19 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
         raise ConfigError(warnings[0])
     # the effective values: the table holds every key and wins over pi-jtodo's JSON, so writing
     # defaults for the keys not being set would silently undo what the JSON set
-    current, _ = load_config(path)
-    table = current.model_dump()
-    table[key] = value
-    document["todo"] = table
+    current = load_config(path)[0] if table == "todo" else load_tui_config(path)[0]
+    values = {**current.model_dump(), key: value}
+    document[table] = values
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(tomli_w.dumps(document), encoding="utf-8")
-    return TodoConfig(**table)
+    return TABLES[table](**values)
 
 
 def show_config(path: Path | None = None) -> str:
-    """The effective ``[todo]`` table as TOML, with the file it was read from."""
+    """The effective ``[todo]`` and ``[tui]`` tables as TOML, with the file they were read from."""
     config, warnings = load_config(path)
+    tui, tui_warnings = load_tui_config(path)
     lines = [f"# {path or config_path()}"]
-    lines += [f"# warning: {w}" for w in warnings]
-    lines.append(tomli_w.dumps({"todo": config.model_dump()}).rstrip("\n"))
+    lines += [f"# warning: {w}" for w in warnings + tui_warnings]
+    lines.append(tomli_w.dumps({"todo": config.model_dump(), "tui": tui.model_dump()}).rstrip("\n"))
     return "\n".join(lines) + "\n"

@@ -24,6 +24,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from core.adapters.host import Notice
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck, DeckChange
 from core.session.log import SessionLog
+from core.todo.config import TuiConfig
 from core.view import DeckView, build_view
 from tui.commands import PacketProvider
 from tui.live import DeckWorker, Job
@@ -72,8 +73,14 @@ class DeckScreen(Screen[None]):
         show_clock: bool = False,
         path_label: str | None = None,
         warnings: Iterable[str] = (),
+        settings: TuiConfig = TuiConfig(),
+        history: list[str] | None = None,
+        remember: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__()
+        self.settings = settings
+        self._history = history if history is not None else []
+        self._remember = remember or (lambda line: self._history.append(line))
         self.deck = deck  # owned by the worker thread once it runs; the UI reads self.view
         self.view: DeckView = build_view(deck)
         self.following = follow
@@ -86,6 +93,8 @@ class DeckScreen(Screen[None]):
         self._waiting: dict[int, Callable[[Any], None] | None] = {}
         self._reported: set[str] = set()
         self._cancel = threading.Event()
+        todo = deck.todo.config  # read before the worker owns the Deck (the config never changes)
+        self._todo_watchdog = todo.enabled and todo.watchdog
         self._worker = DeckWorker(deck, self.view, self.post_message, poll=poll, following=lambda: self.following)
 
     # ------------------------------------------------------------------ layout
@@ -100,7 +109,7 @@ class DeckScreen(Screen[None]):
         yield Static("", id="goals-more", markup=False)
         yield MessageLog(id="log")
         yield TodoStrip(id="strip")
-        yield CommandLine(lambda: self.view, id="cmd")
+        yield CommandLine(lambda: self.view, self._history, id="cmd")
         yield Footer(show_command_palette=True)
 
     def on_mount(self) -> None:
@@ -191,7 +200,7 @@ class DeckScreen(Screen[None]):
         elif change.branch_switched:
             self.message_log.add("A new leaf on another branch: every pane redrawn.", "info", "tail")
         for text in change.followups:
-            self.message_log.add(text, "info", "follow-up sent")
+            self.report(text, "info", "idle nudge sent")
         self.draw(view, change.parts)
 
     # ------------------------------------------------------------------ drawing
@@ -228,6 +237,7 @@ class DeckScreen(Screen[None]):
             warnings=len(view.warnings),
             clock=clock,
             problem=self.problem,
+            watchdog=self.watchdog_on and self.following,
         ))
 
     def report_warnings(self) -> None:
@@ -247,9 +257,18 @@ class DeckScreen(Screen[None]):
         severity: SeverityLevel = "error" if level in ("error", "refused") else "warning" if level == "warning" else "information"
         self.app.notify(toast_text(clean(message, multiline=True)), severity=severity, markup=False)
 
+    @property
+    def watchdog_on(self) -> bool:
+        """The app ticks the todo watchdog here: the ``[tui] watchdog`` setting allows it for this
+        session (``own``: not one pi writes), the todo tool's own ``watchdog`` is on, and the log
+        may be written (docs/tui.md#settings)."""
+        mode = self.settings.watchdog
+        allowed = mode == "all" or (mode == "own" and not self.view.pi_session)
+        return allowed and self._todo_watchdog and self.view.writable
+
     def watchdog(self) -> None:
-        """The todo watchdog tick (only while following; the Deck skips read-only logs)."""
-        if self.following and self.problem is None and not self.busy:
+        """The todo watchdog tick, while following; each poke it sends is reported."""
+        if self.watchdog_on and self.following and self.problem is None and not self.busy:
             self.run_on_deck(lambda deck: deck.watchdog_tick(), self._report_notices("watchdog"))
 
     def _report_notices(self, source: str) -> Callable[[list[Notice]], None]:
@@ -264,7 +283,8 @@ class DeckScreen(Screen[None]):
     def on_command_submitted(self, event: Input.Submitted) -> None:
         line = event.value
         command_line = self.query_one(CommandLine)
-        command_line.remember(line)
+        self._remember(line)
+        command_line.rewind()
         command_line.value = ""
         self.run_line(line)
 

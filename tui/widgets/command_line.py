@@ -24,15 +24,15 @@ class CommandLine(Input):
                 tooltip="complete the command, sub-command or id (focus never moves)"),
     ]
 
-    def __init__(self, view: Callable[[], DeckView], **kwargs) -> None:
+    def __init__(self, view: Callable[[], DeckView], history: list[str] | None = None, **kwargs) -> None:
         kwargs.setdefault("placeholder", "/agent-state add <id> <content>   (ctrl+p: all commands, tab completes)")
         # Not Input's select-on-focus: after Enter on a work item or a palette choice fills the line
         # and focuses it, the next key must add to the line, not replace all of it.
         kwargs.setdefault("select_on_focus", False)
         super().__init__(suggester=CommandSuggester(view), **kwargs)
         self._view = view
-        self.history: list[str] = []
-        self._position = 0  # index into history; len(history) means the line being typed
+        self.history = history if history is not None else []  # shared with the app, which keeps it
+        self._position = len(self.history)  # index into history; len(history) means the line being typed
         self._draft = ""
 
     @property
@@ -44,9 +44,8 @@ class CommandLine(Input):
     def _position_to_cell(self, position: int) -> int:
         return cell_len(expand_tabs_inline(one_to_one(self.value[:position]), 4))
 
-    def remember(self, line: str) -> None:
-        if line.strip() and (not self.history or self.history[-1] != line):
-            self.history.append(line)
+    def rewind(self) -> None:
+        """Back to the line being typed, after the last one run (the app added it to ``history``)."""
         self._position = len(self.history)
         self._draft = ""
 

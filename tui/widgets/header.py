@@ -21,6 +21,7 @@ class HeaderInfo:
     warnings: int
     clock: str = ""  # "HH:MM" when the clock is shown
     problem: str | None = None  # why the file cannot be read now (deleted, unreadable)
+    watchdog: bool = False  # the app may append watchdog pokes to this session
     past: bool = False  # the deck as it was at an earlier entry (the timeline's)
 
 
@@ -52,6 +53,8 @@ def badges(info: HeaderInfo) -> list[tuple[str, str]]:
         out = [(" LIVE ", "bold black on green")]
     else:
         out = [(" PAUSED ", "bold black on yellow")]
+    if info.watchdog:
+        out.append((" WATCHDOG ", "bold black on cyan"))
     if not info.writable:
         out.append((" READ-ONLY ", "bold white on blue"))
     if info.warnings:
