@@ -43,5 +43,14 @@ def find(namespace: str, sub: str) -> SubCommand | None:
     return None
 
 
+READING_SUBS = frozenset({"", "status", "show", "export"})
+"""Sub-commands that never append to the log (``/todos`` and its export write a file at most)."""
+
+
+def appends(command: SubCommand) -> bool:
+    """The command may append an entry, so a read-only session refuses it."""
+    return command.sub not in READING_SUBS
+
+
 def tool(name: str) -> ToolDef | None:
     return next((t for t in TOOLS if t.name == name), None)

@@ -11,11 +11,13 @@ from dataclasses import dataclass
 from typing import Callable, TypeVar, cast
 
 from core import verdicts
+from core.activity import Activity, Event
 from core.adapters.grammar import Words
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck
 from core.session.interface import SessionFile
 from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
 from core.todo.display import GoalRow, StripLine, goal_rows, strip_lines
+from core.todo.model import TodoState
 from core.untrusted import markdown_literal
 from core.verdicts import read_verdict
 
@@ -41,6 +43,11 @@ class DeckView:
     goals: tuple[GoalRow, ...]
     todo_overlay: str  # the todos overlay as Markdown whose values show literally
     has_todos: bool
+    todo_state: TodoState  # the todo list, plan and goals (detail views and filters read it)
+    targets: tuple[str, ...]  # ids the newest follow-up of the cycle named (the strip's 👉)
+    activity: tuple[Event, ...] = ()  # the branch's events, oldest first (with ``activity=``)
+    activity_epoch: int = 0  # bumped when the events were worked out again from the start
+    agent_at: str | None = None  # when another writer last appended (set by a front end that follows)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -70,8 +77,10 @@ def build_view(
     parts: frozenset[str] = ALL_PARTS,
     *,
     literal: Callable[[str], str] = markdown_literal,
+    activity: Activity | None = None,
 ) -> DeckView:
-    """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again."""
+    """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again.
+    ``activity``: the branch's events, taken in up to now, go in the view too."""
     log = deck.log
     old = previous
     if old is None or STATE in parts:
@@ -89,8 +98,15 @@ def build_view(
         strip = tuple(strip_lines(replay.state, replay.flags.targets, deck.todo.config.widget_max_lines))
         goals = tuple(goal_rows(replay.state))
         overlay, has_todos = deck.todo.overlay_markdown(literal), bool(replay.state.todos)
+        todo_state, targets = replay.state, tuple(replay.flags.targets)
     else:
         strip, goals, overlay, has_todos = old.strip, old.goals, old.todo_overlay, old.has_todos
+        todo_state, targets = old.todo_state, old.targets
+    events, epoch = (old.activity, old.activity_epoch) if old is not None else ((), 0)
+    if activity is not None:
+        update = activity.update()
+        if update.reset or update.new or len(events) != len(activity.events):
+            events, epoch = tuple(activity.events), epoch + (1 if update.reset else 0)
     return DeckView(
         path=str(log.path),
         name=log.name or log.path.name,
@@ -109,4 +125,9 @@ def build_view(
         goals=goals,
         todo_overlay=overlay,
         has_todos=has_todos,
+        todo_state=todo_state,
+        targets=targets,
+        activity=events,
+        activity_epoch=epoch,
+        agent_at=old.agent_at if old is not None else None,
     )

@@ -23,7 +23,7 @@ from core.session.discovery import SessionInfo, list_sessions
 from core.history import append_history, load_history
 from core.session.log import SessionLog
 from core.todo.config import ConfigError, TuiConfig, load_tui_config, set_config_value
-from tui.commands import ItemCommandProvider, SlashCommandProvider
+from tui.commands import DetailProvider, ItemCommandProvider, SlashCommandProvider
 from tui.screens.deck import DeckScreen
 from tui.screens.overview import OverviewScreen
 from tui.screens.picker import SessionPicker
@@ -40,7 +40,7 @@ def default_open_deck(path: Path) -> Opened:
 class PideckApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "pideck"
-    COMMANDS = App.COMMANDS | {SlashCommandProvider, ItemCommandProvider}
+    COMMANDS = App.COMMANDS | {SlashCommandProvider, ItemCommandProvider, DetailProvider}
     BINDINGS = [  # kept out of the deck's full footer; the palette and the README list them
         Binding("f8", "timeline", "Timeline", show=False,
                 tooltip="the session's history: events, branches, any point in the past"),
@@ -62,6 +62,7 @@ class PideckApp(App[None]):
         overview_poll: float = 0.5,
         cwd: str | None = None,
         settings: TuiConfig | None = None,
+        flash: float = 1.5,
     ) -> None:
         """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
         the current directory). ``settings``: the ``[tui]`` table, read from the config file when
@@ -71,6 +72,7 @@ class PideckApp(App[None]):
             settings, problems = load_tui_config()
             warnings = [*warnings, *(f"config: {p}" for p in problems)]
         self.settings = settings
+        self.flash = flash  # seconds a changed row stays highlighted (tests: 0, for stable snapshots)
         self.history = load_history(settings.history_size)  # shared by every deck screen
         self.first_deck = deck
         self.following = follow
@@ -125,7 +127,7 @@ class PideckApp(App[None]):
     ) -> DeckScreen:
         return screen(deck, follow=self.following, poll=self.poll, clock=self.clock,
                       show_clock=self.show_clock, path_label=self.path_label, warnings=warnings,
-                      settings=self.settings, history=self.history, remember=self.remember_line)
+                      settings=self.settings, history=self.history, remember=self.remember_line, flash=self.flash)
 
     def make_overview_screen(self, cwd: str | None) -> OverviewScreen:
         return OverviewScreen(cwd, clock=self.clock, poll=self.overview_poll)

@@ -12,10 +12,11 @@ from textual.fuzzy import Matcher
 from textual.suggester import Suggester
 
 from core.adapters.grammar import SubCommand
-from core.registry import NAMESPACES, SUBCOMMANDS, find, subcommands
+from core.registry import NAMESPACES, SUBCOMMANDS, appends, find, subcommands
 from core.state import WORK_ITEM_STATUSES
 from core.view import DeckView
 from tui.text import clean, has_controls
+from tui.widgets.todos import goal_key
 
 if TYPE_CHECKING:
     from tui.screens.deck import DeckScreen
@@ -84,13 +85,24 @@ def _deck_screen(provider: Provider) -> DeckScreen | None:
     return provider.screen if isinstance(provider.screen, DeckScreen) else None
 
 
+READ_ONLY_NOTE = "read-only session: refused here · "
+
+
 class SlashCommandProvider(Provider):
-    """Every slash command with its description; choosing one fills the command line."""
+    """Every slash command with its description; choosing one fills the command line. On a
+    read-only session the commands that append say so before they are chosen."""
+
+    async def startup(self) -> None:
+        screen = _deck_screen(self)
+        self.read_only = screen is not None and not screen.view.writable
+
+    def _help(self, command: SubCommand) -> str:
+        return (READ_ONLY_NOTE if self.read_only and appends(command) else "") + command.help
 
     async def discover(self) -> Hits:
         for command in SUBCOMMANDS:
             yield DiscoveryHit(Content(command.usage), partial(self._fill, command), text=command.usage,
-                               help=command.help)
+                               help=self._help(command))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -98,7 +110,7 @@ class SlashCommandProvider(Provider):
             score = matcher.match(f"{command.usage}  {command.help}")
             if score > 0:
                 yield Hit(score, highlight_plain(matcher, command.usage), partial(self._fill, command),
-                          text=command.usage, help=command.help)
+                          text=command.usage, help=self._help(command))
 
     def _fill(self, command: SubCommand) -> None:
         screen = _deck_screen(self)
@@ -106,29 +118,59 @@ class SlashCommandProvider(Provider):
             screen.fill_command(command.fill)
 
 
-class PacketProvider(Provider):
-    """"Show packet": one hit per handoff packet, shown literally (ids and goals are untrusted)."""
+class DetailProvider(Provider):
+    """"Show work item parse …": one hit per row that has a detail (work items, decisions,
+    milestones, packets, todos, goals), shown literally (ids and texts are untrusted). Search only,
+    so an empty palette is not flooded; ``ShowProvider`` lists them all."""
+
+    KINDS: tuple[str, ...] = ()  # only these kinds (all when empty)
 
     async def startup(self) -> None:
         screen = _deck_screen(self)
-        packets = screen.view.packets if screen is not None else ()
-        self.packets = [(p["id"], clean(f"{p['id']}  {p['goal']}")) for p in packets]
-
-    async def discover(self) -> Hits:
-        for packet_id, text in self.packets:
-            yield DiscoveryHit(Content(text), partial(self._show, packet_id), text=text)
+        rows = detail_rows(screen.view) if screen is not None else []
+        self.rows = [row for row in rows if not self.KINDS or row[0] in self.KINDS]
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for packet_id, text in self.packets:
+        for kind, key, text in self.rows:
             score = matcher.match(text)
             if score > 0:
-                yield Hit(score, highlight_plain(matcher, text), partial(self._show, packet_id), text=text)
+                yield Hit(score, highlight_plain(matcher, text), partial(self._show, kind, key), text=text)
 
-    def _show(self, packet_id: str) -> None:
+    def _show(self, kind: str, key: str) -> None:
         screen = _deck_screen(self)
         if screen is not None:
-            screen.show_packet(packet_id)
+            screen.show_row(kind, key)
+
+
+class ShowProvider(DetailProvider):
+    """"Show detail": every row, listed before anything is typed."""
+
+    async def discover(self) -> Hits:
+        for kind, key, text in self.rows:
+            yield DiscoveryHit(Content(text), partial(self._show, kind, key), text=text)
+
+
+class PacketProvider(ShowProvider):
+    """"Show packet": the handoff packets only."""
+
+    KINDS = ("packet",)
+
+
+def detail_rows(view: DeckView) -> list[tuple[str, str, str]]:
+    """(kind, key, palette text) of every row a detail can be shown for."""
+    rows = [("work item", i["id"], f"Show work item {clean(i['id'])}  {clean(i['content'])}")
+            for i in view.state["workItems"]]
+    rows += [("decision", d["id"], f"Show decision {clean(d['id'])}  {clean(d['content'])}")
+             for d in view.state["decisions"]]
+    progress = view.progress
+    names = [*progress["currentMilestones"],
+             *(m for m in progress["recordedMilestones"] if m not in progress["currentMilestones"])]
+    rows += [("milestone", m, f"Show milestone {clean(m)}") for m in names]
+    rows += [("packet", p["id"], f"Show packet {clean(p['id'])}  {clean(p['goal'])}") for p in view.packets]
+    rows += [("todo", t.id, f"Show todo #{clean(t.id)}  {clean(t.content)}") for t in view.todo_state.todos]
+    rows += [("goal", goal_key(g), f"Show goal {clean(g.label)}") for g in view.goals]
+    return rows
 
 
 class ItemCommandProvider(Provider):

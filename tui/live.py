@@ -8,14 +8,18 @@ touches the Deck.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import queue
 import threading
 from pathlib import Path
 from typing import Any, Callable
 
+from core.activity import Activity
 from core.deck import Deck, DeckChange
 from core.session.log import SessionLog
+from core.todo import constants as todo_constants
+from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
 from core.view import DeckView, build_view
 from tui.messages import DeckUpdated, FileTrouble, JobDone
 
@@ -61,6 +65,9 @@ class DeckWorker:
         self._following = following
         self._jobs: queue.Queue[tuple[int, Job] | tuple[()] | None] = queue.Queue()  # None: stop
         self._problem: str | None = None
+        self._activity: Activity | None = None  # made on the thread: the first walk may take a while
+        self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
+        self._note_writers()  # before the thread runs, so the first view drawn has it
 
     def submit(self, ticket: int, job: Job) -> None:
         self._jobs.put((ticket, job))
@@ -70,6 +77,7 @@ class DeckWorker:
 
     def run(self, cancelled: threading.Event) -> None:
         last = file_key(self.deck.log.path)
+        self._start()
         while not cancelled.is_set():
             try:
                 item = self._jobs.get(timeout=self._poll)
@@ -86,7 +94,35 @@ class DeckWorker:
                     last = key
                     self._take_in()
 
+    START = 0
+    """The ticket of the first job, which the worker runs on its own: the branch's events so far
+    (their first walk may take a while on a long session, so never on the UI thread)."""
+
+    def _start(self) -> None:
+        self._activity = Activity(self.deck.log)
+        change = self._refresh() or DeckChange(frozenset())
+        self.view = build_view(self.deck, self.view, change.parts, activity=self._activity)
+        self._post(JobDone(self.START, None, None, self.view, change))
+
+    def _note_writers(self) -> None:
+        """When another writer last appended (the agent): the newest entry appended since the last
+        look, leaving out the todo gates' and pideck's verdict entries."""
+        records = self.deck.log.records
+        for record in reversed(records[max(self._counted, len(records) - 20):]):
+            if record.custom_type not in (todo_constants.CYCLE_CUSTOM_TYPE, todo_constants.FOLLOWUP_CUSTOM_TYPE,
+                                          VERDICT_TYPE):
+                stamp = record.get("timestamp")
+                if isinstance(stamp, str):
+                    self.view = dataclasses.replace(self.view, agent_at=stamp)
+                break
+        self._counted = len(records)
+
     def _run_job(self, ticket: int, job: Job) -> None:
+        try:  # what others appended before this job is theirs, what it appends is the app's
+            self.deck.log.refresh()
+            self._note_writers()
+        except OSError:
+            pass  # the job's own refresh reports it
         outcome: Any = None
         error: BaseException | None = None
         try:
@@ -94,11 +130,15 @@ class DeckWorker:
         except Exception as exc:  # an I/O error while appending: the screen says so, the loop goes on
             error = exc
         change = self._refresh()
+        self._counted = len(self.deck.log.records)  # the app's own appends are not the agent's
         self._post(JobDone(ticket, outcome, error, self._view_after(change), change))
 
     def _take_in(self) -> None:
         change = self._refresh()
         if change is not None:
+            if change.reset:
+                self._counted = 0
+            self._note_writers()
             self._post(DeckUpdated(self._view_after(change), change))
 
     def _refresh(self) -> DeckChange | None:
@@ -118,5 +158,5 @@ class DeckWorker:
 
     def _view_after(self, change: DeckChange | None) -> DeckView:
         if change is not None:
-            self.view = build_view(self.deck, self.view, change.parts)
+            self.view = build_view(self.deck, self.view, change.parts, activity=self._activity)
         return self.view

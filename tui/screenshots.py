@@ -161,7 +161,7 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("palette.svg", demo_app, (120, 40), palette),
     ("todos-overlay.svg", demo_app, (120, 40), press("f2")),
     ("packet-detail.svg", demo_app, (120, 40), packet),
-    ("pi-read-only.svg", pi_app, (120, 40), press("f3")),
+    ("pi-read-only.svg", pi_app, (120, 40), press("ctrl+l")),
     ("overview.svg", overview_app, (120, 40), overview),
     ("timeline.svg", branched_app, (120, 40), timeline(4)),
     ("past-point.svg", branched_app, (120, 40), timeline(10, past)),

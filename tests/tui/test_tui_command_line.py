@@ -13,8 +13,8 @@ HOSTILE_ID = "\x1b[2Jclr\x9b\u202e"
 
 
 def test_a_hostile_work_item_id_in_the_command_line_is_shown_visibly(tmp_path):
-    # Enter on a work item fills "/agent-state set <id> ": the Input drew the id raw, so an id
-    # holding ESC [2J cleared the user's terminal. The value must keep the real id (the command
+    # Enter on a work item, then e in its detail, fills "/agent-state set <id> ": the Input drew the
+    # id raw, so an id holding ESC [2J cleared the user's terminal. The value must keep the real id (the command
     # has to name it), only the drawing changes, one visible cell per character.
     deck = demo_deck(tmp_path)
     deck.apply(f"/agent-state add {HOSTILE_ID} Hostile id")
@@ -25,6 +25,9 @@ def test_a_hostile_work_item_id_in_the_command_line_is_shown_visibly(tmp_path):
         table.focus()
         table.move_cursor(row=table.get_row_index(HOSTILE_ID))
         await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("e")
+        await pilot.pause()
         await pilot.pause()
         line = app.query_one(CommandLine)
         assert line.value == f"/agent-state set {HOSTILE_ID} " and app.focused is line
@@ -107,13 +110,13 @@ def test_focus_comes_back_to_the_command_line_after_a_detail_closes(tmp_path):
 
 def test_keys_typed_on_a_table_go_to_the_command_line(tmp_path):
     # A person who clicked a table and goes on typing loses nothing: the characters land on the
-    # command line, which takes focus back.
+    # command line, which takes focus back ("/" on a table finds, as in less: the filter gets it).
     app = make_app(demo_deck(tmp_path))
 
     async def scenario(pilot):
         app.query_one("#work-items", KeyedTable).focus()
-        await pilot.press(*"/agent-state status")
+        await pilot.press(*"hello world")
         line = app.query_one(CommandLine)
-        assert line.value == "/agent-state status" and app.focused is line
+        assert line.value == "hello world" and app.focused is line
 
     run(app, scenario)

@@ -16,7 +16,7 @@ def test_command_line_stays_visible_with_the_message_log_open(tmp_path, size):
     app = make_app(demo_deck(tmp_path))
 
     async def scenario(pilot):
-        await pilot.press("f3")
+        await pilot.press("ctrl+l")
         await pilot.pause()
         width, height = size
         cmd = app.query_one(CommandLine)
@@ -38,7 +38,7 @@ def test_message_log_lines_fit_its_width_and_rewrap_on_resize(tmp_path):
     words = " ".join(f"word{n:02}" for n in range(40))
 
     async def scenario(pilot):
-        await pilot.press("f3")
+        await pilot.press("ctrl+l")
         await pilot.pause()
         log = app.query_one("#log")
         log.add(words, "warning", "test")

@@ -76,11 +76,12 @@ def test_markup_in_every_pane_is_shown_literally(tmp_path):
         assert "User intention: [red]intent" in overlay and "[/foo]" in overlay
         await pilot.press("escape")
         await pilot.pause()
-        app.deck_screen.action_pick_packet()  # the palette's "Show packet": ids listed literally
+        app.deck_screen.action_pick_row()  # the palette's "Show …": ids and texts listed literally
         await pilot.pause()
         await app.screen.workers.wait_for_complete()
         prompts = [str(o.prompt) for o in app.screen.query_one(CommandList).options]
-        assert prompts == ["[red]sur\\ud800  lone \\ud800 surrogate [/foo]"], prompts
+        assert "Show packet [red]sur\\ud800  lone \\ud800 surrogate [/foo]" in prompts, prompts
+        assert f"Show work item [/bold]  {shown}" in prompts, prompts
         await pilot.press("escape")
         await pilot.pause()
         await type_line(pilot, "/agent-handoff show [red]p[/red]")  # unknown: the warning echoes the id

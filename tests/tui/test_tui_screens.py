@@ -20,7 +20,7 @@ def test_enter_on_a_packet_opens_its_detail(tmp_path):
         await pilot.pause()
         assert type(app.screen).__name__ == "PacketScreen"
         assert app.screen.packet["id"] == "bench-handover"
-        assert "runner disk quota" in str(app.screen.query_one("#packet-body", Static).render())
+        assert "runner disk quota" in str(app.screen.query_one("#detail-body", Static).render())
         await pilot.press("escape")
         await pilot.pause()
         assert table.selected_key() == "bench-handover"
@@ -84,12 +84,17 @@ def test_session_picker_opens_the_chosen_session(tmp_path):
     run(app, scenario)
 
 
-def test_enter_on_a_work_item_fills_the_set_command(tmp_path):
+def test_enter_on_a_work_item_opens_its_detail_and_e_fills_the_set_command(tmp_path):
     app = make_app(demo_deck(tmp_path))
 
     async def scenario(pilot):
         app.query_one("#work-items", KeyedTable).focus()
         await pilot.press("down", "enter")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "DetailScreen"
+        assert "Wire the --follow CLI flag" in str(app.screen.query_one("#detail-body", Static).render())
+        await pilot.press("e")
+        await pilot.pause()
         await pilot.pause()
         line = app.query_one("#cmd", Input)
         assert line.value == "/agent-state set flag " and app.focused is line
@@ -102,3 +107,27 @@ def test_form_lists_split_on_newlines_only_with_javascript_blankness():
                        "constraints": "one\x1ctwo\r\n\x85\n\ufeff\n  keep  \n", "openItems": "", "evidenceReferences": ""})
     # U+001C and U+0085 are not JavaScript whitespace: kept as text; a U+FEFF-only line is blank
     assert got["constraints"] == ["one\x1ctwo", "\x85", "  keep  "]
+
+
+def test_help_explains_the_screen_and_lists_every_key_from_the_bindings(tmp_path):
+    from textual.binding import Binding
+
+    from tui.app import PideckApp
+    from tui.screens.deck import DeckScreen
+
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await settled(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help-body").render())
+        for words in ("Settled", "Conf", "Own", "Feedback", "👉", "the poke marker", "○ open  ▶ in progress",
+                      "▶ ○ ✓ ✗", "WATCHDOG", "READ-ONLY", "● agent"):
+            assert words in text, words
+        assert "Watchdog: on for this session. The [tui] watchdog setting is \"own\"" in text
+        for binding in Binding.make_bindings([*DeckScreen.BINDINGS, *PideckApp.BINDINGS]):
+            assert binding.tooltip and binding.tooltip in text, binding.key
+            assert binding.key.replace(",", " / ") in text
+
+    run(app, scenario)

@@ -11,7 +11,7 @@ from textual.widgets import Input
 
 from tui.commands import SlashCommandProvider
 from tui.screens.picker import SessionPicker
-from tui_fixtures import SESSIONS, demo_deck, injected_session, make_app, open_deck, pi_session, settled
+from tui_fixtures import FIXED_MS, SESSIONS, demo_deck, injected_session, make_app, open_deck, pi_session, settled
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
@@ -91,7 +91,7 @@ def test_packet_form_with_core_error(snap_compare, tmp_path, size):
 def test_message_log(snap_compare, tmp_path, size):
     async def run_before(pilot):
         await pilot.pause()
-        await pilot.press("f3")  # shown first, so the lines are laid out at its real size
+        await pilot.press("ctrl+l")  # shown first, so the lines are laid out at its real size
         await pilot.pause()
         pilot.app.deck_screen.run_line("/agent-state add [red]x[/red] typed [/foo]")
         pilot.app.deck_screen.run_line("/agent-progress judge")
@@ -107,7 +107,7 @@ def test_message_log(snap_compare, tmp_path, size):
 def test_read_only_pi_session_with_warnings(snap_compare, tmp_path, size):
     async def run_before(pilot):
         await pilot.pause()
-        await pilot.press("f3")
+        await pilot.press("ctrl+l")
         await pilot.pause()
 
     app = make_app(open_deck(pi_session(tmp_path), writable=False))
@@ -117,3 +117,60 @@ def test_read_only_pi_session_with_warnings(snap_compare, tmp_path, size):
 @SIZES
 def test_markup_injection(snap_compare, tmp_path, size):
     assert snap_compare(make_app(open_deck(injected_session(tmp_path))), terminal_size=size)
+
+
+@SIZES
+def test_activity_view(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await settled(pilot)
+        await pilot.press("f3")
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_work_item_detail(snap_compare, tmp_path, size):
+    deck = demo_deck(tmp_path)
+    deck.apply("/agent-state set flag in_progress")
+
+    async def run_before(pilot):
+        await settled(pilot)
+        pilot.app.deck_screen.show_row("work item", "flag")
+        await pilot.pause()
+
+    assert snap_compare(make_app(deck), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_filter_and_agent_status(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await settled(pilot)
+        await pilot.press("f3", "ctrl+f", *"flag")
+        await pilot.pause()
+
+    app = make_app(demo_deck(tmp_path), clock=lambda: FIXED_MS + 12_000)
+    assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_zoomed_pane(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await settled(pilot)
+        await pilot.press("ctrl+n", "ctrl+o")
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
+def test_read_only_palette(snap_compare, tmp_path, size):
+    async def run_before(pilot):
+        await settled(pilot)
+        await pilot.app.push_screen(CommandPalette(providers=[SlashCommandProvider]))
+        pilot.app.screen.query_one(Input).cursor_blink = False
+        await pilot.app.screen.workers.wait_for_complete()
+        await pilot.pause()
+
+    app = make_app(open_deck(pi_session(tmp_path), writable=False))
+    assert snap_compare(app, terminal_size=size, run_before=run_before)

@@ -78,10 +78,13 @@ def test_a_row_added_by_another_writer_is_cut_with_an_ellipsis(tmp_path, size):
         writer.apply(f"/agent-state decide {LONG} {text}")
         writer.call_tool("agent_handoff_create", {"schemaVersion": 1, "id": LONG, "source": "s", "goal": text})
         await take_in(pilot)
-        for selector in ("#work-items", "#decisions", "#packets"):
+        for selector, pane in (("#work-items", "state"), ("#decisions", "state"), ("#packets", "handoff")):
+            app.deck_screen.current_pane = pane  # below 100 columns the panes take turns
+            app.deck_screen.show_current_pane()
             table = app.query_one(selector, KeyedTable)
             table.move_cursor(row=table.get_row_index(LONG), animate=False)
             await pilot.pause()
+            await pilot.pause()  # the pane shows, then its table is laid out and its columns fitted
             row = next(line for line in drawn_lines(table) if "A very" in line)
             assert row.endswith("…") and row.count("…") == 2, (selector, row)
             assert len(row) <= table.size.width

@@ -80,7 +80,7 @@ def test_message_log_source_label_is_shown_visibly(tmp_path):
     app = make_app(demo_deck(tmp_path))
 
     async def scenario(pilot):
-        await pilot.press("f3")
+        await pilot.press("ctrl+l")
         await pilot.pause()
         app.deck_screen.run_line("/\x1b]0;T\x07x [red]a")
         await settled(pilot)

@@ -70,6 +70,7 @@ def make_app(deck: Deck, **options: Any) -> PideckApp:
     options.setdefault("follow", False)
     options.setdefault("clock", lambda: FIXED_MS)
     options.setdefault("sessions", lambda: SESSIONS)
+    options.setdefault("flash", 0)  # a flash would make a snapshot depend on when it is taken
     return PideckApp(deck, **options)
 
 

@@ -7,6 +7,7 @@ new view; the UI thread never waits on the disk or the log's lock, so no keystro
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import threading
 from datetime import datetime, timezone
@@ -17,51 +18,79 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.screen import Screen
 from textual.notifications import SeverityLevel
+from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Static
 
 from core.adapters.host import Notice
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck, DeckChange
 from core.session.log import SessionLog
 from core.todo.config import TuiConfig
+from core.activity import GATE, Event
+from core.deck import READ_ONLY_HINT
 from core.view import DeckView, build_view
-from tui.commands import PacketProvider
+from tui.commands import PacketProvider, ShowProvider
+from tui.filtering import Rule, filtered, next_status
 from tui.live import DeckWorker, Job
 from tui.messages import DeckUpdated, FileTrouble, JobDone
+from tui.screens.detail import (Detail, DetailScreen, decision_detail, event_detail, goal_detail, history,
+                                milestone_detail, todo_detail, work_item_detail)
 from tui.screens.help import HelpScreen
 from tui.screens.packet import PacketScreen
 from tui.screens.packet_form import PacketForm
 from tui.screens.todos import TodosScreen
 from tui.text import clean
-from tui.widgets.command_line import CommandLine
-from tui.widgets.header import DeckHeader, HeaderInfo
+from tui.widgets.command_line import CommandLine, FilterBar, FilterRow
+from tui.widgets.events import ActivityPanel, EventList
+from tui.widgets.header import DeckHeader, HeaderInfo, agent_status
+from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
-from tui.widgets.panes import HandoffPane, ProgressPane, StatePane
-from tui.widgets.todos import GoalTable, TodoStrip, more_goals_text
+from tui.widgets.panes import PANE_TITLES, HandoffPane, ProgressPane, StatePane
+from tui.widgets.todos import GoalTable, TodoStrip, goal_key, more_goals_text
 
 TOAST_LINES = 6
+NARROW = 100
+"""Below this width the three panes take turns (ctrl+n), so each keeps room for its text."""
+PANES = ("state", "progress", "handoff")
 
 
 def toast_text(message: str) -> str:
     lines = message.splitlines() or [""]
     if len(lines) <= TOAST_LINES:
         return message
-    return "\n".join(lines[:TOAST_LINES]) + f"\n… {len(lines) - TOAST_LINES} more lines (f3: message log)"
+    return "\n".join(lines[:TOAST_LINES]) + f"\n… {len(lines) - TOAST_LINES} more lines (ctrl+l: messages)"
+
+
+def is_poke(event: Event) -> bool:
+    """A follow-up the todo gates sent the agent (not one a person asked for)."""
+    return event.source == GATE and (" sent" in event.text or "challenged" in event.text)
 
 
 class DeckScreen(Screen[None]):
     BINDINGS = [
         Binding("f1", "help", "Help", tooltip="all commands and keys (this help)"),
         Binding("f2", "todos", "Todos", tooltip="the todos overlay: full list, plan, goals, histories"),
-        Binding("f3", "toggle_log", "Log", tooltip="show or hide the message log"),
+        Binding("f3", "toggle_activity", "Activity",
+                tooltip="the activity view: every change by any writer, newest first"),
         Binding("f4", "toggle_follow", "Follow/Pause", tooltip="follow the log (LIVE) or pause"),
         Binding("f5", "reload", "Reload", show=False, tooltip="re-read the session from disk"),
-        Binding("f6", "open_session", "Open", tooltip="open another session of this directory"),
+        Binding("f6", "open_session", "Open", show=False, tooltip="open another session of this directory"),
         Binding("f7", "new_packet", "New packet", tooltip="create a handoff packet (a validated form)"),
+        Binding("ctrl+f", "filter", "Filter",
+                tooltip="filter the panes and the activity by text (also / on a table)"),
+        Binding("ctrl+t", "status_filter", "Status", show=False,
+                tooltip="status filter of work items and todos: all, open, settled"),
+        Binding("ctrl+n", "next_pane", "Next pane", show=False,
+                tooltip="next pane (below 100 columns the panes take turns)"),
+        Binding("ctrl+o", "zoom", "Zoom", show=False, tooltip="only the current pane, full screen (again: back)"),
+        Binding("ctrl+l", "toggle_log", "Messages", show=False,
+                tooltip="show or hide the message log (command replies, warnings)"),
         Binding("escape", "focus_command", "Command line", show=False,
-                tooltip="back to the command line / close a dialog"),
+                tooltip="back to the command line; leave the zoom; close a dialog"),
     ]
+    ALLOW_IN_MAXIMIZED_VIEW = "DeckHeader, FilterRow, TodoStrip, CommandLine, Footer"
 
     def __init__(
         self,
@@ -76,9 +105,14 @@ class DeckScreen(Screen[None]):
         settings: TuiConfig = TuiConfig(),
         history: list[str] | None = None,
         remember: Callable[[str], None] | None = None,
+        flash: float = 1.5,
     ) -> None:
         super().__init__()
         self.settings = settings
+        self.flash = flash  # seconds a changed row stays highlighted (0: tests, for stable snapshots)
+        self.rule = Rule(max_lines=deck.todo.config.widget_max_lines)
+        self.current_pane = "state"
+        self._agent_active = False
         self._history = history if history is not None else []
         self._remember = remember or (lambda line: self._history.append(line))
         self.deck = deck  # owned by the worker thread once it runs; the UI reads self.view
@@ -95,19 +129,24 @@ class DeckScreen(Screen[None]):
         self._cancel = threading.Event()
         todo = deck.todo.config  # read before the worker owns the Deck (the config never changes)
         self._todo_watchdog = todo.enabled and todo.watchdog
+        self._idle_ms = todo.watchdog_idle_ms
         self._worker = DeckWorker(deck, self.view, self.post_message, poll=poll, following=lambda: self.following)
+        self.view = self._worker.view  # with when the agent last wrote
+        self._waiting[DeckWorker.START] = None  # busy until the worker has the branch's events
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
         yield DeckHeader(id="header")
         with Horizontal(id="panes"):
-            yield StatePane(id="state", classes="pane")
+            yield StatePane(id="state", classes="pane -current")
             yield ProgressPane(id="progress", classes="pane")
             yield HandoffPane(id="handoff", classes="pane")
         yield GoalTable(id="goals")
         yield Static("", id="goals-more", markup=False)
+        yield ActivityPanel(id="activity")
         yield MessageLog(id="log")
+        yield FilterRow(id="filter-row")
         yield TodoStrip(id="strip")
         yield CommandLine(lambda: self.view, self._history, id="cmd")
         yield Footer(show_command_palette=True)
@@ -115,14 +154,22 @@ class DeckScreen(Screen[None]):
     def on_mount(self) -> None:
         for warning in self._opening_warnings:
             self.message_log.add(warning, "warning", "open")
+        for table in self.query(KeyedTable):
+            table.flash_seconds = self.flash
+        self.query_one(EventList).flash_seconds = self.flash
         self.draw(self.view, ALL_PARTS)
-        self.query_one(MessageLog).display = False
-        self.query_one("#goals-more").display = False
+        for hidden in ("#log", "#goals-more", "#activity", "#filter-row"):
+            self.query_one(hidden).display = False
         self.action_focus_command()
         self.run_deck_worker()
-        if self.show_clock:
-            self.set_interval(1.0, self.update_header)
+        self.set_interval(1.0, self.tick)
         self.set_interval(self.deck.todo.config.watchdog_tick_ms / 1000, self.watchdog)
+
+    def on_resize(self, event: events.Resize) -> None:
+        narrow = event.size.width < NARROW
+        if narrow != self.has_class("narrow"):
+            self.set_class(narrow, "narrow")
+            self.show_current_pane()
 
     def on_unmount(self) -> None:
         self.stop()
@@ -134,11 +181,14 @@ class DeckScreen(Screen[None]):
 
     def on_key(self, event: events.Key) -> None:
         """A character typed while a table or pane has focus is not lost: it goes to the end of
-        the command line, which takes focus back."""
+        the command line, which takes focus back; "/" opens the filter."""
         command_line = self.query_one(CommandLine)
-        if self.focused is command_line or not event.is_printable or event.character is None:
+        if isinstance(self.focused, Input) or not event.is_printable or event.character is None:
             return
         event.stop()
+        if event.character == "/":  # on a table, as in less and htop: find
+            self.action_filter()
+            return
         command_line.focus()
         command_line.cursor_position = len(command_line.value)
         command_line.insert_text_at_cursor(event.character)
@@ -206,8 +256,14 @@ class DeckScreen(Screen[None]):
     # ------------------------------------------------------------------ drawing
 
     def draw(self, view: DeckView, parts: Iterable[str]) -> None:
+        """Show ``view`` (filtered by the current rule): only the widgets of ``parts`` are drawn
+        again; the activity follows whenever the view's events grew."""
         parts = set(parts)
-        self.view = view
+        before, self.view = self.view, view
+        self.placeholder()
+        self.ring_for_pokes(before, view)
+        view = filtered(view, self.rule)
+        self.query_one(ActivityPanel).show(view.activity, view.activity_epoch, self.rule.words)
         with self.app.batch_update():
             if STATE in parts:
                 self.query_one(StatePane).show(view.state)
@@ -223,11 +279,35 @@ class DeckScreen(Screen[None]):
             self.report_warnings()
             self.update_header()
 
+    def tick(self) -> None:
+        """Every second: the header's clock and agent status; a bell when the agent went quiet."""
+        self.update_header()
+        todos = self.view.todo_state.todos
+        open_todos = sum(1 for t in todos if t.status in ("pending", "in_progress"))
+        _, active = agent_status(self.view.agent_at, self.clock(), self._idle_ms)
+        if self._agent_active and not active and open_todos:
+            self.alert(f"The agent went quiet with {open_todos} open todo{'' if open_todos == 1 else 's'}.")
+        self._agent_active = active
+
+    def ring_for_pokes(self, before: DeckView, after: DeckView) -> None:
+        """A gate poked the agent since the last view (not on the first walk of the events)."""
+        if after.activity_epoch != before.activity_epoch or not before.activity:
+            return
+        for event in after.activity[len(before.activity):]:
+            if is_poke(event):
+                self.alert(f"The todo gates poked the agent: {event.text}.")
+
+    def alert(self, message: str) -> None:
+        if self.settings.bell:
+            self.app.bell()
+        self.report(message, "info", "agent")
+
     def update_header(self) -> None:
         view = self.view
         clock = ""
         if self.show_clock:
             clock = datetime.fromtimestamp(self.clock() / 1000, timezone.utc).strftime("%H:%M")
+        agent, active = agent_status(view.agent_at, self.clock(), self._idle_ms)
         self.query_one(DeckHeader).show(HeaderInfo(
             name=self.path_label or view.name,
             cwd=view.cwd,
@@ -238,6 +318,9 @@ class DeckScreen(Screen[None]):
             clock=clock,
             problem=self.problem,
             watchdog=self.watchdog_on and self.following,
+            agent=agent,
+            agent_active=active,
+            filter=self.rule.describe(),
         ))
 
     def report_warnings(self) -> None:
@@ -298,7 +381,20 @@ class DeckScreen(Screen[None]):
         if stripped in ("/help", "/?"):
             self.action_help()
             return
-        self.run_on_deck(lambda deck: deck.apply(line), self._report_notices(stripped.split(" ")[0]))
+        report = self._report_notices(stripped.split(" ")[0])
+
+        def done(notices: list[Notice]) -> None:
+            report(notices)
+            command_line = self.query_one(CommandLine)
+            if any(n.level == "refused" for n in notices) and not command_line.value:
+                self.fill_command(line)  # refused on a read-only session: kept for editing
+
+        self.run_on_deck(lambda deck: deck.apply(line), done)
+
+    def placeholder(self) -> None:
+        """The command line says a session is read-only before anything is typed."""
+        command_line = self.query_one(CommandLine)
+        command_line.placeholder = (CommandLine.READ_ONLY if not self.view.writable else CommandLine.PLACEHOLDER)
 
     def fill_command(self, text: str) -> None:
         command_line = self.query_one(CommandLine)
@@ -309,10 +405,89 @@ class DeckScreen(Screen[None]):
     # ------------------------------------------------------------------ actions
 
     def action_focus_command(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
         self.query_one(CommandLine).focus()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(self.BINDINGS))
+        self.app.push_screen(HelpScreen(self.BINDINGS, self.app.BINDINGS, self.help_status()))
+
+    def help_status(self) -> str:
+        """What the help says about this session: the watchdog and where its setting comes from."""
+        mode = self.settings.watchdog
+        where = {"own": "pideck's own sessions", "all": "every session it may write", "off": "no session"}[mode]
+        state = "on" if self.watchdog_on else "off"
+        why = "" if self.view.writable else " (read-only session)"
+        return (f"Watchdog: {state} for this session{why}. The [tui] watchdog setting is \"{mode}\" "
+                f"({where}); pideck config set tui.watchdog own|all|off changes it.")
+
+    def action_toggle_activity(self) -> None:
+        panel = self.query_one(ActivityPanel)
+        panel.display = not panel.display
+
+    def action_filter(self) -> None:
+        self.query_one(FilterRow).display = True
+        self.query_one(FilterBar).focus()
+
+    def action_status_filter(self) -> None:
+        self.set_rule(dataclasses.replace(self.rule, status=next_status(self.rule.status)))
+        self.query_one(FilterRow).display = self.rule.active or self.focused is self.query_one(FilterBar)
+
+    def set_rule(self, rule: Rule) -> None:
+        if rule != self.rule:
+            self.rule = rule
+            self.draw(self.view, ALL_PARTS)
+            self.query_one(FilterRow).show_rule(rule)
+
+    @on(Input.Changed, "#filter")
+    def on_filter_changed(self, event: Input.Changed) -> None:
+        self.set_rule(dataclasses.replace(self.rule, text=event.value))
+
+    @on(Input.Submitted, "#filter")
+    def on_filter_submitted(self) -> None:
+        self.query_one(FilterRow).display = self.rule.active
+        self.action_focus_command()
+
+    @on(FilterBar.Cleared)
+    def on_filter_cleared(self) -> None:
+        self.set_rule(Rule(max_lines=self.rule.max_lines))
+        self.query_one(FilterRow).display = False
+        self.action_focus_command()
+
+    def action_next_pane(self) -> None:
+        self.current_pane = PANES[(PANES.index(self.current_pane) + 1) % len(PANES)]
+        self.show_current_pane()
+
+    def show_current_pane(self) -> None:
+        """Mark the current pane; below ``NARROW`` columns it is the one shown, and every pane's
+        title names all three with the current one lit (tabs that cost no line)."""
+        narrow = self.has_class("narrow")
+        for name in PANES:
+            pane = self.query_one(f"#{name}")
+            pane.set_class(name == self.current_pane, "-current")
+            if narrow:
+                tabs = Content("  ").join(Content.styled(f" {PANE_TITLES[n]} ", "reverse bold" if n == name else "dim")
+                                          for n in PANES)
+                pane.border_title = tabs + Content.styled("  ctrl+n", "dim")
+            else:
+                pane.border_title = PANE_TITLES[name]
+        if self.maximized is not None and self.maximized.id in PANES:
+            self.maximized = self.query_one(f"#{self.current_pane}")
+
+    def zoom_target(self) -> Widget:
+        """The pane that holds focus, else the current pane."""
+        focused = self.focused
+        for candidate in (*(self.query_one(f"#{n}") for n in PANES), self.query_one(ActivityPanel),
+                          self.query_one(GoalTable)):
+            if focused is not None and (focused is candidate or candidate in focused.ancestors):
+                return candidate
+        return self.query_one(f"#{self.current_pane}")
+
+    def action_zoom(self) -> None:
+        if self.maximized is not None:
+            self.minimize()
+        else:
+            self.maximized = self.zoom_target()
 
     def action_todos(self) -> None:
         self.app.push_screen(TodosScreen(self.view.todo_overlay))
@@ -341,6 +516,9 @@ class DeckScreen(Screen[None]):
         self.app.action_open_session()  # type: ignore[attr-defined]
 
     def action_new_packet(self) -> None:
+        if not self.view.writable:  # said before the person fills a form that would be refused
+            self.report(READ_ONLY_HINT, "refused", "f7")
+            return
         self.app.push_screen(PacketForm(self.create_packet), self._packet_created)
 
     def create_packet(self, params: dict[str, Any], done: Callable[[bool, str], None]) -> None:
@@ -355,8 +533,31 @@ class DeckScreen(Screen[None]):
     def show_packet(self, packet_id: str) -> None:
         for packet in self.view.packets:
             if packet["id"] == packet_id:
-                self.app.push_screen(PacketScreen(packet))
+                events = history(self.view, frozenset({("packet", packet_id)}))
+                self.app.push_screen(PacketScreen(packet, events), self._detail_closed)
                 return
+
+    def show_detail(self, detail: Detail | None) -> None:
+        if detail is not None:
+            self.app.push_screen(DetailScreen(detail), self._detail_closed)
+
+    def show_row(self, kind: str, key: str) -> None:
+        """The detail of one row of the current view (the palette's "Show …", Enter on a row)."""
+        view = self.view
+        if kind == "packet":
+            self.show_packet(key)
+            return
+        builders = {"work item": work_item_detail, "decision": decision_detail, "milestone": milestone_detail,
+                    "todo": todo_detail}
+        if kind == "goal":
+            group = next((g.group for g in view.goals if goal_key(g) == key), None)
+            self.show_detail(goal_detail(view, group))
+        elif kind in builders:
+            self.show_detail(builders[kind](view, key))
+
+    def _detail_closed(self, fill: str | None) -> None:
+        if fill:
+            self.fill_command(fill)
 
     def action_pick_packet(self) -> None:
         if not self.view.packets:
@@ -364,19 +565,25 @@ class DeckScreen(Screen[None]):
             return
         self.app.push_screen(CommandPalette(providers=[PacketProvider], placeholder="Show packet…"))
 
+    def action_pick_row(self) -> None:
+        self.app.push_screen(CommandPalette(providers=[ShowProvider], placeholder="Show…"))
+
     @on(GoalTable.Hidden)
     def on_goals_hidden(self, message: GoalTable.Hidden) -> None:
         more = self.query_one("#goals-more", Static)
         more.display = message.count > 0
         more.update(more_goals_text(message.count))
 
-    @on(DataTable.RowSelected, "#packets")
-    def on_packet_selected(self, event: DataTable.RowSelected) -> None:
-        self.show_packet(str(event.row_key.value))
+    @on(DataTable.RowSelected)
+    def on_row_selected(self, event: DataTable.RowSelected) -> None:
+        kinds = {"packets": "packet", "work-items": "work item", "decisions": "decision", "goals": "goal"}
+        kind = kinds.get(event.data_table.id or "")
+        if kind is not None:
+            self.show_row(kind, str(event.row_key.value))
 
-    @on(DataTable.RowSelected, "#work-items")
-    def on_work_item_selected(self, event: DataTable.RowSelected) -> None:
-        self.fill_command(f"/agent-state set {event.row_key.value} ")
+    @on(EventList.Chosen)
+    def on_event_chosen(self, message: EventList.Chosen) -> None:
+        self.show_detail(event_detail(message.event))
 
     def system_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand("Open session", "Pick one of pideck's or pi's sessions for this directory (f6)",
@@ -385,9 +592,19 @@ class DeckScreen(Screen[None]):
                             self.action_toggle_follow)
         yield SystemCommand("Todos overlay", "The full todo list, plan, goals and histories (f2)", self.action_todos)
         yield SystemCommand("Export todos", "Write the todos overlay to todos.md", self.action_export_todos)
-        yield SystemCommand("Show packet", "Open one handoff packet", self.action_pick_packet)
-        yield SystemCommand("Create handoff packet", "A form validated by the agent_handoff_create tool (f7)",
-                            self.action_new_packet)
-        yield SystemCommand("Message log", "Show or hide the message log (f3)", self.action_toggle_log)
+        yield SystemCommand("Show detail", "A work item, decision, milestone, packet, todo or goal: its full "
+                            "text and history", self.action_pick_row)
+        yield SystemCommand("Show packet", "One handoff packet: every field and its history", self.action_pick_packet)
+        yield SystemCommand("Activity", "Every change by any writer, newest first (f3)", self.action_toggle_activity)
+        yield SystemCommand("Filter", "Filter the panes and the activity by text (ctrl+f)", self.action_filter)
+        yield SystemCommand("Status filter", "Work items and todos: all, open, settled (ctrl+t)",
+                            self.action_status_filter)
+        yield SystemCommand("Next pane", "The next pane; below 100 columns the panes take turns (ctrl+n)",
+                            self.action_next_pane)
+        yield SystemCommand("Zoom", "Only the current pane, full screen (ctrl+o)", self.action_zoom)
+        yield SystemCommand("Create handoff packet",
+                            ("Read-only session: creating a packet is refused here (f7)" if not self.view.writable
+                             else "A form validated by the agent_handoff_create tool (f7)"), self.action_new_packet)
+        yield SystemCommand("Message log", "Show or hide the message log (ctrl+l)", self.action_toggle_log)
         yield SystemCommand("Reload", "Re-read the session from disk (f5)", self.action_reload)
         yield SystemCommand("Help", "All commands and keys (f1)", self.action_help)

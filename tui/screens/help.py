@@ -1,4 +1,5 @@
-"""Help: every key (from the bindings themselves) and every slash command (from the registry)."""
+"""Help: what the screen shows (scores, icons, markers, badges), every key (from the bindings
+themselves, one source) and every slash command (from the registry)."""
 
 from __future__ import annotations
 
@@ -12,32 +13,81 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from core.registry import SUBCOMMANDS
-from tui.widgets.command_line import CommandLine
+from tui.widgets.command_line import CommandLine, FilterBar
 
 APP_KEYS = (
-    ("ctrl+p", "palette: every command, app actions, and e.g. \"set work item X done\""),
+    ("ctrl+p", "palette: every command, app actions, \"Show …\" and e.g. \"set work item X done\""),
     ("ctrl+q", "quit"),
 )
 """Keys Textual itself binds on the app."""
 
-ROW_KEYS = (("enter", "on a packet: open it; on a work item: /agent-state set <id>"),)
+ROW_KEYS = (
+    ("enter", "on a row (work item, decision, packet, goal, event): its detail and history"),
+    ("c / e", "in a detail: copy it / put its command on the command line"),
+    ("/", "on a table: filter, as ctrl+f"),
+)
+
+SCREEN = (
+    ("The panes", [
+        ("Agent State", "the objective, the work items (○ open  ▶ in progress  ■ blocked  ✓ done) and "
+                        "the decisions; the subtitle counts work items by status"),
+        ("Agent Progress", "the declared milestones (+ declared since the last judge, − recorded but "
+                           "withdrawn), the baseline, and the newest verdict pideck recorded"),
+        ("Agent Handoff", "one row per handoff packet"),
+        ("Activity (f3)", "every change by any writer, newest first: time, who (agent = a tool call, "
+                          "person = a command, gate = the todo gates), part and what changed"),
+    ]),
+    ("The todo strip", [
+        ("● / ○", "the header: some todo is open / every todo is settled; then settled/total and the "
+                  "user's intention"),
+        ("▶ ○ ✓ ✗", "in progress, pending, completed, cancelled"),
+        ("👉", "the poke marker: the todos the gates' last follow-up named"),
+        ("conf N", "the todo's confidence (? when it has none)"),
+    ]),
+    ("The goal table", [
+        ("Settled", "settled todos of the group / all its todos"),
+        ("Conf", "the weighted confidence of its todos (priority weighs)"),
+        ("Own", "end-to-end ownership the agent declared for the goal"),
+        ("Feedback", "how closed the goal's feedback loop is (its test or check)"),
+        ("colours", "green: good enough; amber: weak; red: too weak; — none declared"),
+    ]),
+    ("The header", [
+        ("LIVE / PAUSED", "following the session file or not (f4)"),
+        ("WATCHDOG", "the app may send the agent watchdog pokes here ([tui] watchdog setting)"),
+        ("READ-ONLY", "commands that append are refused (pi's own sessions, unless --write)"),
+        ("WARNINGS (N)", "lines or entries pideck skipped or could not restore (ctrl+l lists them)"),
+        ("● agent …", "when another writer last appended; active until the watchdog's idle time passes"),
+        ("FILTER", "the panes and the activity show only what the filter keeps (ctrl+f, ctrl+t)"),
+    ]),
+)
 
 
-def key_rows(screen_bindings: Iterable[BindingType]) -> list[tuple[str, str]]:
-    """(keys, what they do) for the screen's bindings and the command line's, then the app's."""
+def key_rows(screen_bindings: Iterable[BindingType], app_bindings: Iterable[BindingType] = ()) -> list[tuple[str, str]]:
+    """(keys, what they do) for the screen's bindings, the app's, the command line's and the
+    lists', then Textual's own."""
     rows = []
-    for binding in [*Binding.make_bindings(screen_bindings), *Binding.make_bindings(CommandLine.BINDINGS)]:
-        rows.append((binding.key.replace(",", " / "), binding.tooltip or binding.description))
+    sources = (screen_bindings, app_bindings, CommandLine.BINDINGS, FilterBar.BINDINGS)
+    for bindings in sources:
+        for binding in Binding.make_bindings(bindings):
+            if binding.tooltip:
+                rows.append((binding.key.replace(",", " / "), binding.tooltip))
     return [*APP_KEYS[:1], *rows, *ROW_KEYS, *APP_KEYS[1:]]
 
 
-def help_text(screen_bindings: Iterable[BindingType]) -> Text:
+def help_text(screen_bindings: Iterable[BindingType], app_bindings: Iterable[BindingType] = (),
+              status: str = "") -> Text:
     text = Text()
-    text.append("Work item badges  ", "bold")
-    text.append("○ open  ▶ in_progress  ■ blocked  ✓ done\n\n")
+    if status:
+        text.append(f"{status}\n\n", "italic")
+    for title, rows in SCREEN:
+        text.append(f"{title}\n", "bold underline")
+        for name, what in rows:
+            text.append(f"  {name:<15}", "bold cyan")
+            text.append(f"{what}\n")
+        text.append("\n")
     text.append("Keys\n", "bold underline")
-    for key, what in key_rows(screen_bindings):
-        text.append(f"  {key:<12}", "bold cyan")
+    for key, what in key_rows(screen_bindings, app_bindings):
+        text.append(f"  {key:<15}", "bold cyan")
         text.append(f"{what}\n")
     text.append("\nCommands\n", "bold underline")
     for command in SUBCOMMANDS:
@@ -49,15 +99,21 @@ def help_text(screen_bindings: Iterable[BindingType]) -> Text:
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,f1", "dismiss", "Close")]
 
-    def __init__(self, screen_bindings: Iterable[BindingType]) -> None:
+    def __init__(self, screen_bindings: Iterable[BindingType], app_bindings: Iterable[BindingType] = (),
+                 status: str = "") -> None:
         super().__init__()
         self.screen_bindings = list(screen_bindings)
+        self.app_bindings = list(app_bindings)
+        self.status = status
 
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
-            with VerticalScroll():
-                yield Static(help_text(self.screen_bindings), id="help-body", markup=False)
-            yield Static("esc closes", classes="dialog-hint")
+            with VerticalScroll(id="help-scroll"):
+                yield Static(help_text(self.screen_bindings, self.app_bindings, self.status), id="help-body",
+                             markup=False)
+            yield Static("↑↓ pgup pgdn scroll · esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:
         self.query_one("#help-box").border_title = "pideck help"
+        self.query_one("#help-scroll").focus()
+

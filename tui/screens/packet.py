@@ -1,17 +1,14 @@
-"""Packet detail: every field of one handoff packet, shown literally."""
+"""Packet detail: every field of one handoff packet, shown literally, with its history."""
 
 from __future__ import annotations
 
-from core.shapes import Packet
+from typing import Sequence
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.content import Content
-from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Static
 
+from core.activity import Event
+from core.shapes import Packet
+from tui.screens.detail import Detail, DetailScreen, field_text
 from tui.text import clean, safe
 
 FIELDS = (("source", "Source"), ("destination", "Destination"), ("goal", "Goal"))
@@ -23,9 +20,7 @@ def packet_text(packet: Packet) -> Text:
     text = Text()
     for key, label in FIELDS:
         if key in fields:
-            text.append(f"{label}\n", "bold")
-            text.append_text(safe(fields[key], multiline=True))
-            text.append("\n\n")
+            field_text(text, label, fields[key])
     for key, label in LISTS:
         values = fields.get(key) or []
         assert isinstance(values, list)
@@ -41,18 +36,9 @@ def packet_text(packet: Packet) -> Text:
     return text
 
 
-class PacketScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,enter", "dismiss", "Close")]
-
-    def __init__(self, packet: Packet) -> None:
-        super().__init__()
+class PacketScreen(DetailScreen):
+    def __init__(self, packet: Packet, events: Sequence[Event] = ()) -> None:
+        key = str(packet.get("id", ""))
+        super().__init__(Detail("packet", key, f"Packet {clean(key)}", packet_text(packet),
+                                frozenset({("packet", key)}), events=tuple(events)))
         self.packet = packet
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="packet-box", classes="dialog"):
-            with VerticalScroll():
-                yield Static(packet_text(self.packet), id="packet-body", markup=False)
-            yield Static("esc closes", classes="dialog-hint")
-
-    def on_mount(self) -> None:
-        self.query_one("#packet-box").border_title = Content(f"Packet {clean(self.packet.get('id', ''))}")

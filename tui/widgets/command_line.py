@@ -7,12 +7,16 @@ from typing import Callable
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
 from textual.expand_tabs import expand_tabs_inline
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from core.view import DeckView
 from tui.commands import CommandSuggester, complete, words_for
+from tui.filtering import Rule
 from tui.text import one_to_one
 
 
@@ -24,8 +28,11 @@ class CommandLine(Input):
                 tooltip="complete the command, sub-command or id (focus never moves)"),
     ]
 
+    PLACEHOLDER = "/agent-state add <id> <content>   (ctrl+p: all commands, tab completes)"
+    READ_ONLY = "read-only session: commands that append are refused · status, show and export work"
+
     def __init__(self, view: Callable[[], DeckView], history: list[str] | None = None, **kwargs) -> None:
-        kwargs.setdefault("placeholder", "/agent-state add <id> <content>   (ctrl+p: all commands, tab completes)")
+        kwargs.setdefault("placeholder", self.PLACEHOLDER)
         # Not Input's select-on-focus: after Enter on a work item or a palette choice fills the line
         # and focuses it, the next key must add to the line, not replace all of it.
         kwargs.setdefault("select_on_focus", False)
@@ -69,3 +76,37 @@ class CommandLine(Input):
             self.cursor_position = len(completed)
         else:
             self.app.bell()
+
+
+class FilterBar(Input):
+    """The filter's text (ctrl+f): the panes and the activity follow as it is typed; enter keeps it
+    and goes back to the command line, escape clears it."""
+
+    BINDINGS = [Binding("escape", "clear_filter", "Clear filter", show=False)]
+
+    class Cleared(Message):
+        pass
+
+    def __init__(self, **kwargs) -> None:
+        kwargs.setdefault("placeholder", "filter: words to find in ids and text · enter keeps it · esc clears")
+        super().__init__(select_on_focus=False, **kwargs)
+
+    def action_clear_filter(self) -> None:
+        self.value = ""
+        self.post_message(self.Cleared())
+
+
+class FilterRow(Horizontal):
+    """The filter's line above the todo strip: what is filtered, then the text being typed."""
+
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.label(Rule()), id="filter-label", markup=False)
+        yield FilterBar(id="filter")
+
+    @staticmethod
+    def label(rule: Rule) -> str:
+        return f"filter · status {rule.status} (ctrl+t) ·"
+
+    def show_rule(self, rule: Rule) -> None:
+        self.query_one("#filter-label", Static).update(self.label(rule))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from rich.text import Text
 from textual.widget import Widget
@@ -22,12 +23,15 @@ class HeaderInfo:
     clock: str = ""  # "HH:MM" when the clock is shown
     problem: str | None = None  # why the file cannot be read now (deleted, unreadable)
     watchdog: bool = False  # the app may append watchdog pokes to this session
+    agent: str = ""  # "agent 12 s ago", when another writer last appended
+    agent_active: bool = False  # it wrote within the idle time
+    filter: str = ""  # the filter the panes show, described
     past: bool = False  # the deck as it was at an earlier entry (the timeline's)
 
 
 class DeckHeader(Widget):
     DEFAULT_CSS = """
-    DeckHeader { height: 1; background: $panel; }
+    DeckHeader { height: 1; background: $panel; dock: top; }
     """
 
     def __init__(self, **kwargs) -> None:
@@ -64,6 +68,11 @@ def badges(info: HeaderInfo) -> list[tuple[str, str]]:
 
 def render_header(info: HeaderInfo, width: int) -> Text:
     right = Text()
+    if info.filter:
+        right.append(" ")
+        right.append(f" FILTER {clean(info.filter)} ", "bold black on magenta")
+    if info.agent:
+        right.append(f" {'●' if info.agent_active else '○'} {info.agent}", "green" if info.agent_active else "yellow")
     for label, style in badges(info):
         right.append(" ")
         right.append(label, style)
@@ -75,6 +84,32 @@ def render_header(info: HeaderInfo, width: int) -> Text:
     left.append(clean(info.name), "bold")
     left.append(f"  {info.entries} {plural(info.entries, 'entry', 'entries')}  ")
     left.append(clean(info.cwd), "dim")
+    right.truncate(width)
     room = max(width - right.cell_len, 0)
     left.truncate(room, overflow="ellipsis", pad=True)
     return Text.assemble(left, right, no_wrap=True)
+
+
+def ago(ms: int) -> str:
+    """``12 s``, ``5 min``, ``3 h``, ``2 d``: how long ago, in the largest whole unit."""
+    seconds = max(ms // 1000, 0)
+    for unit, size in (("d", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds // size} {unit}"
+    return f"{seconds} s"
+
+
+def agent_status(agent_at: str | None, now_ms: int, idle_ms: int) -> tuple[str, bool]:
+    """("agent active 12 s ago" or "agent idle 5 min", active) from the time another writer last
+    appended; ("", False) when it is unknown."""
+    if agent_at is None:
+        return "", False
+    try:
+        moment = datetime.fromisoformat(agent_at.replace("Z", "+00:00"))
+    except ValueError:
+        return "", False
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    age = now_ms - int(moment.timestamp() * 1000)
+    active = age < idle_ms
+    return (f"agent active {ago(age)} ago" if active else f"agent idle {ago(age)}"), active

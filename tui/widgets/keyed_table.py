@@ -5,8 +5,12 @@ from __future__ import annotations
 from typing import Any, Callable, Generic, Hashable, Sequence, TypeVar
 
 from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual.widgets import DataTable
+
+FLASH = Style(bgcolor="#4b4b00")
+"""The background of a row that just changed: one flash style for every table and list."""
 
 D = TypeVar("D", bound=Hashable)
 """The plain, comparable value a row is drawn from."""
@@ -36,6 +40,9 @@ class KeyedTable(DataTable[Any], Generic[D]):
         self._stretch = stretch  # False: the text column is no wider than its widest cell
         self._shown: dict[str, D] = {}  # key -> data of the row on screen
         self._cells: dict[str, Sequence[Text]] = {}
+        self._drawn = False  # shown once: later changes flash
+        self.flash_seconds = 0.0  # how long a new or changed row is highlighted (0: never)
+        self._flashing: set[str] = set()
         for label, key in columns:
             self.add_column(label, key=key)  # explicit keys: add_columns() makes random ones
 
@@ -51,7 +58,11 @@ class KeyedTable(DataTable[Any], Generic[D]):
     def show(self, rows: Sequence[tuple[str, D]], render: Callable[[D], Sequence[Text]]) -> None:
         wanted = dict(rows)
         if wanted == self._shown and list(wanted) == list(self._shown):
+            self._drawn = True
             return
+        if self._drawn and self.flash_seconds:
+            self.flash([key for key, data in wanted.items() if self._shown.get(key) != data])
+        self._drawn = True
         kept = [k for k in self._shown if k in wanted]
         if kept != [k for k in wanted if k in self._shown]:
             self._rebuild(wanted, render)
@@ -92,6 +103,27 @@ class KeyedTable(DataTable[Any], Generic[D]):
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.fit_columns)
+
+    def flash(self, keys: Sequence[str]) -> None:
+        """Highlight these rows for ``flash_seconds`` (htop, k9s): what just changed stands out."""
+        if not keys:
+            return
+        self._flashing.update(keys)
+        self.set_timer(self.flash_seconds, lambda: self._unflash(keys))
+        self._clear_caches()
+        self.refresh()
+
+    def _unflash(self, keys: Sequence[str]) -> None:
+        self._flashing.difference_update(keys)
+        self._clear_caches()
+        self.refresh()
+
+    def _get_row_style(self, row_index: int, base_style: Style) -> Style:
+        style = super()._get_row_style(row_index, base_style)
+        if self._flashing and 0 <= row_index < self.row_count:
+            if self.ordered_rows[row_index].key.value in self._flashing:
+                return style + FLASH
+        return style
 
     def column_budget(self) -> dict[str, int]:
         """Content width per column for the rows there now: each column as wide as its widest cell

@@ -15,6 +15,7 @@ from core.view import DeckView
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -64,8 +65,7 @@ class Clamped(Widget):
         self.text = text
         self.refresh(layout=True)
 
-    def render(self) -> Text:
-        width = self.content_region.width
+    def clamped(self, width: int) -> Text:
         if width <= 0:
             return Text()
         lines = list(self.text.wrap(self.app.console, width, overflow="fold"))
@@ -75,15 +75,28 @@ class Clamped(Widget):
             last.rstrip()
             last.truncate(width - 1)
             last.append("…")
-        return Text("\n").join(lines)
+        text = Text("\n", end="").join(lines)
+        text.end = ""
+        return text
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self.clamped(width).split("\n")) if self.text else 0
+
+    def render(self) -> Text:
+        return self.clamped(self.content_region.width)
+
+
+PANE_TITLES = {"state": "Agent State", "progress": "Agent Progress", "handoff": "Agent Handoff"}
 
 
 class StatePane(Vertical):
     """Objective, work items with status badges, decisions."""
 
+    ALLOW_MAXIMIZE = True
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.border_title = "Agent State"
+        self.border_title = PANE_TITLES["state"]
         self._objective: str | None | bool = False  # False: nothing shown yet
 
     def compose(self) -> ComposeResult:
@@ -160,9 +173,11 @@ def progress_text(view: DeckView) -> Text:
 class ProgressPane(VerticalScroll):
     """Declared milestones, the baseline and the last verdict."""
 
+    ALLOW_MAXIMIZE = True
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.border_title = "Agent Progress"
+        self.border_title = PANE_TITLES["progress"]
         self._shown: tuple | None = None
 
     def compose(self) -> ComposeResult:
@@ -180,9 +195,11 @@ class ProgressPane(VerticalScroll):
 class HandoffPane(Vertical):
     """One line per packet; Enter on a row opens the packet detail screen."""
 
+    ALLOW_MAXIMIZE = True
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.border_title = "Agent Handoff"
+        self.border_title = PANE_TITLES["handoff"]
 
     def compose(self) -> ComposeResult:
         yield KeyedTable([("Id", "id"), ("Goal", "goal")], "goal", id="packets")

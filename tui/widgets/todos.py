@@ -77,9 +77,15 @@ class GoalTable(KeyedTable):
 
     def __init__(self, **kwargs) -> None:
         keys = ("goal", "settled", "conf", "own", "feedback")
-        kwargs.setdefault("cursor_type", "none")
         super().__init__(list(zip(GOAL_COLUMNS, keys)), "goal", stretch=False, **kwargs)
         self._hidden = 0
+        self.show_cursor = False  # a cursor row only while the person is in the table (Enter: detail)
+
+    def on_focus(self) -> None:
+        self.show_cursor = True
+
+    def on_blur(self) -> None:
+        self.show_cursor = False
 
     def show_goals(self, rows: Sequence[GoalRow]) -> None:
         self.display = bool(rows)

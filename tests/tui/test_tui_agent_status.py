@@ -1,0 +1,116 @@
+"""Agent status: the header says when another writer last appended and whether the agent looks
+active; a bell and a notice when it goes quiet with open todos or a gate pokes it."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from core.deck import Deck
+from core.session import SessionLog
+from tui.widgets.header import DeckHeader, agent_status
+from tui.widgets.message_log import MessageLog
+from tui_fixtures import FIXED_MS, MOMENT, demo_deck, make_app, run, settled, take_in
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.ms = FIXED_MS + 12_000
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+def header(app) -> str:
+    return "".join(s.text for s in app.query_one(DeckHeader).render_line(0))
+
+
+def test_agent_status_words():
+    stamp = "2026-11-30T14:55:13.000Z"
+    assert agent_status(stamp, FIXED_MS + 12_000, 90_000) == ("agent active 12 s ago", True)
+    assert agent_status(stamp, FIXED_MS + 5 * 60_000, 90_000) == ("agent idle 5 min", False)
+    assert agent_status(stamp, FIXED_MS + 3 * 3_600_000, 90_000) == ("agent idle 3 h", False)
+    assert agent_status(None, FIXED_MS, 90_000) == ("", False)
+    assert agent_status("[red]not a time", FIXED_MS, 90_000) == ("", False)
+
+
+def test_the_header_follows_the_agent_and_rings_when_it_goes_quiet(tmp_path):
+    clock = Clock()
+    deck = demo_deck(tmp_path)
+    app = make_app(deck, clock=clock)
+    bells = []
+
+    async def scenario(pilot):
+        app.bell = lambda: bells.append("bell")  # type: ignore[method-assign]
+        await settled(pilot)
+        app.deck_screen.tick()
+        assert "● agent active 12 s ago" in header(app)
+        clock.ms = FIXED_MS + 100_000  # past the watchdog's idle time (90 s)
+        app.deck_screen.tick()
+        assert "○ agent idle 1 min" in header(app)
+        assert bells == ["bell"]
+        assert app.query_one(MessageLog).messages[-1][2] == "The agent went quiet with 4 open todos."
+        app.deck_screen.tick()
+        assert bells == ["bell"]  # once per quiet spell
+
+    run(app, scenario)
+
+
+def test_a_write_by_the_agent_makes_it_active_and_the_app_own_commands_do_not(tmp_path):
+    clock = Clock()
+    clock.ms = FIXED_MS + 600_000
+    deck = demo_deck(tmp_path)
+    app = make_app(deck, clock=clock)
+    later = MOMENT + timedelta(minutes=9, seconds=55)
+    agent = Deck(SessionLog.open(deck.log.path, clock=lambda: later))
+
+    async def scenario(pilot):
+        await settled(pilot)
+        app.deck_screen.tick()
+        assert "agent idle 10 min" in header(app)
+        app.deck_screen.run_line("/agent-state status")
+        app.deck_screen.run_line("/agent-state add mine Typed by the person")
+        await settled(pilot)
+        app.deck_screen.tick()
+        assert "agent idle 10 min" in header(app)
+        agent.apply("/agent-state set parse done")
+        await take_in(pilot)
+        app.deck_screen.tick()
+        assert "agent active 5 s ago" in header(app)
+
+    run(app, scenario)
+
+
+def test_a_gate_poke_rings_the_bell(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck)
+    gate = Deck(SessionLog.open(deck.log.path), clock=lambda: 10**13)  # a watchdog far in the future
+    bells = []
+
+    async def scenario(pilot):
+        app.bell = lambda: bells.append("bell")  # type: ignore[method-assign]
+        await settled(pilot)
+        gate.watchdog_tick()
+        await take_in(pilot)
+        assert bells == ["bell"]
+        assert app.query_one(MessageLog).messages[-1][2].startswith("The todo gates poked the agent: watchdog poke sent")
+
+    run(app, scenario)
+
+
+def test_the_bell_can_be_turned_off(tmp_path):
+    from core.todo.config import set_config_value
+
+    set_config_value("tui.bell", "false")
+    deck = demo_deck(tmp_path)
+    app = make_app(deck)
+    gate = Deck(SessionLog.open(deck.log.path), clock=lambda: 10**13)
+    bells = []
+
+    async def scenario(pilot):
+        app.bell = lambda: bells.append("bell")  # type: ignore[method-assign]
+        await settled(pilot)
+        gate.watchdog_tick()
+        await take_in(pilot)
+        assert bells == [] and "poked the agent" in app.query_one(MessageLog).messages[-1][2]
+
+    run(app, scenario)

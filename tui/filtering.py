@@ -1,0 +1,78 @@
+"""Search and filter (ctrl+f, and a status filter): what the panes show of a view.
+
+The view itself is never changed (completion and the palette still see every id): the screen draws
+``filtered(view, rule)`` instead. Words match case-insensitively anywhere in a row's id and text;
+every word must match. The status filter keeps open or settled work items and todos.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Literal, cast
+
+from core.shapes import StateSnapshot
+from core.todo.display import strip_lines
+from core.todo.model import TodoItem, TodoState
+from core.view import DeckView
+
+Status = Literal["all", "open", "settled"]
+STATUSES: tuple[Status, ...] = ("all", "open", "settled")
+SETTLED_ITEMS = ("done",)
+SETTLED_TODOS = ("completed", "cancelled")
+
+
+@dataclass(frozen=True)
+class Rule:
+    text: str = ""
+    status: Status = "all"
+    max_lines: int = 6  # the strip's line budget, which a filtered strip keeps
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return tuple(self.text.lower().split())
+
+    @property
+    def active(self) -> bool:
+        return bool(self.words) or self.status != "all"
+
+    def matches(self, *texts: object) -> bool:
+        haystack = " ".join(str(t) for t in texts).lower()
+        return all(word in haystack for word in self.words)
+
+    def keeps(self, settled: bool) -> bool:
+        return self.status == "all" or (self.status == "settled") == settled
+
+    def describe(self) -> str:
+        parts = [f'"{self.text.strip()}"'] if self.words else []
+        if self.status != "all":
+            parts.append(f"status {self.status}")
+        return " · ".join(parts)
+
+
+def next_status(status: Status) -> Status:
+    return STATUSES[(STATUSES.index(status) + 1) % len(STATUSES)]
+
+
+def filtered(view: DeckView, rule: Rule) -> DeckView:
+    """The view with only the rows the rule keeps (the activity is filtered by its own widget)."""
+    if not rule.active:
+        return view
+    state = view.state
+    items = [i for i in state["workItems"]
+             if rule.keeps(i["status"] in SETTLED_ITEMS) and rule.matches(i["id"], i["content"], i["status"])]
+    decisions = [d for d in state["decisions"] if rule.matches(d["id"], d["content"])] if rule.words else state["decisions"]
+    snapshot = cast(StateSnapshot, {**state, "workItems": items, "decisions": decisions})
+    packets = tuple(p for p in view.packets if rule.matches(p["id"], p["goal"], p.get("source", ""),
+                                                            p.get("destination", "")))
+    todos = [t for t in view.todo_state.todos if keeps_todo(rule, t)]
+    groups = {t.group for t in todos}
+    goals = tuple(g for g in view.goals if g.group in groups or (rule.words and rule.matches(g.label)))
+    todo_state = TodoState(todos=todos, plan=view.todo_state.plan, goals=view.todo_state.goals)
+    strip = tuple(strip_lines(todo_state, list(view.targets), rule.max_lines)) if view.todo_state.todos else ()
+    return dataclasses.replace(view, state=snapshot, packets=packets, goals=goals, strip=strip)
+
+
+def keeps_todo(rule: Rule, todo: TodoItem) -> bool:
+    return rule.keeps(todo.status in SETTLED_TODOS) and rule.matches(todo.id, todo.content, todo.status,
+                                                                      todo.group or "")
