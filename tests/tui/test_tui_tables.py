@@ -18,7 +18,7 @@ def column_widths(table: KeyedTable) -> dict[str, int]:
     return {str(key.value): column.get_render_width(table) for key, column in table.columns.items()}
 
 
-@pytest.mark.parametrize("size", [(120, 40), (160, 50)])
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (160, 50)])
 def test_a_long_work_item_id_is_cut_and_the_text_keeps_most_of_the_row(tmp_path, size):
     app = make_app(demo_deck(tmp_path))
 
