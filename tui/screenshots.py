@@ -6,12 +6,13 @@ Fixed sessions, a fixed clock and follow mode off, so a rerun only changes a fil
 from __future__ import annotations
 
 import asyncio
+import copy
 import os
 import shutil
 import tempfile
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Awaitable, Callable
+from typing import Any, Awaitable, Callable
 
 from textual.command import CommandPalette
 from textual.pilot import Pilot
@@ -21,7 +22,8 @@ from core.session.discovery import pi_sessions_dir, pideck_sessions_dir
 from core.session import ReadOnlySession, SessionLog
 from tui.app import PideckApp
 from tui.commands import SlashCommandProvider
-from core.demo import counter_ids, write_demo, write_pi_example
+from core.demo import TODOS, counter_ids, write_demo, write_pi_example
+from core.todo.config import TuiConfig
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 CWD = "/home/user/project"
@@ -60,6 +62,25 @@ async def palette(pilot: Pilot) -> None:
 
 async def packet(pilot: Pilot) -> None:
     pilot.app.deck_screen.show_packet("review-parser")  # type: ignore[attr-defined]
+    await pilot.pause()
+
+
+async def settle(pilot: Pilot) -> None:
+    """Until the deck screen's worker has drawn the branch's events."""
+    await until(pilot, lambda: not pilot.app.deck_screen.busy)  # type: ignore[attr-defined]
+
+
+def on_deck(*keys: str) -> Step:
+    async def step(pilot: Pilot) -> None:
+        await settle(pilot)
+        await pilot.press(*keys)
+        await pilot.pause()
+    return step
+
+
+async def work_item(pilot: Pilot) -> None:
+    await settle(pilot)
+    pilot.app.deck_screen.show_row("work item", "flag")  # type: ignore[attr-defined]
     await pilot.pause()
 
 
@@ -131,7 +152,7 @@ async def overview(pilot: Pilot) -> None:
 def branched_app(folder: Path) -> PideckApp:
     path = folder / BRANCHED.name
     shutil.copy(BRANCHED, path)
-    return PideckApp(Deck(SessionLog.open(path, writable=False), clock=lambda: MS), follow=False, clock=lambda: MS)
+    return app_of(Deck(SessionLog.open(path, writable=False), clock=lambda: MS))
 
 
 def overview_app(folder: Path) -> PideckApp:
@@ -144,15 +165,36 @@ def overview_app(folder: Path) -> PideckApp:
     theirs = pi_sessions_dir(CWD)
     theirs.mkdir(parents=True)
     shutil.copy(BRANCHED, theirs / "2026-11-30T15-50-53-733Z_01a22d26.jsonl")
-    return PideckApp(None, follow=False, clock=lambda: LATER_MS, cwd=CWD, overview_poll=0.05)
+    return PideckApp(None, follow=False, clock=lambda: LATER_MS, cwd=CWD, overview_poll=0.05, settings=TuiConfig())
+
+
+def app_of(deck: Deck, clock_ms: int = MS) -> PideckApp:
+    """The app with default settings (never the developer's config) and no flashing rows."""
+    return PideckApp(deck, follow=False, clock=lambda: clock_ms, settings=TuiConfig(), flash=0)
 
 
 def demo_app(folder: Path) -> PideckApp:
-    return PideckApp(demo_deck(folder), follow=False, clock=lambda: MS)
+    return app_of(demo_deck(folder))
 
 
 def pi_app(folder: Path) -> PideckApp:
-    return PideckApp(pi_deck(folder), follow=False, clock=lambda: MS)
+    return app_of(pi_deck(folder))
+
+
+def busy_app(folder: Path) -> PideckApp:
+    """The demo, then a few minutes of an agent at work: a todo done, a work item moved on, a judge
+    that found nothing new."""
+    later = MOMENT + timedelta(seconds=30)
+    deck = Deck(SessionLog.open(demo_deck(folder).log.path, clock=lambda: later), clock=lambda: MS + 30_000)
+    todos: dict[str, Any] = copy.deepcopy(TODOS)
+    for todo in todos["todos"]:
+        if todo["id"] == "crlf":
+            todo.update(status="completed", completion_confidence=96)
+    deck.call_tool("todo", todos)
+    deck.call_tool("agent_state_set_work_item_status", {"id": "flag", "status": "in_progress"})
+    deck.call_tool("agent_progress_judge", {})
+    deck.refresh()
+    return app_of(deck, MS + 42_000)
 
 
 SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
@@ -162,6 +204,9 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("todos-overlay.svg", demo_app, (120, 40), press("f2")),
     ("packet-detail.svg", demo_app, (120, 40), packet),
     ("pi-read-only.svg", pi_app, (120, 40), press("ctrl+l")),
+    ("activity.svg", busy_app, (120, 40), on_deck("f3")),
+    ("work-item-detail.svg", busy_app, (120, 40), work_item),
+    ("narrow-80x24-activity.svg", busy_app, (80, 24), on_deck("f3", "ctrl+n")),
     ("overview.svg", overview_app, (120, 40), overview),
     ("timeline.svg", branched_app, (120, 40), timeline(4)),
     ("past-point.svg", branched_app, (120, 40), timeline(10, past)),
