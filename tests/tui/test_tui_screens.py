@@ -131,3 +131,17 @@ def test_help_explains_the_screen_and_lists_every_key_from_the_bindings(tmp_path
             assert binding.key.replace(",", " / ") in text
 
     run(app, scenario)
+
+
+def test_the_readme_key_table_lists_every_binding():
+    from pathlib import Path
+
+    from textual.binding import Binding
+
+    from tui.app import PideckApp
+    from tui.screens.deck import DeckScreen
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text()
+    table = readme[readme.index("## Using the app"):readme.index("### Many sessions")]
+    for binding in Binding.make_bindings([*DeckScreen.BINDINGS, *PideckApp.BINDINGS]):
+        assert f"| {binding.key} |" in table, binding.key
