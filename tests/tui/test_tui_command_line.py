@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from textual import events
+
 from tui.commands import CommandSuggester, complete
 from tui.widgets.command_line import CommandLine
 from tui.widgets.keyed_table import KeyedTable
@@ -118,5 +120,23 @@ def test_keys_typed_on_a_table_go_to_the_command_line(tmp_path):
         await pilot.press(*"hello world")
         line = app.query_one(CommandLine)
         assert line.value == "hello world" and app.focused is line
+
+    run(app, scenario)
+
+
+def test_a_burst_of_keys_completes_in_order(tmp_path):
+    # What a terminal multiplexer or a fast typist sends: every key in one read. A binding's action
+    # ran only after the key bubbled up to the app, so the characters after each tab were typed
+    # first ("/agent-stsepado" in tmux). Keys are posted here the way the driver posts them.
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        for key in ["slash", *"agent-st", "tab", *"se", "tab", *"pa", "tab", *"do", "tab"]:
+            character = "/" if key == "slash" else "\t" if key == "tab" else "-" if key == "minus" else key
+            app.post_message(events.Key("minus" if key == "-" else key, character))
+        await pilot.pause()
+        await pilot.pause()
+        assert line.value == "/agent-state set parse done"
 
     run(app, scenario)

@@ -7,6 +7,7 @@ from typing import Callable
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -64,6 +65,24 @@ class CommandLine(Input):
         self._position = max(0, min(len(self.history), self._position + step))
         self.value = self.history[self._position] if self._position < len(self.history) else self._draft
         self.cursor_position = len(self.value)
+
+    KEYS_IN_ORDER = {"tab": "complete", "up": "history(-1)", "down": "history(1)"}
+    """Keys handled as they arrive, not as bindings: a binding's action runs only once the key has
+    bubbled up to the app, so in a burst of keys (a fast typist, a terminal multiplexer) the
+    characters after a tab were typed before the tab completed. The bindings above stay as the
+    keys' documentation (help lists them)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        action = self.KEYS_IN_ORDER.get(event.key)
+        if action is None:
+            await super()._on_key(event)
+            return
+        event.stop()
+        event.prevent_default()
+        if action == "complete":
+            self.action_complete()
+        else:
+            self.action_history(-1 if action.endswith("(-1)") else 1)
 
     def action_complete(self) -> None:
         """Complete from the registry and the current view right now, not from the inline
