@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -82,7 +83,7 @@ def help_text(screen_bindings: Iterable[BindingType], app_bindings: Iterable[Bin
     for title, rows in SCREEN:
         text.append(f"{title}\n", "bold underline")
         for name, what in rows:
-            text.append(f"  {name:<15}", "bold cyan")
+            text.append(f"  {name}" + " " * max(15 - cell_len(name), 1), "bold cyan")  # 👉 is two cells
             text.append(f"{what}\n")
         text.append("\n")
     text.append("Keys\n", "bold underline")
