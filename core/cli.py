@@ -183,6 +183,12 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
     return tui(opened)
 
 
+def cmd_install(args: argparse.Namespace) -> int:
+    from core.agents.install import cmd_install as install
+
+    return install(args)
+
+
 # -- parsing ----------------------------------------------------------------------------------------
 
 
@@ -273,9 +279,20 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")
     p.set_defaults(func=cmd_sessions)
-    from core.agents.install import add_install_parser
 
-    add_install_parser(sub)
+    from core.agents import NAMES as AGENT_NAMES
+
+    p = sub.add_parser(
+        "install", help="set an agent up to use pideck's MCP server and Stop hook",
+        description="Merge pideck's MCP server (and, for Claude Code and Codex, its Stop hook) into "
+                    "the config files the agent reads; other servers, hooks and keys are kept. A "
+                    "changed file is backed up beside itself; a second run changes nothing.")
+    p.add_argument("agent", metavar="AGENT", choices=sorted(AGENT_NAMES),
+                   help="claude, codex, gemini or cursor")
+    p.add_argument("--scope", choices=("project", "user"),
+                   help="this project's files or your user files (default: project; codex: user)")
+    p.add_argument("--dry-run", action="store_true", help="print the changes as a diff, write nothing")
+    p.set_defaults(func=cmd_install)
     return parser
 
 
@@ -307,7 +324,7 @@ def opens_tui(argv: Sequence[str]) -> bool:
 def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_tui = opens_tui(argv)
-    help_lists = not wants_tui and "--version" not in argv
+    help_lists = any(word in ("-h", "--help") for word in argv)  # (only help shows them)
     args = (build_tui_parser() if wants_tui else build_parser(help_lists=help_lists)).parse_args(argv)
     if getattr(args, "func", None) is None:  # `pideck --write` alone is the TUI form; this is not
         build_parser().print_usage(sys.stderr)

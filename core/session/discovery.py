@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import platformdirs
-
 from .parse import is_header, loads_line
 from .writer import iso_timestamp, utc_now, uuid7
 
@@ -50,7 +48,11 @@ def pi_sessions_root() -> Path:
 
 def pideck_home() -> Path:
     value = os.environ.get("PIDECK_HOME")
-    return Path(os.path.expanduser(value)) if value else Path(platformdirs.user_state_dir("pideck"))
+    if value:
+        return Path(os.path.expanduser(value))
+    import platformdirs  # (only here: a command given PIDECK_HOME does not load it)
+
+    return Path(platformdirs.user_state_dir("pideck"))
 
 
 def pideck_sessions_dir(cwd: str | os.PathLike[str]) -> Path:
