@@ -7,11 +7,19 @@ from __future__ import annotations
 import pytest
 
 from core.session import SessionLog
+from core.session import log as log_module
 
 
 @pytest.fixture(autouse=True)
 def private_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PIDECK_HOME", str(tmp_path_factory.mktemp("pideck-home")))
+
+
+@pytest.fixture(autouse=True)
+def scan_every_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' sessions are small, which pideck would parse in full; scan them as a big read
+    is scanned, so every suite runs the scanner (the full parse is held to it by the fuzzers)."""
+    monkeypatch.setattr(log_module, "SCAN_MIN_BYTES", 0)
 
 
 @pytest.fixture(params=["full read", "saved index"])

@@ -28,6 +28,9 @@ from .writer import (
     serialise, short_id, unique_id, utc_now, uuid7, write_all,
 )
 
+SCAN_MIN_BYTES = 1 << 20
+"""Reads of at least this many new bytes scan lines with msgspec (``scan.py``); smaller ones parse
+them in full, which costs less than loading msgspec (a hook's ``pideck gate`` on a small session)."""
 FORK_REACH = 256
 """How far back from the leaf a new entry's parent is looked for on the branch (see ``_follow_leaf``)."""
 BODIES_KEPT = 32
@@ -64,11 +67,12 @@ class SessionLog:
         clock: Clock | None = None,
         id_factory: IdFactory | None = None,
         saved_index: bool | None = None,
-        scan: bool = True,
+        scan: bool | None = None,
     ) -> None:
         """``saved_index``: use and keep the saved index (``sidecar.py``); None follows
         ``PIDECK_INDEX``. ``scan=False`` parses every line in full instead of scanning it (the
-        reference the tests hold the scanner to)."""
+        reference the tests hold the scanner to), ``scan=True`` scans every line; None scans reads
+        of ``SCAN_MIN_BYTES`` or more."""
         self.path = Path(path)
         self._requested_writable = writable
         self._clock = clock or utc_now
@@ -155,6 +159,8 @@ class SessionLog:
         """Take up where the saved index stopped, when it still describes this file."""
         if not self._saved_index:
             return
+        if sidecar.mode() != "always" and self.path.stat().st_size < sidecar.MIN_BYTES:
+            return  # none is kept for a small session: not even the state folder is looked at
         saved = sidecar.load(self.path)
         if saved is None:
             return
@@ -266,10 +272,10 @@ class SessionLog:
 
     def _ingest(self, chunk: TailChunk) -> None:
         # The hot loop of opening a big file. Lines are walked in place (no copies) and scanned for
-        # their identity only (scan.py). The common case, a new entry whose fields are all strings,
-        # is indexed right here (a call per line costs as much as the scan); anything else goes
-        # through _add, and a line the scanner refuses is parsed in full as pi parses it.
-        from .scan import REFUSED, decode_line
+        # their identity only (scan.py; a small read parses them in full, see SCAN_MIN_BYTES). The
+        # common case, a new entry whose fields are all strings, is indexed right here (a call per
+        # line costs as much as the scan); anything else goes through _add, and a line the scanner
+        # refuses is parsed in full as pi parses it.
 
         data, base, size = chunk.data, chunk.offset, chunk.size
         view = memoryview(data)
@@ -279,7 +285,13 @@ class SessionLog:
         append_id, append_parent, append_kind = ids.append, index.parents.append, index.kinds.append
         append_offset, append_length, append_line = index.offsets.append, index.lengths.append, index.line_nos.append
         short = 2 * MAX_DEPTH  # longer lines of other types than message get their depth checked
-        scanning = self._scan and not self._legacy and self.header is not None
+        scan = self._scan
+        if scan is None:  # this chunk and what follows it in the file
+            st = self._tail.stat
+            scan = st is not None and st.st_size - base >= SCAN_MIN_BYTES
+        scanning = scan and not self._legacy and self.header is not None
+        if scan:
+            from .scan import REFUSED, decode_line
         line_no, pos = chunk.first_line_no, 0
         try:
             while (end := find(b"\n", pos, size)) >= 0:
@@ -287,7 +299,7 @@ class SessionLog:
                 line_no += 1
                 if not scanning:  # the lines up to the header, or every line of a legacy file
                     self._parse_in_full(n, data, base, start, end)
-                    scanning = self._scan and not self._legacy and self.header is not None
+                    scanning = scan and not self._legacy and self.header is not None
                     continue
                 try:
                     line = decode_line(view[start:end])
