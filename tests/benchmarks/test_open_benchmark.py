@@ -106,6 +106,15 @@ def pi_loader_missing() -> str | None:
     return None if found.returncode == 0 else "pi (@earendil-works/pi-coding-agent) is not installed"
 
 
+@pytest.fixture(scope="module", autouse=True)
+def byte_compiled() -> None:
+    """pideck's own modules compiled to bytecode, as an install leaves them (compile-bytecode). In
+    this checkout they are imported from the source tree, which the interpreter compiles on first
+    import, and on every import when PYTHONDONTWRITEBYTECODE is set: that would time the compiler."""
+    root = Path(__file__).resolve().parents[2]
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(root / "core"), str(root / "tui")], check=True)
+
+
 @pytest.fixture(scope="module")
 def session(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("issue12") / "big.jsonl"
