@@ -8,6 +8,7 @@ import pytest
 
 from core.session import SessionLog
 from core.session import log as log_module
+from core.todo.adapter import TodoAdapter
 
 
 @pytest.fixture(autouse=True)
@@ -25,8 +26,9 @@ def scan_every_read(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(params=["full read", "saved index"])
 def open_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test once with the saved index off, and once with every ``SessionLog.open`` served
-    from the saved index: each open first reads the file and saves its index, then opens it again
-    from that index (subprocesses save and use it too, as ``PIDECK_INDEX=always`` tells them)."""
+    from the saved index: each open first reads the file, folds its todos and saves both, then
+    opens it again from that index, whose kept fold the Deck resumes (subprocesses save and use it
+    too, as ``PIDECK_INDEX=always`` tells them)."""
     if request.param == "full read":
         monkeypatch.setenv("PIDECK_INDEX", "off")
         return request.param
@@ -34,7 +36,8 @@ def open_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     real_open = SessionLog.open.__func__  # type: ignore[attr-defined]
 
     def open_from_saved_index(cls, path, writable=None, **options):
-        real_open(cls, path, writable=writable, **options)  # reads the file, saves its index
+        first = real_open(cls, path, writable=writable, **options)  # reads the file, saves its index
+        TodoAdapter(first).replay()  # and keeps the todo fold (under the default configuration)
         log = real_open(cls, path, writable=writable, **options)
         if options.get("saved_index", True) is not False:
             assert log.index_source == "saved index", f"{path} was not opened from its saved index"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+from array import array
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,6 +34,9 @@ SCAN_MIN_BYTES = 1 << 20
 them in full, which costs less than loading msgspec (a hook's ``pideck gate`` on a small session)."""
 FORK_REACH = 256
 """How far back from the leaf a new entry's parent is looked for on the branch (see ``_follow_leaf``)."""
+DERIVED_RESAVE = 2000
+"""Branch entries a derived result must have grown by before the saved index is written again for
+it (see ``keep_derived``)."""
 BODIES_KEPT = 32
 """Bodies of entries other than messages kept after being read (see ``_load``)."""
 
@@ -104,6 +108,8 @@ class SessionLog:
         self._name: tuple[int, str | None] | None = None
         self._memo: tuple[EntryRecord, dict[str, Any]] | None = None  # the last message body read
         self._bodies: OrderedDict[EntryRecord, dict[str, Any]] = OrderedDict()  # recent other bodies
+        self._derived: dict[str, dict[str, Any]] = {}  # kept with the saved index (see keep_derived)
+        self._derived_covers: dict[str, int] = {}  # branch entries a saved result is known to cover
 
     # -- opening ----------------------------------------------------------------------------------
 
@@ -172,21 +178,23 @@ class SessionLog:
         self._records = Records(self._index, self._load)
         self._branch = saved.branch
         self._name_at = saved.name_at
+        self._derived = saved.derived
         self._tail.resume(saved.consumed, saved.lines, saved.first_line, saved.file.st_ino, saved.file.st_mtime_ns)
         self._saved_at = saved.consumed
         self.index_source = "saved index"
 
-    def _save_index(self) -> None:
-        """Save the index after a full read of a big file, or once enough was appended since."""
+    def _save_index(self, *, grown: bool = False) -> bool:
+        """Save the index after a full read of a big file, or once enough was appended since
+        (``grown``: a derived result grew enough, save whatever was appended). True when saved."""
         st, consumed = self._tail.stat, self._tail.consumed
         if not self._saved_index or self.header is None or st is None or consumed == 0:
-            return
+            return False
         always = sidecar.mode() == "always"
         if self._saved_at is None:
             if not always and st.st_size < sidecar.MIN_BYTES:
-                return
-        elif consumed - self._saved_at < (1 if always else sidecar.RESAVE_BYTES):
-            return
+                return False
+        elif not grown and consumed - self._saved_at < (1 if always else sidecar.RESAVE_BYTES):
+            return False
         if self._branch is None and len(self._index):
             path, cycle_at = self._index.walk(len(self._index) - 1)
             if cycle_at is None:  # (a cycle is left to warn about when the branch is asked for)
@@ -194,10 +202,45 @@ class SessionLog:
         saved = sidecar.Saved(
             header=self.header, warnings=list(self.warnings), cycle_warned=sorted(self._cycle_warned),
             index=self._index, branch=self._branch, consumed=consumed, lines=self._tail.lines,
-            first_line=self._tail.first_line, file=st, name_at=self._name_at,
+            first_line=self._tail.first_line, file=st, name_at=self._name_at, derived=self._derived,
         )
-        if sidecar.save(self.path, saved):
-            self._saved_at = consumed
+        if not sidecar.save(self.path, saved):
+            return False
+        self._saved_at = consumed
+        return True
+
+    def derived(self, name: str) -> tuple[Any, int, EntryRecord] | None:
+        """A result kept by ``keep_derived`` (this run or, through the saved index, an earlier
+        one) while the current branch still starts with the entries it was derived from:
+        ``(value, covers, last)``, the branch length it covers and its last record; else None."""
+        kept = self._derived.get(name)
+        if kept is None:
+            return None
+        covers, branch = kept["covers"], self._current_branch()
+        if covers > len(branch) or _branch_digest(branch, covers) != kept["branch"]:
+            return None
+        self._derived_covers[name] = covers
+        return kept["value"], covers, self._records.record(branch[covers - 1])
+
+    def keep_derived(self, name: str, covers: int, value: Callable[[], Any]) -> None:
+        """Keep ``value()`` (JSON), derived from the first ``covers`` entries of the current
+        branch, in the saved index. Called after every derivation; the file is written only when
+        none is known to be kept yet or the branch grew by ``DERIVED_RESAVE`` entries since, and
+        only for a session whose index is kept at all."""
+        if not self._saved_index or self.header is None:
+            return
+        branch = self._current_branch()
+        known = self._derived_covers.get(name)
+        always = sidecar.mode() == "always"
+        if not 0 < covers <= len(branch) or (
+                known is not None and 0 <= covers - known < (1 if always else DERIVED_RESAVE)):
+            return
+        st = self._tail.stat
+        if not always and self._saved_at is None and (st is None or st.st_size < sidecar.MIN_BYTES):
+            return  # a small session: no saved index to keep it in
+        self._derived[name] = {"covers": covers, "branch": _branch_digest(branch, covers), "value": value()}
+        if self._save_index(grown=True):
+            self._derived_covers[name] = covers
 
     # -- header facts -----------------------------------------------------------------------------
 
@@ -607,6 +650,13 @@ class SessionLog:
         finally:
             os.close(fd)
         return entry
+
+
+def _branch_digest(branch: list[int], covers: int) -> str:
+    """What identifies the first ``covers`` positions of a branch of one index."""
+    import hashlib
+
+    return hashlib.blake2b(array("q", branch[:covers]).tobytes(), digest_size=16).hexdigest()
 
 
 class _ById(Mapping):

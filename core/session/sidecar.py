@@ -3,7 +3,9 @@
 Opening a big session reads every byte of it; opening it again, unchanged or only appended to,
 should not. After an open, the index (``index.py``), the header, the warnings and the current
 branch are saved to ``<pideck home>/index/<hash of the session path>.idx``; the next open loads
-them, checks that they still describe the file, and reads only the bytes appended since.
+them, checks that they still describe the file, and reads only the bytes appended since. Results
+derived from the branch (the todo fold) are kept in it too, each with the branch prefix it was
+derived from, and used only while the current branch still starts with that prefix.
 
 Nothing in it is trusted blindly. The file carries its format, the session path it was made for
 and a checksum of its whole content: a foreign, truncated, corrupt or tampered file is ignored
@@ -25,7 +27,7 @@ import os
 import stat
 import sys
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +76,9 @@ class Saved:
     first_line: bytes
     file: os.stat_result  # the session file when it was read
     name_at: int  # position of the newest session_info entry, or -1
+    derived: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Results derived from a prefix of the current branch, by name: ``{"covers": n, "branch":
+    digest of the branch's first n positions, "value": JSON}`` (``SessionLog.keep_derived``)."""
 
 
 def _tail_hash(fd: int, consumed: int) -> str:
@@ -118,7 +123,7 @@ def _encode(session: Path, saved: Saved, tail: str) -> bytes:
         "byteorder": sys.byteorder, "count": len(index.ids), "ids": "lines" if ids_as_lines else "json",
         "header": saved.header, "warnings": saved.warnings, "cycle_warned": saved.cycle_warned,
         "kinds": index.kind_table, "pending": sorted(index.pending.items()), "duplicates": index.duplicates,
-        "name_at": saved.name_at,
+        "name_at": saved.name_at, "derived": saved.derived,
         "sections": [[name, len(data)] for name, data in sections],
     }
     meta_bytes = json.dumps(meta).encode("utf-8")  # ASCII: every odd character escaped
@@ -227,6 +232,7 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
         and all(isinstance(c, str) for c in meta["cycle_warned"])
         and isinstance(meta["lines"], int) and isinstance(meta["duplicates"], bool)
         and isinstance(meta["name_at"], int) and -1 <= meta["name_at"] < count
+        and _derived_ok(meta.get("derived", {}))
     )
     if ok and count:
         parents = arrays["parents"]
@@ -243,4 +249,14 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
         header=meta["header"], warnings=list(meta["warnings"]), cycle_warned=list(meta["cycle_warned"]),
         index=index, branch=branch, consumed=meta["consumed"], lines=meta["lines"],
         first_line=bytes.fromhex(meta["first_line"]), file=st, name_at=meta["name_at"],
+        derived=meta.get("derived", {}),
+    )
+
+
+def _derived_ok(derived: Any) -> bool:
+    """The derived results' envelopes (each value is checked by the code that reads it)."""
+    return isinstance(derived, dict) and all(
+        isinstance(kept, dict) and type(kept.get("covers")) is int and kept["covers"] > 0
+        and isinstance(kept.get("branch"), str) and "value" in kept
+        for kept in derived.values()
     )
