@@ -57,8 +57,13 @@ def build_view(
     parts: frozenset[str] = ALL_PARTS,
     *,
     literal: Callable[[str], str] = markdown_literal,
+    todo: bool = True,
 ) -> DeckView:
-    """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again."""
+    """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again.
+
+    ``todo=False`` leaves the todo parts empty and their warnings out: a first view that needs no
+    todo fold, which on a long branch costs more than everything else (build the rest later with
+    ``parts={TODO}``)."""
     log = deck.log
     old = previous
     if old is None or STATE in parts:
@@ -71,7 +76,11 @@ def build_view(
     else:
         progress, verdict = old.progress, old.verdict
     packets = tuple(cast("list[Packet]", deck.handoff.packets())) if old is None or HANDOFF in parts else old.packets
-    if old is None or TODO in parts:
+    strip: tuple[StripLine, ...]
+    goals: tuple[GoalRow, ...]
+    if not todo:
+        strip, goals, overlay, has_todos = (), (), "", False
+    elif old is None or TODO in parts:
         replay = deck.todo.replay()
         strip = tuple(strip_lines(replay.state, replay.flags.targets, deck.todo.config.widget_max_lines))
         goals = tuple(goal_rows(replay.state))
@@ -84,7 +93,7 @@ def build_view(
         cwd=log.cwd or "",
         entries=len(log.records),
         writable=log.writable,
-        restore_warnings=tuple(deck.warnings),
+        restore_warnings=tuple(deck.warnings if todo else deck.primitive_warnings),
         skipped=tuple(log.warnings),
         state=state,
         progress=progress,

@@ -16,9 +16,14 @@ if TYPE_CHECKING:
 
 def run_tui(opened: Opened) -> int:
     """Run the app until the person quits; a crash is never exit status 0."""
+    import gc
+
     from tui.app import PideckApp
 
     app = PideckApp(opened.deck, warnings=opened.warnings)
+    # What is loaded now (the session's index, Textual's modules) lives as long as the app: kept
+    # out of the collector's way, the collections while the app runs scan only what it makes.
+    gc.freeze()
     app.run()
     return app.return_code or 0
 

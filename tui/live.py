@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from core.deck import Deck, DeckChange
+from core.deck import TODO, Deck, DeckChange
 from core.session.log import SessionLog
 from core.view import DeckView, build_view
 from tui.messages import DeckUpdated, FileTrouble, JobDone
@@ -67,6 +67,12 @@ class DeckWorker:
 
     def stop(self) -> None:
         self._jobs.put(None)
+
+    def finish_opening(self, deck: Deck[SessionLog]) -> None:
+        """A job: the parts the screen's first view left out (the todo fold and its warnings),
+        drawn as a change of the todo part."""
+        self.view = build_view(deck, self.view, frozenset({TODO}))
+        self._post(DeckUpdated(self.view, DeckChange(frozenset({TODO}))))
 
     def run(self, cancelled: threading.Event) -> None:
         last = file_key(self.deck.log.path)
