@@ -5,12 +5,14 @@ from __future__ import annotations
 import gc
 import os
 from array import array
+from itertools import compress, repeat
+from operator import attrgetter, ge, itemgetter, ne, sub
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 try:
     import fcntl
@@ -336,8 +338,14 @@ class SessionLog:
         if scan:
             from .scan import REFUSED, decode_line
         line_no, pos = chunk.first_line_no, 0
+        batch = scan  # try the rest of the chunk at once as soon as the lines are scanned
         try:
             while (end := find(b"\n", pos, size)) >= 0:
+                if batch and scanning:
+                    batch = False
+                    if indexed := self._index_batch(data, base, pos, size, line_no):
+                        line_no += indexed
+                        break
                 start, pos, n = pos, end + 1, line_no
                 line_no += 1
                 if not scanning:  # the lines up to the header, or every line of a legacy file
@@ -385,6 +393,77 @@ class SessionLog:
         finally:
             view.release()
         chunk.line_count_hint = line_no - chunk.first_line_no
+
+    def _index_batch(self, data: bytes | bytearray, base: int, start: int, size: int, first_no: int) -> int:
+        """Index the lines of ``data[start:size]`` all at once (each step runs over the whole
+        batch in C where it can) when every one of them is an ordinary new entry: every field a
+        string, a new id, a parent earlier in the file, no depth to worry about. Returns how many
+        lines it indexed; 0 when any line is not such an entry, having changed nothing (the lines
+        are then indexed one by one, which decides about each the way pi does)."""
+        from .scan import REFUSED, decode_entry
+
+        index = self._index
+        if index.pending:  # an earlier entry waits for its parent: leave cycles to the line path
+            return 0
+        find, ends, end = data.find, [], start - 1
+        while (end := find(b"\n", end + 1, size)) >= 0:
+            ends.append(end)
+        starts = [start, *map((1).__add__, ends[:-1])]
+        lines = list(map(memoryview(data).__getitem__, map(slice, starts, ends)))  # views: no copies
+        try:
+            entries = list(map(decode_entry, lines))
+        except REFUSED:
+            return 0
+        del lines  # (the tailer reuses its buffer: no view of it may outlive this call)
+        count, first = len(entries), len(index)
+        ids = list(map(_ID, entries))
+        positions = index.positions
+        if len(set(ids)) != count or not positions.keys().isdisjoint(ids):
+            return 0
+        positions.update(zip(ids, range(first, first + count)))  # undone below if the batch is refused
+        get, parent_ids = positions.get, list(map(_PARENT_ID, entries))
+        if None in parent_ids:
+            parents = [NO_PARENT if p is None else get(p, PENDING) for p in parent_ids]
+        else:
+            parents = list(map(get, parent_ids, repeat(PENDING, count)))
+        keys: list[Kind] = [
+            (e.type, e.customType, m.role, m.toolName) if (m := e.message) is not None and e.type == "message"
+            else (e.type, e.customType, None, None) for e in entries
+        ]
+        types = list(map(_TYPE, keys))
+        lengths = list(map(sub, ends, starts))
+        short = 2 * MAX_DEPTH
+        if (PENDING in parents or any(map(ge, parents, range(first, first + count)))  # a later parent
+                or "session" in types  # a second header
+                or any(lengths[i] > short and too_deep(data[starts[i]:ends[i]])  # too deep to read back
+                       for i in compress(range(count), map(ne, types, repeat("message", count))))):
+            for entry_id in ids:
+                del positions[entry_id]
+            return 0
+        known = list(map(index.kind_codes.get, keys))
+        # kinds not seen yet are added in the order they appear
+        codes = [index.kind_code(k) for k in keys] if None in known else cast("list[int]", known)
+        index.ids.extend(ids)
+        index.parents.extend(parents)
+        index.kinds.extend(codes)
+        index.offsets.extend(map(base.__add__, starts))
+        index.lengths.extend(lengths)
+        index.line_nos.extend(range(first_no, first_no + count))
+        if "session_info" in types:
+            self._name_at = first + count - 1 - types[::-1].index("session_info")
+        branch = self._branch
+        if branch and branch[-1] == first - 1 and parents == list(range(first - 1, first + count - 1)):
+            branch.extend(range(first, first + count))  # the branch grows by the whole batch
+            return count
+        for i, parent_at in enumerate(parents, first):
+            if branch is None:
+                break
+            if branch and branch[-1] == parent_at:
+                branch.append(i)
+            else:
+                self._follow_leaf(i, parent_at, ids[i - first])
+                branch = self._branch
+        return count
 
     def _parse_in_full(self, n: int, data: bytes | bytearray, base: int, start: int, end: int) -> None:
         try:
@@ -657,6 +736,9 @@ def _branch_digest(branch: list[int], covers: int) -> str:
     import hashlib
 
     return hashlib.blake2b(array("q", branch[:covers]).tobytes(), digest_size=16).hexdigest()
+
+
+_ID, _PARENT_ID, _TYPE = attrgetter("id"), attrgetter("parentId"), itemgetter(0)
 
 
 class _ById(Mapping):
