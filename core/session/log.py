@@ -112,6 +112,7 @@ class SessionLog:
         self._bodies: OrderedDict[EntryRecord, dict[str, Any]] = OrderedDict()  # recent other bodies
         self._derived: dict[str, dict[str, Any]] = {}  # kept with the saved index (see keep_derived)
         self._derived_covers: dict[str, int] = {}  # branch entries a saved result is known to cover
+        self._read_back_failed = False  # an entry's body could not be read back (see _save_index)
 
     # -- opening ----------------------------------------------------------------------------------
 
@@ -190,6 +191,10 @@ class SessionLog:
         (``grown``: a derived result grew enough, save whatever was appended). True when saved."""
         st, consumed = self._tail.stat, self._tail.consumed
         if not self._saved_index or self.header is None or st is None or consumed == 0:
+            return False
+        if self._read_back_failed:
+            # Its warnings now hold one a fresh read would only give when it reads that entry, and
+            # results derived since may have met such an entry: keep neither.
             return False
         always = sidecar.mode() == "always"
         if self._saved_at is None:
@@ -583,6 +588,7 @@ class SessionLog:
                 if len(self._bodies) > BODIES_KEPT:
                     self._bodies.popitem(last=False)
             return value
+        self._read_back_failed = True
         self._warn(f"line {record.line_no}: entry {record.id} could not be read back ({problem})")
         return {"type": record.type, "id": record.id, "parentId": record.parent_id}
 

@@ -392,3 +392,20 @@ def test_a_kept_fold_that_no_longer_applies_is_folded_again(
     again = folded(reopen(todo_session), config)
     assert spy.starts == [0]
     assert again == folded(SessionLog.open(todo_session, saved_index=False), config)
+
+
+def test_a_session_with_an_entry_that_cannot_be_read_back_keeps_no_fold(todo_session: Path) -> None:
+    """An entry whose body cannot be read back gives its warning when the fold reads it: a kept
+    fold (or kept warnings) would leave that warning out of the next run."""
+    log = SessionLog.open(todo_session)
+    deep = json.loads("[" * 300 + "]" * 300)  # past pideck's depth limit: indexed, never read back
+    entry = todo_result("call_r1000", "0000ffff", log.leaf_id or "", [])
+    entry["message"]["details"]["todos"] = deep
+    with todo_session.open("ab") as fh:
+        fh.write(dumps(entry))
+    first = reopen(todo_session)
+    assert folded(first) == folded(SessionLog.open(todo_session, saved_index=False))
+    assert any("could not be read back" in w for w in first.warnings)
+    again = reopen(todo_session)
+    assert folded(again) == folded(SessionLog.open(todo_session, saved_index=False))
+    assert again.warnings == first.warnings
