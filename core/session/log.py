@@ -540,6 +540,9 @@ class SessionLog:
         (a /tree jump); anything else leaves it to be walked again when asked for."""
         branch = self._branch
         assert branch is not None
+        if parent_at == PENDING:  # a parent id not seen before it, maybe its own: pi decides by id
+            self._branch = None
+            return
         if parent_at < 0:
             self._branch = [i]
             return

@@ -255,3 +255,17 @@ def test_a_run_of_ordinary_lines_is_indexed_at_once_as_one_by_one(tmp_path, monk
     assert index_view(scanned) == index_view(parsed) == [identity(e) for e in entries]
     assert [r.id for r in scanned.branch()] == [r.id for r in parsed.branch()] == branch
     assert scanned.warnings == parsed.warnings and scanned.name == parsed.name == "n"
+
+
+def test_an_entry_that_is_its_own_parent_after_a_saved_index_is_a_cycle(tmp_path, monkeypatch):
+    """An appended entry whose parentId is its own id: pi's walk loops there (a cycle warning), as
+    in a full read; following the branch entry by entry had taken it for a new root."""
+    monkeypatch.setenv("PIDECK_INDEX", "always")
+    first = session_bytes(entry("00000000", None), entry("00000000", None))
+    path = fresh(tmp_path, first)
+    SessionLog.open(path)
+    with open(path, "ab") as fh:
+        fh.write(line(entry("00000001", "00000001")))
+    warm, cold = SessionLog.open(path), SessionLog.open(path, saved_index=False)
+    assert [r.id for r in warm.branch()] == [r.id for r in cold.branch()] == reference_read(path.read_bytes())[1]
+    assert warm.warnings == cold.warnings and any("cycle" in w for w in warm.warnings)
