@@ -37,8 +37,7 @@ them in full, which costs less than loading msgspec (a hook's ``pideck gate`` on
 FORK_REACH = 256
 """How far back from the leaf a new entry's parent is looked for on the branch (see ``_follow_leaf``)."""
 DERIVED_RESAVE = 2000
-"""Branch entries a derived result must have grown by before the saved index is written again for
-it (see ``keep_derived``)."""
+"""Branch entries a derived result must have grown by before it is kept again (``keep_derived``)."""
 BODIES_KEPT = 32
 """Bodies of entries other than messages kept after being read (see ``_load``)."""
 
@@ -110,7 +109,7 @@ class SessionLog:
         self._name: tuple[int, str | None] | None = None
         self._memo: tuple[EntryRecord, dict[str, Any]] | None = None  # the last message body read
         self._bodies: OrderedDict[EntryRecord, dict[str, Any]] = OrderedDict()  # recent other bodies
-        self._derived: dict[str, dict[str, Any]] = {}  # kept with the saved index (see keep_derived)
+        self._derived: dict[str, dict[str, Any]] = {}  # kept beside the saved index (see keep_derived)
         self._derived_covers: dict[str, int] = {}  # branch entries a saved result is known to cover
         self._read_back_failed = False  # an entry's body could not be read back (see _save_index)
 
@@ -130,6 +129,7 @@ class SessionLog:
         if log.header is None:
             raise NotASession(f"{log.path} is not a pi session file: it has no session header line")
         log._save_index()
+        log._load_kept()
         return log
 
     @classmethod
@@ -181,27 +181,28 @@ class SessionLog:
         self._records = Records(self._index, self._load)
         self._branch = saved.branch
         self._name_at = saved.name_at
-        self._derived = saved.derived
         self._tail.resume(saved.consumed, saved.lines, saved.first_line, saved.file.st_ino, saved.file.st_mtime_ns)
         self._saved_at = saved.consumed
         self.index_source = "saved index"
 
-    def _save_index(self, *, grown: bool = False) -> bool:
-        """Save the index after a full read of a big file, or once enough was appended since
-        (``grown``: a derived result grew enough, save whatever was appended). True when saved."""
+    def _keeps(self) -> bool:
+        """Whether this log keeps its index and derived results between runs: a saved index is
+        on, the session is big enough (or ``PIDECK_INDEX=always``), and no entry failed to be read
+        back (its warnings would hold one a fresh read only gives when it reads that entry, and
+        results derived since may have met it)."""
+        st = self._tail.stat
+        if not self._saved_index or self.header is None or st is None or self._read_back_failed:
+            return False
+        return self._saved_at is not None or sidecar.mode() == "always" or st.st_size >= sidecar.MIN_BYTES
+
+    def _save_index(self) -> None:
+        """Save the index after a full read of a big file, or once enough was appended since."""
         st, consumed = self._tail.stat, self._tail.consumed
-        if not self._saved_index or self.header is None or st is None or consumed == 0:
-            return False
-        if self._read_back_failed:
-            # Its warnings now hold one a fresh read would only give when it reads that entry, and
-            # results derived since may have met such an entry: keep neither.
-            return False
+        if not self._keeps() or st is None or self.header is None or consumed == 0:
+            return
         always = sidecar.mode() == "always"
-        if self._saved_at is None:
-            if not always and st.st_size < sidecar.MIN_BYTES:
-                return False
-        elif not grown and consumed - self._saved_at < (1 if always else sidecar.RESAVE_BYTES):
-            return False
+        if self._saved_at is not None and consumed - self._saved_at < (1 if always else sidecar.RESAVE_BYTES):
+            return
         if self._branch is None and len(self._index):
             path, cycle_at = self._index.walk(len(self._index) - 1)
             if cycle_at is None:  # (a cycle is left to warn about when the branch is asked for)
@@ -209,16 +210,20 @@ class SessionLog:
         saved = sidecar.Saved(
             header=self.header, warnings=list(self.warnings), cycle_warned=sorted(self._cycle_warned),
             index=self._index, branch=self._branch, consumed=consumed, lines=self._tail.lines,
-            first_line=self._tail.first_line, file=st, name_at=self._name_at, derived=self._derived,
+            first_line=self._tail.first_line, file=st, name_at=self._name_at,
         )
-        if not sidecar.save(self.path, saved):
-            return False
-        self._saved_at = consumed
-        return True
+        if sidecar.save(self.path, saved):
+            self._saved_at = consumed
+
+    def _load_kept(self) -> None:
+        """The derived results kept by an earlier run, checked against the file as it was read."""
+        st = self._tail.stat
+        if self._keeps() and st is not None:
+            self._derived = sidecar.load_kept(self.path, st, self._tail.consumed)
 
     def derived(self, name: str) -> tuple[Any, int, EntryRecord] | None:
-        """A result kept by ``keep_derived`` (this run or, through the saved index, an earlier
-        one) while the current branch still starts with the entries it was derived from:
+        """A result kept by ``keep_derived`` (in this run or an earlier one) while the current
+        branch still starts with the entries it was derived from:
         ``(value, covers, last)``, the branch length it covers and its last record; else None."""
         kept = self._derived.get(name)
         if kept is None:
@@ -231,22 +236,18 @@ class SessionLog:
 
     def keep_derived(self, name: str, covers: int, value: Callable[[], Any]) -> None:
         """Keep ``value()`` (JSON), derived from the first ``covers`` entries of the current
-        branch, in the saved index. Called after every derivation; the file is written only when
-        none is known to be kept yet or the branch grew by ``DERIVED_RESAVE`` entries since, and
-        only for a session whose index is kept at all."""
-        if not self._saved_index or self.header is None:
-            return
-        branch = self._current_branch()
+        branch, for later runs (beside the saved index). Called after every derivation; written
+        only when none is known to be kept yet or the branch grew by ``DERIVED_RESAVE`` entries
+        since, and only for a session that keeps its index."""
         known = self._derived_covers.get(name)
         always = sidecar.mode() == "always"
-        if not 0 < covers <= len(branch) or (
-                known is not None and 0 <= covers - known < (1 if always else DERIVED_RESAVE)):
+        if known is not None and 0 <= covers - known < (1 if always else DERIVED_RESAVE):
             return
-        st = self._tail.stat
-        if not always and self._saved_at is None and (st is None or st.st_size < sidecar.MIN_BYTES):
-            return  # a small session: no saved index to keep it in
+        branch, st = self._current_branch(), self._tail.stat
+        if not 0 < covers <= len(branch) or not self._keeps() or st is None:
+            return
         self._derived[name] = {"covers": covers, "branch": _branch_digest(branch, covers), "value": value()}
-        if self._save_index(grown=True):
+        if sidecar.save_kept(self.path, self._derived, self._tail.consumed, self._tail.first_line, st):
             self._derived_covers[name] = covers
 
     # -- header facts -----------------------------------------------------------------------------
@@ -648,7 +649,9 @@ class SessionLog:
             return None
         index = self._index
         codes, kinds, table = index.codes(wanted), index.kinds, index.kind_table
-        picked = [(p, table[kinds[i]], i) for p, i in enumerate(branch[start:], start) if kinds[i] in codes]
+        # the positions are found in C (a map over the branch); only the picked ones cost a step
+        hits = compress(range(start, len(branch)), map(codes.__contains__, map(kinds.__getitem__, branch[start:])))
+        picked = [(p, table[kinds[branch[p]]], branch[p]) for p in hits]
         return picked, len(branch), records.record, records.record(branch[-1]) if branch else None
 
     def entry(self, entry_id: str) -> dict[str, Any] | None:

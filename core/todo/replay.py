@@ -217,12 +217,6 @@ class _Walker:
             if isinstance(msg, dict):
                 self.tool_result(msg)
 
-    def assistant_later(self, record_at: Callable[[Any], Mapping[str, Any]], key: Any) -> None:
-        """What ``entry`` does with an assistant message, keeping only the way to fetch it."""
-        self.dead = 0
-        self.turns += 1
-        self.assistants.append((record_at, key))
-
     def call_arguments(self, call_id: Any) -> tuple[bool, Any]:
         """The matching tool call, newest assistant message first (bodies load lazily)."""
         if callable(self.earlier):
@@ -321,12 +315,15 @@ class Replayer:
         out would only have ended a run of watchdog follow-ups, which a gap in the positions does.
         An assistant message is only counted and fetched if a todo result asks for its call."""
         walker = self._walker
+        assistants = walker.assistants
         for position, kind, key in picked:
-            if position > self.count:
+            if kind[0] == "message" and kind[2] == "assistant":  # (walker.entry's, without the body)
                 walker.dead = 0
-            if kind[0] == "message" and kind[2] == "assistant":
-                walker.assistant_later(record_at, key)
+                walker.turns += 1
+                assistants.append((record_at, key))
             else:
+                if position > self.count:
+                    walker.dead = 0
                 walker.entry(record_at(key))
             self.count = position + 1
         if length > self.count:

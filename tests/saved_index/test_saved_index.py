@@ -362,7 +362,14 @@ def test_after_appends_the_kept_fold_is_resumed_and_finds_earlier_calls(
     assert resumed["replay"].state.todos[0].content == "Todo 0, renamed"
 
 
-@pytest.mark.parametrize("change", ["configuration", "pideck version", "fold format", "branch", "tampered"])
+def kept(session: Path) -> Path:
+    location = sidecar.kept_location(session)
+    assert location is not None and location.exists()
+    return location
+
+
+@pytest.mark.parametrize("change", ["configuration", "pideck version", "fold format", "branch", "tampered",
+                                    "not a fold", "foreign", "file replaced"])
 def test_a_kept_fold_that_no_longer_applies_is_folded_again(
         todo_session: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
     from core.todo import adapter
@@ -378,16 +385,25 @@ def test_a_kept_fold_that_no_longer_applies_is_folded_again(
     elif change == "branch":  # a /tree jump back to the start: the kept prefix is gone
         with todo_session.open("ab") as fh:
             fh.write(dumps(todo_result("call_w1000", "0000fffe", "00000002", [])))
-    else:  # a checksum made for a kept fold that is not one (the parts fit, the fold does not)
-        path = saved(todo_session)
-        raw = path.read_bytes()
-        head = len(sidecar.FORMAT)
-        size = int.from_bytes(raw[head:head + 8], "little")
-        meta = json.loads(raw[head + 8:head + 8 + size])
-        meta["derived"]["todo-fold"]["value"]["fold"]["state"]["todos"] = "not a list"
-        meta_bytes = json.dumps(meta).encode()
-        body = raw[:head] + len(meta_bytes).to_bytes(8, "little") + meta_bytes + raw[head + 8 + size:-sidecar.DIGEST]
-        path.write_bytes(body + hashlib.blake2b(body, digest_size=sidecar.DIGEST).digest())
+    elif change == "tampered":
+        raw = kept(todo_session).read_bytes()
+        at = raw.index(b'"Todo 0"') + 3
+        kept(todo_session).write_bytes(raw[:at] + b"X" + raw[at + 1:])
+    elif change == "not a fold":  # with a checksum made for it: the envelope fits, the fold does not
+        raw = kept(todo_session).read_bytes()
+        meta = json.loads(raw[len(sidecar.KEPT_FORMAT):-sidecar.DIGEST])
+        meta["kept"]["todo-fold"]["value"]["fold"]["state"]["todos"] = "not a list"
+        body = sidecar.KEPT_FORMAT + json.dumps(meta).encode()
+        kept(todo_session).write_bytes(body + hashlib.blake2b(body, digest_size=sidecar.DIGEST).digest())
+    elif change == "foreign":  # another session's, with the same shape and entries
+        other = todo_session.with_name("other.jsonl")
+        other.write_bytes(todo_session.read_bytes())
+        Deck(SessionLog.open(other)).todo.replay()
+        kept(todo_session).write_bytes(kept(other).read_bytes())
+    else:  # the same bytes in a new file: its index is the same, but nothing proves it
+        copy = todo_session.with_name("copy.jsonl")
+        copy.write_bytes(todo_session.read_bytes())
+        os.replace(copy, todo_session)
     spy = FoldSpy(monkeypatch)
     again = folded(reopen(todo_session), config)
     assert spy.starts == [0]
@@ -409,3 +425,10 @@ def test_a_session_with_an_entry_that_cannot_be_read_back_keeps_no_fold(todo_ses
     again = reopen(todo_session)
     assert folded(again) == folded(SessionLog.open(todo_session, saved_index=False))
     assert again.warnings == first.warnings
+
+
+def test_the_kept_fold_is_private_beside_the_saved_index(todo_session: Path) -> None:
+    location = kept(todo_session)
+    assert location.parent == saved(todo_session).parent and stat.S_IMODE(location.stat().st_mode) == 0o600
+    assert sorted(p.name for p in location.parent.iterdir()) == sorted([saved(todo_session).name, location.name])
+    assert sorted(p.name for p in todo_session.parent.iterdir()) == ["s.jsonl"]
