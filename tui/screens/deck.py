@@ -113,8 +113,8 @@ class DeckScreen(Screen[None]):
         self.query_one(MessageLog).display = False
         self.action_focus_command()
         self.run_deck_worker()
-        if self._todo_later:
-            self.run_on_deck(self._worker.finish_opening)
+        if self._todo_later:  # once the first view is on screen (the fold would hold the paint up)
+            self.call_after_refresh(self._finish_opening)
         if self.show_clock:
             self.set_interval(1.0, self.update_header)
         self.set_interval(self.deck.todo.config.watchdog_tick_ms / 1000, self.watchdog)
@@ -138,8 +138,12 @@ class DeckScreen(Screen[None]):
 
     @property
     def busy(self) -> bool:
-        """Jobs handed to the worker whose results have not been drawn yet."""
-        return bool(self._waiting)
+        """Jobs handed to the worker whose results have not been drawn yet (or about to be)."""
+        return bool(self._waiting) or self._todo_later
+
+    def _finish_opening(self) -> None:
+        self._todo_later = False
+        self.run_on_deck(self._worker.finish_opening)
 
     def run_on_deck(self, job: Job, then: Callable[[Any], None] | None = None) -> None:
         """Hand ``job(deck)`` to the worker; ``then(outcome)`` runs here once it is drawn."""
