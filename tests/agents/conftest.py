@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from install_helpers import PIDECK
+from mcp_helpers import Homes
 
 from core.cli import main
 
@@ -57,3 +58,19 @@ class Run:
 def pideck(capsys: pytest.CaptureFixture[str]) -> Run:
     return Run(capsys)
 
+
+
+
+@pytest.fixture
+def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Homes:
+    """The MCP server and hook tests: every pideck and pi folder is a temporary one (subprocesses
+    inherit them), and nothing names a session unless the test does."""
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "pideck-home"))
+    monkeypatch.setenv("PIDECK_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "pi-agent"))
+    monkeypatch.delenv("PIDECK_SESSION", raising=False)
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    return Homes(tmp_path, project)
