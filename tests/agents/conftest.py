@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from install_helpers import PIDECK
-from mcp_helpers import Homes
+from agent_homes import Homes
 
 from core.cli import main
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from mcp_helpers import Homes
+from agent_homes import Homes
 
 from core.agents.hooks import STOP_ENTRY_TYPE
 from core.cli import main

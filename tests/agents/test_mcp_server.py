@@ -17,7 +17,8 @@ import mcp.types as types
 import pytest
 from mcp import MCPError
 
-from mcp_helpers import SERVER, Homes, server_env, with_server
+from agent_homes import Homes
+from mcp_client import SERVER, server_env, with_server
 
 from core.deck import READ_ONLY_HINT
 from core.demo import write_pi_example

@@ -8,21 +8,12 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
 import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
-
-@dataclass
-class Homes:
-    """pideck's and pi's folders and a project directory, all under one temporary folder."""
-
-    root: Path
-    project: Path
-
 
 SERVER = [sys.executable, "-m", "core.cli", "mcp"]
 PASSED_ON = ("PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR", "PIDECK_SESSION", "PIDECK_INDEX")
