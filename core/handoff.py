@@ -1,4 +1,4 @@
-"""Agent Handoff core: validate one caller-declared handoff packet (spec/primitives.md §5).
+"""Agent Handoff core: validate one caller-declared handoff packet (docs/primitives.md#agent-handoff).
 
 Port of ``createHandoff`` from ``@j1nn0/agent-handoff`` 0.1.1. The module deliberately exposes only
 ``create_handoff`` and ``HandoffError`` (everything else is private), like the upstream package.
@@ -13,7 +13,7 @@ __all__ = ["HandoffError", "create_handoff"]
 
 _MESSAGE = "Invalid handoff input."
 
-# Also the output key order (§5.4).
+# Also the output key order (upstream's order, so compact JSON matches JSON.stringify).
 _KEYS = (
     "schemaVersion",
     "id",
@@ -42,14 +42,14 @@ def create_handoff(input: _Any) -> dict[str, _Any]:
         return _create(input)
     except HandoffError:
         raise
-    except Exception as exc:  # §1.7: anything unexpected while reading the input
+    except Exception as exc:  # anything unexpected while reading the input is invalid input, as upstream
         raise HandoffError() from exc
 
 
 def _create(value: _Any) -> dict[str, _Any]:
     if not isinstance(value, dict):
         raise HandoffError()
-    # Unknown keys are rejected before any field is read (§5.3 step 2).
+    # Unknown keys are rejected before any field is read (upstream's check order).
     for key in value:
         if key not in _KEYS:
             raise HandoffError()
@@ -77,7 +77,7 @@ def _create(value: _Any) -> dict[str, _Any]:
 def _check_string_list(items: _Any, *, allow_duplicates: bool) -> None:
     if not isinstance(items, list):
         raise HandoffError()
-    seen: set[str] = set()  # an accelerator only; order comes from the list (§1.9)
+    seen: set[str] = set()  # an accelerator only; order comes from the list
     for item in items:
         if not _is_non_empty_string(item):
             raise HandoffError()

@@ -1,4 +1,4 @@
-"""JavaScript semantics the upstream TypeScript cores rely on (spec/primitives.md §1).
+"""JavaScript semantics the upstream TypeScript cores rely on (docs/primitives.md#javascript-whitespace).
 
 Python's str.strip(), str.isspace() and re's \\s use a different whitespace set than JavaScript's
 String.prototype.trim() and regex \\s, so every blankness test and trim in pideck goes through here.
@@ -58,7 +58,8 @@ def compact_json(value: Any) -> str:
 
 
 def lower_first(message: str) -> str:
-    """Adapters quote a core error with its first letter lowercased (spec §1.7)."""
+    """Adapters quote a core error with its first letter lowercased
+    (docs/primitives.md#errors-and-how-adapters-word-them)."""
     return message[:1].lower() + message[1:]
 
 

@@ -1,4 +1,4 @@
-"""Agent Progress core: a port of ``@j1nn0/agent-progress`` 0.1.1 (spec/primitives.md §4).
+"""Agent Progress core: a port of ``@j1nn0/agent-progress`` 0.1.1 (docs/primitives.md#agent-progress).
 
 ``judge_progress`` compares the complete declared milestone set against a cumulative baseline and
 says whether the set strictly grew. It is pure: JSON-shaped dicts in, fresh dicts out.
@@ -29,7 +29,8 @@ def _error(kind: tuple[str, str]) -> ProgressError:
 
 
 def _validate_observation(value: Any) -> list[str]:
-    """The observation's milestones as a new list; the first offending element decides (§4.3 5)."""
+    """The observation's milestones as a new list; the first offending element decides
+    (docs/primitives.md#order-of-checks)."""
     if not isinstance(value, dict) or "milestones" not in value:
         raise _error(_INVALID_INPUT)
     raw = value["milestones"]
@@ -48,7 +49,7 @@ def _validate_observation(value: Any) -> list[str]:
 def _judge(input: Any) -> dict[str, Any]:
     if not isinstance(input, dict) or "current" not in input:
         raise _error(_INVALID_INPUT)
-    # current is validated before previous, so its errors always win (§4.3 step 3).
+    # current is validated before previous, so its errors always win (docs/primitives.md#order-of-checks).
     current = _validate_observation(input["current"])
     if "previous" not in input:
         return {"outcome": "unknown", "reason": "missing_baseline", "recordedMilestones": current}
@@ -67,14 +68,15 @@ def _judge(input: Any) -> dict[str, Any]:
     return verdict
 
 
-_ABSENT: Any = object()  # JS ``undefined``: calling with no argument; None is JS null (§1.3)
+# JS ``undefined``: calling with no argument; None is JS null (docs/primitives.md#absent-is-not-null)
+_ABSENT: Any = object()
 
 
 def judge_progress(input: Any = _ABSENT) -> dict[str, Any]:
     """Judge ``{"previous"?: {"milestones": [...]}, "current": {"milestones": [...]}}``.
 
     Raises ProgressError; any unexpected exception while reading the input becomes
-    ``invalid_input`` (§1.7).
+    ``invalid_input`` (docs/primitives.md#errors-and-how-adapters-word-them).
     """
     try:
         return _judge(input)

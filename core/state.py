@@ -1,4 +1,4 @@
-"""Agent State core: a port of ``@j1nn0/agent-state`` 0.1.0 (spec/primitives.md §3).
+"""Agent State core: a port of ``@j1nn0/agent-state`` 0.1.0 (docs/primitives.md#agent-state).
 
 A caller-declared objective, work items and decisions. Nothing here infers, verifies or judges:
 the state only records what it is told, validates it strictly and hands out fresh copies.
@@ -45,7 +45,8 @@ def _is_status(value: Any) -> bool:
 
 
 def _id_and_content(value: Any, message: str) -> tuple[str, str]:
-    """Rules 1-3 of §3.3, shared by work items and decisions, inputs and snapshots."""
+    """A dict whose ``id`` and ``content`` are non-blank strings: the check work items and decisions
+    share, in inputs and snapshots."""
     if not isinstance(value, dict) or "id" not in value or "content" not in value:
         raise _invalid(message)
     item_id, content = value["id"], value["content"]
@@ -75,7 +76,8 @@ def _decision(value: Any, *, snapshot: bool) -> dict[str, str]:
 
 
 def _guarded(message: str, validate: Any, *args: Any, **kwargs: Any) -> Any:
-    """Run a validator; any unexpected exception becomes ``invalid_input`` (spec §1.7)."""
+    """Run a validator; any unexpected exception becomes ``invalid_input``
+    (docs/primitives.md#errors-and-how-adapters-word-them)."""
     try:
         return validate(*args, **kwargs)
     except AgentStateError:
@@ -205,17 +207,19 @@ class AgentState:
 
 
 def create_agent_state(input: Any = _ABSENT) -> AgentState:
-    """``createAgentState(input?)``: all-or-nothing validation, then a new state (§3.4)."""
+    """``createAgentState(input?)``: all-or-nothing: every work item, then every decision, is
+    validated before a state exists (docs/primitives.md#order-of-checks)."""
     return AgentState(*_guarded(INVALID_INPUT, _validate_input, input))
 
 
 def restore_agent_state(snapshot: Any) -> AgentState:
-    """``restoreAgentState(snapshot)``: strict validation of an untrusted snapshot (§3.6)."""
+    """``restoreAgentState(snapshot)``: strict validation of an untrusted snapshot: a restored work
+    item must carry its status (docs/primitives.md#agent-state)."""
     return AgentState(*_guarded(INVALID_SNAPSHOT, _validate_snapshot, snapshot))
 
 
 def summarize_agent_state(snapshot: Any) -> dict[str, int]:
-    """Counts per status and the total; no validation and no ratio (§3.7)."""
+    """Counts per status and the total; no validation and no ratio."""
     items = snapshot["workItems"]
     if not isinstance(items, list):
         raise TypeError("snapshot workItems is not a list")

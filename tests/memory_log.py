@@ -7,10 +7,10 @@ from __future__ import annotations
 import copy
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Iterator, Mapping
 
 from core.session.errors import ReadOnlySession
-from core.session.interface import Kind, Selection, Wanted
+from core.session.interface import Kind, Selection, Wanted, WritableLog
 from core.session.log import Refresh
 from core.session.records import EntryRecord
 
@@ -124,3 +124,7 @@ def _record(entry: dict[str, Any], index: int, parent: str | None) -> EntryRecor
         entry_id if isinstance(entry_id, str) else f"mem{index}", parent, kind, 0, 0, index + 1,
         custom_type=custom_type, role=role, tool_name=tool, loader=lambda record: entry,
     )
+
+
+if TYPE_CHECKING:  # mypy checks that the tests' log keeps the protocol the Deck is written against
+    _protocol_check: WritableLog = MemoryLog()

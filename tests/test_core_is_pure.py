@@ -1,4 +1,4 @@
-"""core/ is pure Python: nothing under it may import Textual (DESIGN.md, "Layers")."""
+"""core/ is pure Python: nothing under it may import Textual (docs/tui.md#core-never-imports-textual)."""
 
 from __future__ import annotations
 

@@ -54,7 +54,8 @@ AppendCustom = Callable[[str, Any], object]
 
 
 def latest_custom(entries: Iterable[Mapping[str, Any]], custom_type: str) -> Mapping[str, Any] | None:
-    """The last ``custom`` entry of ``custom_type`` on a branch (spec §6.2 step 1), or None."""
+    """The last ``custom`` entry of ``custom_type`` on a branch (the one an adapter restores from),
+    or None."""
     found = None
     for entry in entries:
         if entry.get("type") == "custom" and entry.get("customType") == custom_type:

@@ -1,4 +1,4 @@
-"""Command-line parsing shared by the three primitive adapters (spec/primitives.md §6.4)."""
+"""Command-line parsing shared by the three primitive adapters (docs/primitives.md#command-parsing)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where sessions live: pi's folders and pideck's own (pi-session.md §2, §17.3).
+"""Where sessions live: pi's folders and pideck's own (docs/session-format.md#where-session-files-live).
 
 - pi: ``$PI_CODING_AGENT_DIR`` (else ``~/.pi/agent``) ``/sessions/<encoded cwd>/``; when
   ``$PI_CODING_AGENT_SESSION_DIR`` is set, pi keeps every session flat in that folder instead and

@@ -1,4 +1,5 @@
-"""Incremental reading of an append-only file, line by line (textual-notes.md §5.3).
+"""Incremental reading of an append-only file, line by line
+(docs/session-format.md#following-a-file-that-grows).
 
 Each call stats the file and reads only the bytes appended since the last call, so following a
 session costs O(appended bytes). An unterminated last line is held back until its ``\\n`` arrives.

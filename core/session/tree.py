@@ -1,4 +1,4 @@
-"""The entry tree and the current branch, as pi computes them (pi-session.md §11).
+"""The entry tree and the current branch, as pi computes them (docs/session-format.md#the-branch-rule).
 
 - The leaf is the last entry of the file (file order), not a pointer stored anywhere.
 - The branch is the ``parentId`` chain from the leaf up to a root: it ends at a ``null`` parent or at

@@ -1,4 +1,4 @@
-"""Serialising entries exactly as pi writes them (pi-session.md §5, §7, §8, §17.2).
+"""Serialising entries exactly as pi writes them (docs/session-format.md#how-pideck-writes-an-entry).
 
 pideck writes only the header of a new file, ``custom`` and ``custom_message`` entries.
 """

@@ -1,4 +1,4 @@
-"""The ``Changes:`` line of an accepted write (spec/jtodo.md §6.4)."""
+"""The ``Changes:`` line of an accepted write (docs/todo-gates.md#the-changes-line)."""
 
 from __future__ import annotations
 

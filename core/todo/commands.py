@@ -1,4 +1,4 @@
-"""Parsing and reply texts of `/todos` (spec/jtodo.md §9.2, §11.5)."""
+"""Parsing and reply texts of `/todos` (docs/todo-views.md#the-todos-commands)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""pideck's `[todo]` configuration: defaults, pi-jtodo's JSON, then pideck's TOML (spec §12).
+"""pideck's `[todo]` configuration: defaults, pi-jtodo's JSON, then pideck's TOML
+(docs/todo-views.md#configuration).
 
 The calibration numbers are deliberately not keys here.
 """

@@ -1,4 +1,5 @@
-"""Calibration constants and every verbatim text of the todo model (spec/jtodo.md §2, §8).
+"""Calibration constants and every verbatim text of the todo model
+(docs/todo-gates.md#the-calibration-constants-and-the-secrecy-rule).
 
 The calibration numbers are private: they are compared against, never interpolated into text an
 agent can read (the secrecy test in tests/todo enforces it).

@@ -1,4 +1,4 @@
-"""Plain data for the todo strip and the goal table, and their text forms (spec/jtodo.md §11).
+"""Plain data for the todo strip and the goal table, and their text forms (docs/todo-views.md#the-todo-strip).
 
 The TUI only renders these; colours are named by band, never by number.
 """

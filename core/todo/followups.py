@@ -1,4 +1,4 @@
-"""Texts of the follow-up messages sent to the agent at turn end (spec/jtodo.md §8.1)."""
+"""Texts of the follow-up messages sent to the agent at turn end (docs/todo-gates.md#follow-up-messages)."""
 
 from __future__ import annotations
 

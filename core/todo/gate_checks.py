@@ -1,4 +1,5 @@
-"""Turn-end checks over the list: confidence summary, spikes, the signature (§7.3–§7.5)."""
+"""Turn-end checks over the list: confidence summary, spikes, the signature
+(docs/todo-gates.md#confidence-summary-spikes-and-the-signature)."""
 
 from __future__ import annotations
 

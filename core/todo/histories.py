@@ -1,4 +1,4 @@
-"""Tool-owned, append-only score histories (spec/jtodo.md §3.4).
+"""Tool-owned, append-only score histories (docs/todo-gates.md#histories-are-tool-owned).
 
 Model-supplied histories never reach these functions: each accepted write appends at most one
 value per score, and only when it differs from the last one.

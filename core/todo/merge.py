@@ -1,4 +1,5 @@
-"""Replace-on-membership for the list; merge-on-fields for items, the plan and goals (§5.3–§5.5)."""
+"""Replace-on-membership for the list; merge-on-fields for items, the plan and goals
+(docs/todo-gates.md#how-a-write-merges)."""
 
 from __future__ import annotations
 

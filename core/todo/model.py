@@ -1,4 +1,4 @@
-"""The todo state: items, the plan and per-group goals (spec/jtodo.md §1, §3).
+"""The todo state: items, the plan and per-group goals (docs/todo-gates.md#the-todo-state).
 
 Status and priority are stored as plain strings because restored foreign data may hold values
 outside the enums (an unknown status counts as open); writes are checked against the enums.

@@ -1,4 +1,4 @@
-"""Lenient input normalisation from jcode (spec/jtodo.md §4.3).
+"""Lenient input normalisation from jcode (docs/todo-gates.md#lenient-input-parsing).
 
 Some providers send stringified JSON or numbers as strings; this repairs what can be repaired and
 leaves the rest for validation to reject.

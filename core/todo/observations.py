@@ -1,4 +1,5 @@
-"""Turn-scoped weak points recorded at each accepted write (spec/jtodo.md §5.7, §5.8)."""
+"""Turn-scoped weak points recorded at each accepted write
+(docs/todo-gates.md#observations-and-the-severe-intent-nudge)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The `/todos` overlay as a Markdown document (spec/jtodo.md §11.4)."""
+"""The `/todos` overlay as a Markdown document (docs/todo-views.md#the-todos-overlay)."""
 
 from __future__ import annotations
 
@@ -100,7 +100,7 @@ def _done(items: list[TodoItem]) -> str:
 
 
 def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = None) -> str:
-    """The §11.4 document. With ``literal`` (a display that renders the Markdown), every value from
+    """The overlay document. With ``literal`` (a display that renders the Markdown), every value from
     the todo state goes through it, so the agent's text cannot format the document; without it the
     values are inserted verbatim, as the template says (export, inspect, the /todos reply)."""
     lit = literal or _verbatim

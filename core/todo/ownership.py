@@ -1,4 +1,4 @@
-"""Which groups a write closes, and the write-time ownership gate (spec/jtodo.md §1, §5.6)."""
+"""Which groups a write closes, and the write-time ownership gate (docs/todo-gates.md#the-ownership-gate)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Derive the todo state, gate-cycle flags and turn counters from a branch (§9.3–§9.4, §10).
+"""Derive the todo state, gate-cycle flags and turn counters from a branch
+(docs/todo-replay.md#replay-from-the-branch).
 
 Nothing here is held between calls: every reader replays the branch, so a reload or a branch
 switch yields exactly what the live machine had at that point.
@@ -72,7 +73,8 @@ class Replay:
     assistant_turns_since_write: int  # since the newest todo write or nudge
     newest_entry_ms: int | None
     entry_count: int
-    has_candidate: bool = False  # the branch holds a todo state candidate, valid or not (§10.2)
+    # the branch holds a todo state candidate, valid or not (docs/todo-replay.md#restoring-the-todo-state)
+    has_candidate: bool = False
 
 
 def timestamp_ms(entry: Mapping[str, Any]) -> int | None:

@@ -1,4 +1,5 @@
-"""Structural, lenient restore of saved todo state from the log (spec/jtodo.md §10.2).
+"""Structural, lenient restore of saved todo state from the log
+(docs/todo-replay.md#restoring-the-todo-state).
 
 Foreign data (pi-jtodo's own tool results) may hold statuses outside the enum or unknown keys;
 those are kept or dropped, but a wrong shape makes the whole candidate invalid.
@@ -114,8 +115,9 @@ def restore_state_data(data: Any) -> TodoState | None:
 
 
 def is_state_details(details: Any) -> bool:
-    """A ``todo`` tool result's details that hold a todo state candidate (jtodo.md §10.2): a dict
-    with a list ``todos``. Anything else (no details, an error's details) is not a candidate."""
+    """A ``todo`` tool result's details that hold a todo state candidate: a dict with a list
+    ``todos`` (docs/todo-replay.md#restoring-the-todo-state). Anything else (no details, an
+    error's details) is not a candidate."""
     return isinstance(details, dict) and isinstance(details.get("todos"), list)
 
 

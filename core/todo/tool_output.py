@@ -1,4 +1,5 @@
-"""Text of the `todo` tool result: JSON echo, assessment diffs, Changes line (spec/jtodo.md §6)."""
+"""Text of the `todo` tool result: JSON echo, assessment diffs, Changes line
+(docs/todo-gates.md#the-tool-result)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The `todo` tool as registered with the host: name, label, description, schema (§4.1, §4.2)."""
+"""The `todo` tool as registered with the host: name, label, description, schema
+(docs/todo-gates.md#the-todo-tool)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The turn-end machine: settle, watchdog tick and idle nudge as pure decisions (§7, §9).
+"""The turn-end machine: settle, watchdog tick and idle nudge as pure decisions
+(docs/todo-gates.md#the-turn-end-machine).
 
 Each function looks at a Replay and returns the Step to take; the adapter appends it. Keeping the
 decision pure makes "replay equals live" hold by construction.
@@ -60,7 +61,8 @@ def poke_followup(kind: str, replay: Replay) -> Followup:
 
 
 def settle_step(replay: Replay, config: TodoConfig, continued: bool = False) -> Step:
-    """One settle of the agent's turn (§7.2); an empty Step when disabled or disarmed.
+    """One settle of the agent's turn; an empty Step when disabled or disarmed
+    (docs/todo-gates.md#the-turn-end-machine).
 
     ``continued``: the harness says this turn was one a Stop hook sent the agent back into. With
     the no-progress limit off, such a turn that left the todos as they were at the last poke ends
@@ -135,7 +137,8 @@ def idle_nudge_step(replay: Replay, config: TodoConfig) -> Step:
 def rearm_on_new_work(
     replay: Replay, config: TodoConfig, has_open_work: bool
 ) -> dict[str, object] | None:
-    """The cycle entry that re-arms a disarmed cycle, unless the user turned it off (§9.1)."""
+    """The cycle entry that re-arms a disarmed cycle, unless the user turned it off
+    (docs/todo-gates.md#arming-and-the-todos-poke-commands)."""
     flags = replay.flags
     if not config.enabled or flags.armed or not config.auto_poke:
         return None

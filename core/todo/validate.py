@@ -1,4 +1,5 @@
-"""Validation of a normalised `todo` call with the exact error texts (spec/jtodo.md §4.4)."""
+"""Validation of a normalised `todo` call with the exact error texts
+(docs/todo-gates.md#validation-and-its-error-texts)."""
 
 from __future__ import annotations
 
@@ -111,7 +112,8 @@ def _item(i: int, raw: Any) -> IncomingItem:
 
 
 def validate_input(params: Any) -> IncomingWrite:
-    """Checks a normalised input in the order of the spec table; the first failure raises."""
+    """Checks a normalised input in the documented order
+    (docs/todo-gates.md#validation-and-its-error-texts); the first failure raises."""
     if not isinstance(params, dict):
         raise TodoInputError("the input must be an object.")
     todos = None

@@ -1,4 +1,5 @@
-"""One `todo` call against the stored state: read, accepted write, rejection or error (§5, §6)."""
+"""One `todo` call against the stored state: read, accepted write, rejection or error
+(docs/todo-gates.md#how-a-write-merges)."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def parse_call(params: Any) -> IncomingWrite:
 
 
 def is_write_call(params: Any) -> bool:
-    """Whether a call's arguments hold a write after normalisation (used by replay, §10.4)."""
+    """Whether a call's arguments hold a write after normalisation (used by replay,
+    docs/todo-replay.md#replay-from-the-branch)."""
     return holds_write(params)
 
 

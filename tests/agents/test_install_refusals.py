@@ -17,11 +17,20 @@ def _refused(where, pideck, *args: str) -> str:
     return err
 
 
-def test_malformed_json(where, pideck) -> None:
-    (where.project / ".mcp.json").write_text('{\n  "mcpServers": {\n    "a": 1,\n  }\n}\n')
-    assert _refused(where, pideck, "claude") == (
-        f"pideck install: {where.project}/.mcp.json is not valid JSON (line 4, column 3: "
-        "Expecting property name enclosed in double quotes); nothing was written.\n")
+@pytest.mark.parametrize("agent, name, content, why", [
+    pytest.param("claude", ".mcp.json", '{\n  "mcpServers": {\n    "a": 1,\n  }\n}\n',
+                 "is not valid JSON (line 4, column 3: Expecting property name enclosed in double quotes)",
+                 id="malformed"),
+    # duplicate keys would be dropped when the file is written back
+    pytest.param("claude", ".mcp.json", '{"mcpServers": {"a": {}, "a": {}}}',
+                 'has the key "a" twice in one object (writing it back would drop one)', id="duplicate-keys"),
+    pytest.param("cursor", ".cursor/mcp.json", "[]\n", "does not hold a JSON object", id="not-an-object"),
+])
+def test_a_file_pideck_cannot_merge_stops_the_install(where, pideck, agent, name, content, why) -> None:
+    path = where.project / name
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(content)
+    assert _refused(where, pideck, agent) == f"pideck install: {path} {why}; nothing was written.\n"
 
 
 def test_json_with_comments_is_malformed_json(where, pideck) -> None:
@@ -39,19 +48,6 @@ def test_malformed_json_in_the_second_file_keeps_the_first_unwritten(where, pide
     assert not (where.project / ".mcp.json").exists()
 
 
-def test_duplicate_keys_would_be_dropped_so_they_stop_the_install(where, pideck) -> None:
-    (where.project / ".mcp.json").write_text('{"mcpServers": {"a": {}, "a": {}}}')
-    assert _refused(where, pideck, "claude") == (
-        f'pideck install: {where.project}/.mcp.json has the key "a" twice in one object (writing it '
-        "back would drop one); nothing was written.\n")
-
-
-def test_a_json_file_that_is_not_an_object(where, pideck) -> None:
-    (where.project / ".cursor").mkdir()
-    (where.project / ".cursor" / "mcp.json").write_text("[]\n")
-    assert _refused(where, pideck, "cursor") == (
-        f"pideck install: {where.project}/.cursor/mcp.json does not hold a JSON object; nothing was "
-        "written.\n")
 
 
 @pytest.mark.parametrize(("text", "message"), [

@@ -1,9 +1,10 @@
 """``pideck inspect --json`` on session files written by pi's own SessionManager.
 
-The expected values are derived by hand from pi's tree rule (pi-session.md §11: the leaf is the last
-line; the branch is the parentId chain from it) and the adapters' restore rule (primitives.md §6.2:
-the newest custom entry of the type on the branch, validated strictly, no fallback; jtodo.md §10.2
-for the todo list), never copied from pideck's output.
+The expected values are derived by hand from pi's tree rule (docs/session-format.md#the-branch-rule:
+the leaf is the last line; the branch is the parentId chain from it) and the adapters' restore rule
+(docs/primitives.md#restore-rules: the newest custom entry of the type on the branch, validated
+strictly, no fallback; docs/todo-replay.md#restoring-the-todo-state for the todo list), never copied
+from pideck's output.
 
 ``pi_sessionmanager_branched.jsonl`` was written by @earendil-works/pi-coding-agent 1.6.0's
 SessionManager, ``pi_sessionmanager_branched_0.84.2.jsonl`` by 0.84.2's, with the same script
@@ -26,7 +27,7 @@ from cli_helpers import read_lines
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BRANCHED = FIXTURES / "pi_sessionmanager_branched.jsonl"
 BRANCHED_084 = FIXTURES / "pi_sessionmanager_branched_0.84.2.jsonl"
-SPEC_15_2 = FIXTURES / "2026-11-30T14-53-16-479Z_01a22cf2-253f-70fd-b26f-f043e48c877f.jsonl"
+PI_SMALL_BRANCHED = FIXTURES / "2026-11-30T14-53-16-479Z_01a22cf2-253f-70fd-b26f-f043e48c877f.jsonl"
 
 # Ids as printed by the generator when the committed fixture was written.
 IDS = {
@@ -107,10 +108,11 @@ EXPECTED_TODO = {
     ],
 }
 
-# jtodo.md §10.3 over the branch: armed at start (default config); B6 {armed: true} re-arms and
-# resets; B7 poke: attempts 0, poke_state set (first one, so unchanged_settles 0), targets its ids;
-# B8 completion: attempts 1, last_signature = signature(v2 todos) (§7.5: the completed item only),
-# targets ["parse"]. The abandoned disarms A5 and L5 never apply.
+# Replay (docs/todo-replay.md#replay-from-the-branch) over the branch: armed at start (default
+# config); B6 {armed: true} re-arms and resets; B7 poke: attempts 0, poke_state set (first one, so
+# unchanged_settles 0), targets its ids; B8 completion: attempts 1, last_signature = signature(v2
+# todos) (the signature covers the completed item only), targets ["parse"]. The abandoned disarms A5
+# and L5 never apply.
 EXPECTED_CYCLE = {
     "armed": True,
     "digest_delivered": False,
@@ -195,11 +197,11 @@ def test_inspect_pi_fixture_text_mode(pideck, tmp_path: Path, version: str) -> N
         assert abandoned not in out
 
 
-def test_inspect_spec_15_2_fixture(pideck, tmp_path: Path) -> None:
-    """The spec's verbatim SessionManager file: c3 is on the branch, c2 is abandoned; c3's payload
+def test_inspect_pi_small_branched_fixture(pideck, tmp_path: Path) -> None:
+    """pi's small branched SessionManager file: c3 is on the branch, c2 is abandoned; c3's payload
     ``state: {step, notes}`` is not an Agent State snapshot, so the restore is empty with one warning
     (no fallback to c1, and c2's payload is never looked at)."""
-    path = _copy(SPEC_15_2, tmp_path)
+    path = _copy(PI_SMALL_BRANCHED, tmp_path)
     result = _inspect(pideck, path)
     assert result == {
         "session": {
@@ -347,10 +349,10 @@ def test_tailed_todo_state_warnings_follow_the_newest_candidate(tmp_path: Path) 
 
 @pytest.mark.parametrize("details", [..., None, {"error": "bad input"}, {"todos": None}, {"todos": "[]"}])
 def test_todo_results_without_a_todos_list_are_not_state_candidates(pideck, tmp_path: Path, details) -> None:
-    """jtodo.md §10.2: a candidate is a todo toolResult whose details are a dict with a list
-    ``todos``. An error result (pi omits undefined details) is skipped: the newest candidate is still
-    B3, so the todo list stays v2 with no warning. Regression: pideck took any details with a
-    ``todos`` key as a candidate and warned with an empty list."""
+    """A candidate (docs/todo-replay.md#restoring-the-todo-state) is a todo toolResult whose details
+    are a dict with a list ``todos``. An error result (pi omits undefined details) is skipped: the
+    newest candidate is still B3, so the todo list stays v2 with no warning. Regression: pideck took
+    any details with a ``todos`` key as a candidate and warned with an empty list."""
     path = _copy(BRANCHED, tmp_path)
     with path.open("a", encoding="utf-8") as fh:
         fh.write(_todo_result("0badf00d", IDS["F5"], "call_todo_9", details=details, is_error=True))
@@ -361,8 +363,8 @@ def test_todo_results_without_a_todos_list_are_not_state_candidates(pideck, tmp_
 
 def test_a_branch_whose_only_todo_result_has_no_state_gives_null_todo(pideck, tmp_path: Path) -> None:
     """Regression: ``todo`` was an empty list instead of null when the branch held a todo
-    toolResult without state details (no candidate at all, jtodo.md §10.2)."""
-    path = _copy(SPEC_15_2, tmp_path)
+    toolResult without state details (no candidate at all)."""
+    path = _copy(PI_SMALL_BRANCHED, tmp_path)
     with path.open("a", encoding="utf-8") as fh:
         fh.write(_todo_result("0badf00d", "73a3a127", "call_todo_9", is_error=True))
     result = _inspect(pideck, path)

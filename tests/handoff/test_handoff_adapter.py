@@ -1,4 +1,5 @@
-"""Agent Handoff pi adapter: the 13 upstream cases of spec §11.6, driven through MemoryLog."""
+"""Agent Handoff pi adapter: the 13 cases of the upstream agent-handoff-pi suite, driven through
+MemoryLog (docs/primitives.md#how-parity-is-tested)."""
 
 import copy
 import json

@@ -1,4 +1,5 @@
-"""Agent Handoff adapter: verbatim names and texts (§9, §10.4), the command table, §6.6, §11.7."""
+"""Agent Handoff adapter: verbatim names and texts (docs/primitives.md#adapter-texts-are-verbatim), the
+command table, non-dict params and restore details."""
 
 import pytest
 
@@ -51,7 +52,7 @@ def with_packets(*ids):
     return log, adapter
 
 
-# --- §9.1 names, descriptions and schemas, byte for byte ----------------------------------------
+# --- names, descriptions and schemas, byte for byte -----------------------------------------------
 
 
 def test_handoff_tool_descriptions_verbatim():
@@ -75,7 +76,7 @@ def test_handoff_tool_descriptions_verbatim():
     )
 
 
-def test_handoff_tool_schemas_verbatim_in_spec_key_order():
+def test_handoff_tool_schemas_verbatim_in_upstream_key_order():
     get, create, remove = AgentHandoffAdapter.TOOLS
     assert compact_json(get.parameters) == (
         '{"type":"object","properties":{},"additionalProperties":false}'
@@ -109,7 +110,7 @@ def test_handoff_adapter_class_attributes():
     assert len(AgentHandoffAdapter.TOOLS) == 3
 
 
-# --- §10.4 golden texts --------------------------------------------------------------------------
+# --- golden texts ---------------------------------------------------------------------------------
 
 
 def test_handoff_golden_status_after_creating_show_1():
@@ -216,7 +217,7 @@ def test_handoff_detailed_get_with_two_packets():
     ])
 
 
-# --- §9.3 the command table ----------------------------------------------------------------------
+# --- the /agent-handoff command table -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -290,7 +291,7 @@ def test_handoff_tool_remove_grammar_one_packet_remain():
     )
 
 
-# --- §6.6 non-dict params ------------------------------------------------------------------------
+# --- non-dict params ------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("params", [None, [], ["x"], "h1", 0, 1, 1.5, True, False, ()], ids=repr)
@@ -319,7 +320,7 @@ def test_handoff_remove_ignores_extra_params_keys():
     )
 
 
-# --- §11.7 and §6.2 restore details --------------------------------------------------------------
+# --- restore details ------------------------------------------------------------------------------
 
 
 def test_handoff_envelope_schema_version_float_one_accepted_and_written_back_as_int():
@@ -435,7 +436,7 @@ def test_handoff_failed_append_reports_and_keeps_state():
 
     adapter = AgentHandoffAdapter(failing)
     adapter.load([])
-    # The host's failure is not an input error: it reaches the host (see test_handoff_review.py).
+    # The host's failure is not an input error: it reaches the host (see test_handoff_refused_append.py).
     with pytest.raises(OSError):
         adapter.call_tool("agent_handoff_create", packet("a"))
     assert adapter.packets() == []

@@ -1,4 +1,5 @@
-"""Agent Progress adapter: the upstream suite (spec §11.5), the §10.4 texts and §11.7 additions."""
+"""Agent Progress adapter: the upstream suite, the exact texts and pideck's additions
+(docs/primitives.md#how-parity-is-tested)."""
 
 from __future__ import annotations
 
@@ -71,7 +72,7 @@ def payload(has_baseline, current, recorded):
     })
 
 
-# --- §11.5: the twelve upstream cases --------------------------------------------------------
+# --- the twelve cases of the upstream agent-progress-pi suite -------------------------------------
 
 
 def test_progress_adapter_registers_namespace_shows_status_rejects_extra_arguments():
@@ -309,7 +310,7 @@ def test_progress_adapter_names_are_distinct_from_other_adapters():
     assert all(name.startswith("agent_progress_") for name in names)
 
 
-# --- §10.4 adapter texts ---------------------------------------------------------------------
+# --- exact adapter texts --------------------------------------------------------------------------
 
 
 def test_progress_adapter_golden_texts():
@@ -346,7 +347,7 @@ def test_progress_adapter_golden_progress_with_withdrawal_text():
     ]
 
 
-# --- command parsing details -----------------------------------------------------------------
+# --- command parsing details ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -418,7 +419,7 @@ def test_progress_adapter_status_lists_declared_but_only_counts_recorded():
     )
 
 
-# --- persistence details (§8.2, §11.7 item 2) -------------------------------------------------
+# --- persistence details (docs/primitives.md#restore-rules) ---------------------------------------
 
 
 def test_progress_adapter_schema_version_float_accepted_and_written_back_as_int():
@@ -513,7 +514,7 @@ def test_progress_adapter_appended_payloads_are_fresh_copies():
     assert compact_json(captured[-1][1]) == payload(True, ["a", "b"], ["a"])
 
 
-# --- tools: params (§6.6, §8.6) --------------------------------------------------------------
+# --- tools: params (docs/primitives.md#tool-params-that-are-not-dicts) ----------------------------
 
 
 @pytest.mark.parametrize("name", ["agent_progress_add_milestone", "agent_progress_withdraw_milestone"])
@@ -587,7 +588,7 @@ def test_progress_adapter_core_error_in_judge_is_formatted():
     assert h.adapter.last_verdict() is None
 
 
-# --- TUI accessors ---------------------------------------------------------------------------
+# --- TUI accessors --------------------------------------------------------------------------------
 
 
 def test_progress_adapter_state_accessor_returns_fresh_copies():

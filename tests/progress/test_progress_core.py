@@ -1,4 +1,5 @@
-"""Agent Progress core: the upstream suite (spec §11.2) and the golden vectors (§10.2)."""
+"""Agent Progress core: the upstream core test suite and golden vectors
+(docs/primitives.md#how-parity-is-tested)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def expect_error(input, code, *call_args):
     return error
 
 
-# --- §11.2: the ten upstream cases -----------------------------------------------------------
+# --- the ten cases of the upstream agent-progress core suite --------------------------------------
 
 
 def test_progress_core_public_boundary_and_no_agent_state_dependency():
@@ -118,7 +119,7 @@ class _Odd:
 
 _CUR = {"milestones": ["current"]}
 
-# The 22 upstream kinds, mapped per §1.2/§1.3 (JS undefined values become absent keys or
+# The 22 upstream kinds (docs/primitives.md#absent-is-not-null: JS undefined values become absent keys or
 # non-JSON objects), plus Python-only shapes that are not plain objects or arrays.
 MALFORMED = [
     pytest.param(None, id="null"),
@@ -200,7 +201,7 @@ def test_progress_core_does_not_mutate_inputs_or_alias_returned_lists():
     assert input == before
 
 
-# --- §10.2 golden vectors not already covered above -------------------------------------------
+# --- golden vectors (exact outputs) not already covered above -------------------------------------
 
 GOLDEN = [
     ({"current": {"milestones": ["b", "a"]}},

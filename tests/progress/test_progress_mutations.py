@@ -1,4 +1,4 @@
-"""The adapter's pure state mutations and formatters (spec §8.3, §8.5), tested directly."""
+"""The adapter's pure state mutations and formatters, tested directly (docs/primitives.md#append-on-change)."""
 
 from __future__ import annotations
 

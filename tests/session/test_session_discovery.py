@@ -82,3 +82,28 @@ def test_custom_pi_session_dir_matches_on_header_cwd(homes, monkeypatch):
     (flat / "other.jsonl").write_bytes(session_bytes(header=dict(HEADER, cwd="/home/bob")))
     assert [s.path.name for s in list_sessions("/home/ana/p")] == ["mine.jsonl"]
     assert is_pi_session_path(flat / "mine.jsonl") and not SessionLog.open(flat / "mine.jsonl").writable
+
+
+def test_finding_the_newest_session_reads_only_headers_of_the_others(tmp_path, monkeypatch):
+    """``pideck`` with no path picks the newest session; it counted the lines of every session
+    file for the cwd (reading each in full, hundreds of MB for big pi sessions) to use one."""
+    import os
+
+    from session_helpers import entry, session_bytes
+
+    from core.session import discovery
+
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "deck"))
+    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    folder = discovery.pi_sessions_dir("/home/ana/p")
+    folder.mkdir(parents=True)
+    for i in range(5):
+        (folder / f"{i}.jsonl").write_bytes(session_bytes(entry("aaaaaaa1", None), entry("aaaaaaa2", "aaaaaaa1")))
+        os.utime(folder / f"{i}.jsonl", (1000 + i, 1000 + i))
+    counted = []
+    real = discovery._count_lines
+    monkeypatch.setattr(discovery, "_count_lines", lambda p: counted.append(p) or real(p))
+    newest = discovery.newest_session("/home/ana/p")
+    assert newest.path == folder / "4.jsonl" and newest.entries == 2 and newest.kind == "pi"
+    assert counted == [folder / "4.jsonl"]

@@ -1,4 +1,5 @@
-"""Parsing: every entry type pi writes, the §15 example sessions, and every kind of bad line."""
+"""Parsing: every entry type pi writes, the example sessions written by real pi
+(docs/session-format.md#reference-files-from-real-pi), and every kind of bad line."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ def write(tmp_path, data: bytes, name: str = "s.jsonl"):
     return path
 
 
-def test_every_entry_type_of_spec_section_8(tmp_path):
+def test_every_entry_type_pi_writes(tmp_path):
     examples = (FIXTURES / "pi_entry_examples.jsonl").read_bytes()
     path = write(tmp_path, line(HEADER) + examples)
     log = SessionLog.open(path)
@@ -38,7 +39,7 @@ def test_every_entry_type_of_spec_section_8(tmp_path):
 
 
 def test_cli_session_verbatim_has_an_elided_line(tmp_path):
-    """§15.1 verbatim: the system message was elided as `{…}`, which is not JSON: it is skipped with
+    """pi's CLI session with its system message elided as `{…}`, which is not JSON: it is skipped with
     a warning, so the user message's parent is missing and the branch starts there (as pi would)."""
     path = FIXTURES / "pi_cli_session.jsonl"
     log = SessionLog.open(path)
@@ -60,7 +61,8 @@ def test_cli_session_unelided():
 
 
 def test_branched_session_matches_pi_observations():
-    """§15.2: leaf = last line; branch u1, a1, c1, c3; c2 stays reachable but off the branch."""
+    """pi's small branched SessionManager file (docs/session-format.md#the-branch-rule): leaf = last
+    line; branch u1, a1, c1, c3; c2 stays reachable but off the branch."""
     log = SessionLog.open(BRANCHED)
     assert log.leaf_id == "73a3a127"
     branch = [f"{r.type}:{r.custom_type}:{r.id}" if r.custom_type else f"{r.type}:{r.id}" for r in log.branch()]
@@ -214,3 +216,16 @@ def test_legacy_files_are_read_only_with_synthetic_ids(tmp_path):
     assert [(r.id, r.parent_id) for r in log.branch()] == [("line-2", None), ("line-3", "line-2")]
     assert log.entry("line-3")["message"]["role"] == "custom"
     assert "version 1" in log.warnings[0]
+
+
+# A file older than format version 3 (docs/session-format.md#files-older-than-format-version-3): the
+# index read the role ``hookMessage`` from a big line's head while its body read back as ``custom``.
+def test_a_big_hook_message_of_a_version_2_file_is_a_custom_message(tmp_path):
+    big = {"type": "message", "id": "aaaaaaa1", "parentId": None, "timestamp": "2026-11-30T14:53:16.480Z",
+           "message": {"role": "hookMessage", "customType": "x", "content": "y" * 3000, "display": True}}
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(line(dict(HEADER, version=2)) + line(big) + line(dict(big, id="aaaaaaa2", parentId="aaaaaaa1")))
+    log = SessionLog.open(path)
+    assert not log.writable
+    assert [(r.id, r.role) for r in log.records] == [("aaaaaaa1", "custom"), ("aaaaaaa2", "custom")]
+    assert [r["message"]["role"] for r in log.branch()] == ["custom", "custom"]

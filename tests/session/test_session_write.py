@@ -29,7 +29,7 @@ def make(tmp_path, *entries, **options) -> SessionLog:
 
 
 def test_custom_entry_is_byte_exact(tmp_path):
-    """The §8 example line, reproduced."""
+    """The custom entry pi wrote (tests/fixtures/pi_entry_examples.jsonl), reproduced."""
     log = make(tmp_path, entry("f924b887", None), clock=lambda: T0, id_factory=fixed_ids("38e820dd"))
     before = log.path.read_bytes()
     returned = log.append_custom("agent-state-state", {"schemaVersion": 1, "state": {"counter": 2}})

@@ -1,5 +1,5 @@
-"""Agent State adapter: the upstream suite (spec §11.4), the §10.4 text and pideck's additions
-(§11.7), driven through MemoryLog like the upstream test harness."""
+"""Agent State adapter: the upstream suite, the exact status text and pideck's additions
+(docs/primitives.md#how-parity-is-tested), driven through MemoryLog like the upstream test harness."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def payloads(log: MemoryLog) -> list[str]:
     return [compact_json(e["data"]) for e in log.appended]
 
 
-# --- §11.4: the 14 upstream adapter cases --------------------------------------------------------
+# --- the 14 cases of the upstream agent-state-pi suite --------------------------------------------
 
 
 def test_adapter_01_empty_status_and_bare_command_usage():
@@ -303,7 +303,7 @@ def test_adapter_14_names_distinct_from_context_guard():
     assert not any(t.name.startswith("context_guard") for t in AgentStateAdapter.TOOLS)
 
 
-# --- §10.4 golden vector and exact definitions ----------------------------------------------------
+# --- exact status text and tool definitions -------------------------------------------------------
 
 
 def test_vector_adapter_status_text_after_showcase():
@@ -339,7 +339,7 @@ def test_tool_schemas_are_byte_exact():
     ]
 
 
-# --- §7.3 command details -------------------------------------------------------------------------
+# --- command parsing details ----------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -435,7 +435,7 @@ def test_clear_counts_an_empty_restored_objective():
     assert payloads(log) == ['{"schemaVersion":1,"state":{"schemaVersion":1,"workItems":[],"decisions":[]}}']
 
 
-# --- §7.2 loading ---------------------------------------------------------------------------------
+# --- loading (restore) ----------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -500,7 +500,7 @@ def test_snapshot_accessor_is_a_fresh_copy():
     )
 
 
-# --- §7.4 / §6.6 tool details ---------------------------------------------------------------------
+# --- tool details, non-dict params ----------------------------------------------------------------
 
 
 def test_tool_add_work_item_with_status_and_null_status():
@@ -574,7 +574,7 @@ def test_tool_other_non_dict_params_read_as_empty(name, params):
     assert log.appended == []
 
 
-# --- §11.7 pideck additions -----------------------------------------------------------------------
+# --- pideck additions -----------------------------------------------------------------------------
 
 
 def test_pideck_04_trailing_whitespace_in_args_is_kept():

@@ -1,4 +1,4 @@
-"""Agent State core: the upstream suite (spec §11.1) and the golden vectors (spec §10.1)."""
+"""Agent State core: the upstream suite and the golden vectors (docs/primitives.md#how-parity-is-tested)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def snap(state) -> str:
     return compact_json(state.snapshot())
 
 
-# --- §11.1: the 14 upstream core cases -----------------------------------------------------------
+# --- the 14 cases of the upstream agent-state core suite ------------------------------------------
 
 
 def test_core_01_creates_empty_and_prepopulated():
@@ -288,7 +288,7 @@ def test_core_14_counts_every_status_and_total_without_ratio():
     )
 
 
-# --- §10.1 golden vectors -------------------------------------------------------------------------
+# --- golden vectors: exact compact JSON or exact error --------------------------------------------
 
 
 def test_vector_create_empty_snapshot():
@@ -453,7 +453,7 @@ def test_vector_ids_and_content_kept_verbatim():
     )
 
 
-# --- pideck additions that concern the core (spec §1, §2.1, §11.7) -----------------------------
+# --- pideck additions: JS semantics in Python (docs/primitives.md) --------------------------------
 
 
 def test_js_whitespace_decides_blankness():

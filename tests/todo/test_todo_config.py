@@ -1,4 +1,5 @@
-"""D05 and §12: defaults, pi-jtodo JSON, pideck TOML, validation naming the key, set/show."""
+"""Configuration (docs/todo-views.md#configuration): defaults, pi-jtodo JSON, pideck TOML, validation
+naming the key, set/show."""
 
 from __future__ import annotations
 
@@ -74,3 +75,17 @@ def test_config_path_resolution(monkeypatch, tmp_path):
     assert config_path() == tmp_path / "config.toml"
     monkeypatch.delenv("PIDECK_HOME")
     assert config_path().name == "config.toml" and "pideck" in str(config_path())
+
+
+def test_config_set_keeps_the_values_read_from_the_pi_jtodo_json(tmp_path, monkeypatch):
+    # The written [todo] table holds every key, and the TOML wins over pi-jtodo's JSON per key, so
+    # writing defaults for the keys the user did not set would silently undo the JSON's values.
+    toml_path, json_path = tmp_path / "config.toml", tmp_path / "config.json"
+    json_path.write_text(json.dumps({"autoPoke": False, "watchdogIdleMs": 1000}))
+    monkeypatch.setattr("core.todo.config.pi_jtodo_config_path", lambda: json_path)
+    before, _ = load_config(toml_path)
+    assert (before.auto_poke, before.watchdog_idle_ms) == (False, 1000)
+    set_config_value("widget_max_lines", "8", toml_path)
+    after, warnings = load_config(toml_path)
+    assert warnings == []
+    assert after == before.model_copy(update={"widget_max_lines": 8})

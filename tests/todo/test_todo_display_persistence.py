@@ -1,4 +1,5 @@
-"""§13.3: strip, goal table, overlay, restore and the /todos commands."""
+"""Display and persistence: strip, goal table, overlay, restore and the /todos commands
+(docs/todo-gates.md#how-the-todo-model-is-tested)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from core.adapters.host import Notice
 from memory_log import MemoryLog
 from core.todo.adapter import TodoAdapter
 from core.todo import constants as c
+from core.todo import commands as cmd
 from core.todo.display import band
 
 
@@ -170,3 +172,11 @@ def test_D04_clear_and_export(tmp_path):
     usage = "Usage: /todos [export [md|json] [PATH] | clear [--yes] | poke on|off|status|trigger]"
     for args in ("nope", "export a b", "clear now"):
         assert adapter.command(args) == [Notice(usage, "warning")]
+
+
+def test_todos_words_split_on_javascript_whitespace_only():
+    adapter = TodoAdapter(MemoryLog())
+    # U+0085 is not JavaScript whitespace: "poke\x85status" is one unknown word
+    assert [(n.message, n.level) for n in adapter.command("poke\x85status")] == [(cmd.USAGE, "warning")]
+    # U+FEFF is: the same words as "poke status"
+    assert adapter.command("poke\ufeffstatus")[0].message.startswith("Auto-poke: ON.")

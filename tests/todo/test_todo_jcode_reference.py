@@ -1,4 +1,5 @@
-"""§13.4: counterparts of jcode's own todo tests not covered by the suites."""
+"""Counterparts of jcode's own todo tests not covered by the suites
+(docs/todo-gates.md#how-the-todo-model-is-tested)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,7 @@ def test_digest_reports_a_point_that_never_resolved():
     assert "70" not in digest and "96" not in digest and "threshold" not in digest
 
 
-def test_digest_separates_goals_and_spec_example():
+def test_digest_separates_goals_in_its_exact_wording():
     observations = [Observation("intent_understanding", None, s) for s in (70, 80, 92)]
     observations.append(Observation("closed_feedback_loop", "speed", 50))
     plan = TodoPlan(understands_user_intent=97)

@@ -282,7 +282,7 @@ def test_A20_lenient_parsing():
     assert r.outcome == "accepted"
 
 
-def test_A21_byte_format_of_the_spec_example():
+def test_A21_byte_format_of_the_parser_write():
     params = json.loads(
         '{"todos":[{"content":"Write the parser","status":"in_progress","priority":"high",'
         '"id":"parse","group":"parser","confidence":80}],"plan":{"user_intention":'

@@ -13,7 +13,7 @@ from core.todo.model import TodoGoal, TodoPlan, TodoState
 from core.todo.observations import Observation, record_reframe_observations
 from core.todo.restore import restore_state_data
 
-SPEC_EXAMPLE = json.loads(
+PARSER_WRITE = json.loads(
     '{"todos":[{"content":"Write the parser","status":"in_progress","priority":"high",'
     '"id":"parse","group":"parser","confidence":80}],"plan":{"user_intention":'
     '"Ship the JSONL parser","understands_user_intent":97},"goals":[{"group":"parser",'
@@ -23,7 +23,7 @@ SPEC_EXAMPLE = json.loads(
 
 def test_A01_read_returns_the_echo_and_appends_nothing():
     adapter, log, _ = make()
-    adapter.call_tool("todo", SPEC_EXAMPLE)
+    adapter.call_tool("todo", PARSER_WRITE)
     before = adapter.snapshot()
     n = len(log.entries)
     result = adapter.run_tool("todo", {})
@@ -104,7 +104,7 @@ def test_A19_invalid_input_is_an_error_and_appends_nothing():
 
 def test_A21_appended_state_entry_bytes():
     adapter, log, _ = make()
-    adapter.call_tool("todo", SPEC_EXAMPLE)
+    adapter.call_tool("todo", PARSER_WRITE)
     assert [e["customType"] for e in log.appended] == ["pi-jtodo/state"]
     assert compact_json(log.appended[0]["data"]) == (
         '{"schemaVersion":1,"todos":[{"content":"Write the parser","status":"in_progress",'
@@ -141,7 +141,7 @@ def test_severe_nudge_through_the_adapter():
 
 def test_state_roundtrip_through_restore():
     adapter, log, _ = make()
-    adapter.call_tool("todo", SPEC_EXAMPLE)
+    adapter.call_tool("todo", PARSER_WRITE)
     assert restore_state_data(log.appended[0]["data"]).same_as(adapter.state)
     assert TodoGoal(group="g").to_json() == {"group": "g"}
     assert TodoPlan().to_json() == {}

@@ -1,4 +1,5 @@
-"""The §11.1 display example as log entries."""
+"""The strip example (one item per status, two targeted by a poke) as log entries
+(docs/todo-views.md#the-todo-strip)."""
 
 from __future__ import annotations
 

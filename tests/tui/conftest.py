@@ -1,4 +1,5 @@
-"""Make Textual snapshots independent of the developer's shell and of timing (textual-notes §2.3)."""
+"""Make Textual snapshots independent of the developer's shell and of timing
+(docs/tui.md#snapshot-tests-are-deterministic)."""
 
 import os
 

@@ -1,4 +1,4 @@
-"""The todo strip (above the command line) and the goal table (spec/jtodo.md §11.1, §11.2)."""
+"""The todo strip (above the command line) and the goal table (docs/todo-views.md#the-todo-strip)."""
 
 from __future__ import annotations
 

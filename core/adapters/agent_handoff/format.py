@@ -1,4 +1,5 @@
-"""Display texts of the registry and of one packet (spec §9.5); lines are joined by \\n."""
+"""Display texts of the registry and of one packet (docs/primitives.md#adapter-texts-are-verbatim); lines
+are joined by \\n."""
 
 from __future__ import annotations
 

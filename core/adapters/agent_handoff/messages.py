@@ -1,4 +1,5 @@
-"""Every user-visible text of the Agent Handoff adapter, verbatim (spec/primitives.md §9)."""
+"""Every user-visible text of the Agent Handoff adapter, verbatim
+(docs/primitives.md#adapter-texts-are-verbatim)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ INVALID_MUTATION = (
 )
 ALREADY_CLEAR = "Agent Handoff: packets were already clear."
 CLEARED = "Agent Handoff: cleared."
-# Exists upstream but is never emitted (§9.3); kept only so the text is not reinvented by mistake.
+# Exists upstream but is never emitted; kept only so the text is not reinvented by mistake.
 UNUSED_CLEAR_REQUIRES_CONFIRMATION = (
     "Agent Handoff: clear requires confirmation; run /agent-handoff clear --yes to wipe all "
     "handoff packets."

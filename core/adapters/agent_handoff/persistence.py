@@ -1,4 +1,5 @@
-"""The persisted envelope: build the payload of a state, and restore a state strictly (§9.2)."""
+"""The persisted envelope: build the payload of a state, and restore a state strictly
+(docs/primitives.md#restore-rules)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def restore_state(data: Any) -> HandoffState | None:
     """The state stored in ``data``, or None when anything about it is invalid.
 
     Unlike the state and progress adapters, an extra envelope key is invalid (upstream asymmetry,
-    spec §1.13). Each packet goes through the core, so its validator is authoritative.
+    docs/primitives.md#restore-rules). Each packet goes through the core, so its validator is authoritative.
     """
     if not isinstance(data, dict) or any(key not in _ENVELOPE_KEYS for key in data):
         return None

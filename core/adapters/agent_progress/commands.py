@@ -1,4 +1,4 @@
-"""The ``/agent-progress`` slash command (spec/primitives.md §6.4, §8.4)."""
+"""The ``/agent-progress`` slash command (docs/primitives.md#command-parsing)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Display texts of the Agent Progress state and verdicts (spec/primitives.md §8.5)."""
+"""Display texts of the Agent Progress state and verdicts (docs/primitives.md#adapter-texts-are-verbatim)."""
 
 from __future__ import annotations
 

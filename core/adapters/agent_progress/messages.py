@@ -1,4 +1,4 @@
-"""Verbatim texts of the Agent Progress adapter (spec/primitives.md §8.1, §8.4)."""
+"""Verbatim texts of the Agent Progress adapter (docs/primitives.md#adapter-texts-are-verbatim)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pure state mutations (spec/primitives.md §8.3).
+"""Pure state mutations (docs/primitives.md#append-on-change).
 
 A state is the payload without ``schemaVersion``:
 ``{"hasBaseline": bool, "currentMilestones": [str], "recordedMilestones": [str]}``.

@@ -1,4 +1,5 @@
-"""The persisted ``agent-progress-state`` envelope: strict parsing and payload building (§8.2)."""
+"""The persisted ``agent-progress-state`` envelope: strict parsing and payload building
+(docs/primitives.md#restore-rules)."""
 
 from __future__ import annotations
 
@@ -26,7 +27,8 @@ def to_payload(state: State) -> dict[str, Any]:
 def parse_payload(data: Any) -> State | None:
     """The state held by a persisted payload, or None when it is invalid in any way.
 
-    Extra envelope keys are allowed (§1.13). Milestone entries are checked by the core itself.
+    Extra envelope keys are allowed (docs/primitives.md#restore-rules). Milestone entries are checked
+    by the core itself.
     """
     try:
         if not isinstance(data, dict):

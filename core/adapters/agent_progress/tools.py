@@ -1,4 +1,5 @@
-"""The four Agent Progress model tools: definitions and execution (spec/primitives.md §8.1, §8.6)."""
+"""The four Agent Progress model tools: definitions and execution
+(docs/primitives.md#adapter-texts-are-verbatim)."""
 
 from __future__ import annotations
 
@@ -85,7 +86,8 @@ _ABSENT = object()
 
 
 def _milestone_param(params: Any) -> Any:
-    """``params.milestone`` as JS reads it (§6.6): None throws, other non-dicts have no key."""
+    """``params.milestone`` as JS reads it (docs/primitives.md#tool-params-that-are-not-dicts): None throws,
+    other non-dicts have no key."""
     if params is None:
         raise TypeError("cannot read properties of null")
     if not isinstance(params, dict):

@@ -1,4 +1,4 @@
-"""``/agent-state`` parsing and handling (spec §6.4, §7.3).
+"""``/agent-state`` parsing and handling (docs/primitives.md#command-parsing).
 
 Every sub-command emits exactly one notice; a handler returns it with the mutation to apply
 (``None`` for reads and refusals).
@@ -21,7 +21,7 @@ from core.state import WORK_ITEM_STATUSES, AgentState, AgentStateError
 Outcome = tuple[Notice, Mutation | None]
 
 # ``add``/``decide``: the greedy whitespace run gives back only what the content needs, so
-# trailing whitespace and newlines stay in the content (spec §7.3 note 1).
+# trailing whitespace and newlines stay in the content (docs/primitives.md#command-parsing).
 _ID_AND_CONTENT = re.compile(f"({NON_WS}+){WS}+({ANY}+)")
 _ID_AND_STATUS = re.compile(f"({NON_WS}+){WS}+({NON_WS}+)")
 
@@ -57,7 +57,8 @@ def _objective(state: AgentState, rest: str) -> Outcome:
 def _adder(
     add: Callable[[AgentState, dict[str, str]], Mutation], done: Callable[[str], str]
 ) -> Callable[[AgentState, str], Outcome]:
-    """``add`` and ``decide``: ``<id> <content...>``, content kept as typed (note 1 of §7.3)."""
+    """``add`` and ``decide``: ``<id> <content...>``, content kept as typed
+    (docs/primitives.md#command-parsing)."""
 
     def handle(state: AgentState, rest: str) -> Outcome:
         m = _ID_AND_CONTENT.fullmatch(js_trim_start(rest))

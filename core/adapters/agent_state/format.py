@@ -1,4 +1,5 @@
-"""``formatAgentState``: the readable text of ``status`` and ``agent_state_get`` (spec §7.5)."""
+"""``formatAgentState``: the readable text of ``status`` and ``agent_state_get``
+(docs/primitives.md#adapter-texts-are-verbatim)."""
 
 from __future__ import annotations
 

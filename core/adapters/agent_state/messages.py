@@ -1,4 +1,5 @@
-"""Every text the Agent State adapter shows, verbatim from upstream (spec/primitives.md §7)."""
+"""Every text the Agent State adapter shows, verbatim from upstream
+(docs/primitives.md#adapter-texts-are-verbatim)."""
 
 from __future__ import annotations
 

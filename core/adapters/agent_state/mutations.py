@@ -28,7 +28,7 @@ def _unchanged(state: AgentState) -> Mutation:
 
 
 def set_objective(state: AgentState, objective: str) -> Mutation:
-    """The objective is fixed at creation, so a new one means rebuilding the state (spec §3.1)."""
+    """The objective is fixed at creation, so a new one means rebuilding the state."""
     snapshot = state.snapshot()
     rebuilt = restore_agent_state({**snapshot, "objective": objective})
     if snapshot.get("objective") == objective:

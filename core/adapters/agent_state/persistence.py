@@ -1,4 +1,5 @@
-"""The persisted envelope of the Agent State adapter: payload and strict load (spec §7.2)."""
+"""The persisted envelope of the Agent State adapter: payload and strict load
+(docs/primitives.md#restore-rules)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,8 @@ def load_state(entries: Iterable[Mapping[str, Any]]) -> tuple[AgentState, bool]:
     """The state from the newest matching entry and whether it was valid.
 
     An invalid newest entry gives an empty state: never a fallback to an older entry.
-    Extra envelope keys are allowed (upstream behaviour, spec §1.13).
+    Extra envelope keys are allowed (upstream; the handoff adapter rejects them, see
+    docs/primitives.md#restore-rules).
     """
     entry = latest_custom(entries, ENTRY_TYPE)
     if entry is None:

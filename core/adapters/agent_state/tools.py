@@ -1,4 +1,5 @@
-"""The four model tools: definitions in registration order and their execution (spec §7.4)."""
+"""The four model tools: definitions in registration order and their execution
+(docs/primitives.md#adapter-texts-are-verbatim)."""
 
 from __future__ import annotations
 
@@ -132,8 +133,8 @@ def run_tool(state: AgentState, name: str, params: Any) -> tuple[str, Mutation |
     """Execute one tool; every error comes back as text, with no mutation (so a mutating tool
     without a mutation was turned down).
 
-    Params that are not a dict follow spec §6.6: ``None`` fails like a property read on JS
-    ``null``; any other non-dict reads as ``{}``.
+    Params that are not a dict (docs/primitives.md#tool-params-that-are-not-dicts): ``None`` fails
+    like a property read on JS ``null``; any other non-dict reads as ``{}``.
     """
     if name == GET:
         return format_agent_state(state.snapshot()), None

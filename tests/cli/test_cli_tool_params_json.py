@@ -1,4 +1,4 @@
-"""Review: ``pideck tool`` takes its parameters as JSON (issue 3: exit 2 for malformed JSON).
+"""``pideck tool`` takes its parameters as JSON (issue 3: exit 2 for malformed JSON).
 Python's json module also accepts NaN, Infinity and -Infinity, which are not JSON (JSON.parse
 rejects them); such parameters reached the tool, and a NaN was stored as null."""
 

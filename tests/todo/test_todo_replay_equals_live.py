@@ -1,9 +1,10 @@
-"""Review: B16 "replay equals live" on the real session log, where the adapter's fold is
-resumable (fed only what ``branch_since`` reports) and so can differ from a fresh replay.
+"""The rule "replay equals live" (docs/todo-gates.md#how-the-todo-model-is-tested) on the real
+session log, where the adapter's fold is resumable (fed only what ``branch_select`` reports) and so
+can differ from a fresh replay.
 
-On a MemoryLog every read replays the whole branch, so B16's own test compares the replay with
-itself; here seeded random walks of writes, settles, pokes, clears, user and assistant messages
-and branch switches compare the live adapter with a freshly opened one after every step.
+On a MemoryLog every read replays the whole branch, so test_todo_turn_end.py's B16 test compares the
+replay with itself; here seeded random walks of writes, settles, pokes, clears, user and assistant
+messages and branch switches compare the live adapter with a freshly opened one after every step.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Review findings for the Agent Handoff adapter: a host that refuses the append is not an input
+"""Agent Handoff adapter: a host that refuses the append is not an input
 error. The state stays as it was and the host's error reaches the host (the Deck answers a
 read-only session with its own hint), instead of ``Agent Handoff: invalid handoff input.``."""
 
@@ -34,7 +34,7 @@ def seeded() -> AgentHandoffAdapter:
         ("agent_handoff_remove", {"id": "a"}),
     ],
 )
-def test_handoff_review_refused_append_in_a_tool_propagates_and_keeps_state(name, params):
+def test_handoff_refused_append_in_a_tool_propagates_and_keeps_state(name, params):
     adapter = seeded()
     with pytest.raises(Refused):
         adapter.call_tool(name, params)
@@ -42,14 +42,14 @@ def test_handoff_review_refused_append_in_a_tool_propagates_and_keeps_state(name
 
 
 @pytest.mark.parametrize("args", ["remove a", "clear --yes"])
-def test_handoff_review_refused_append_in_a_command_propagates_and_keeps_state(args):
+def test_handoff_refused_append_in_a_command_propagates_and_keeps_state(args):
     adapter = seeded()
     with pytest.raises(Refused):
         adapter.command(args)
     assert adapter.packets() == [PACKET]
 
 
-def test_handoff_review_core_errors_are_still_text_and_never_reach_the_host():
+def test_handoff_core_errors_are_still_text_and_never_reach_the_host():
     adapter = seeded()
     assert adapter.call_tool("agent_handoff_create", {**PACKET, "extra": 1}).text.startswith(
         "Agent Handoff: change rejected as invalid;"

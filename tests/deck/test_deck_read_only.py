@@ -1,6 +1,6 @@
-"""Review finding: on a read-only session every adapter's mutation is refused with the Deck's hint
-and changes nothing (the Agent State adapter already did; Progress and Handoff swallowed the
-refusal into an "invalid input" text, and Progress kept the change in memory)."""
+"""On a read-only session every adapter's mutation is refused with the Deck's hint
+and changes nothing (regression: the Agent State adapter already did; Progress and Handoff swallowed
+the refusal into an "invalid input" text, and Progress kept the change in memory)."""
 
 from __future__ import annotations
 

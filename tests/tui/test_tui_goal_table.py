@@ -1,4 +1,4 @@
-"""Review tests: the goal table is updated by diff (keyed rows), never cleared for an ordinary change."""
+"""The goal table is updated by diff (keyed rows), never cleared for an ordinary change."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Review: pi reads a session file as text (``readFileSync(path, "utf8")``), which turns bytes that
+"""pi reads a session file as text (``readFileSync(path, "utf8")``), which turns bytes that
 are not UTF-8 into U+FFFD; ``JSON.parse`` then accepts the line. pideck skipped such a line as
 "invalid UTF-8", so an entry pi keeps (and restores state from) was missing from pideck's tree, and
 its children lost their parent."""

@@ -1,4 +1,4 @@
-"""Review tests: log text that reaches the command line (Enter on a work item, completion)."""
+"""Log text that reaches the command line (Enter on a work item, completion)."""
 
 from __future__ import annotations
 

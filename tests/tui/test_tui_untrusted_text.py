@@ -1,4 +1,5 @@
-"""Review tests: untrusted text in places the first safety tests did not reach."""
+"""Untrusted text in the palette, the /todos overlay and export, the message log and the header
+(docs/tui.md#untrusted-text-is-literal); test_tui_safety.py covers the panes."""
 
 from __future__ import annotations
 
@@ -61,7 +62,7 @@ def test_todos_overlay_shows_markdown_in_todo_text_literally(tmp_path):
     run(app, scenario)
 
 
-def test_todos_export_keeps_the_spec_template_byte_exact(tmp_path):
+def test_todos_export_keeps_the_overlay_template_byte_exact(tmp_path):
     from tui_fixtures import demo_deck, settled
 
     deck = demo_deck(tmp_path)

@@ -1,4 +1,4 @@
-"""Review: spec rules the acceptance tests stated but did not make able to fail.
+"""Documented rules (docs/todo-gates.md) the other todo tests stated but did not make able to fail.
 
 Each test here failed against a deliberate one-line mutation of core/todo that the rest of
 tests/todo let through (a digest sent twice per cycle, no legacy history seed, the completion

@@ -1,6 +1,7 @@
-"""Review: pi writes numbers with JavaScript's ``Number.prototype.toString`` (pi-session.md §5,
-§17.2.2). Python's ``repr`` differs for small magnitudes: ``1e-05`` where JavaScript writes
-``0.00001``, and a zero-padded exponent (``1.5e-07``) where JavaScript writes ``1.5e-7``."""
+"""pi writes numbers with JavaScript's ``Number.prototype.toString``
+(docs/session-format.md#numbers-and-strings-as-javascript-writes-them). Python's ``repr`` differs
+for small magnitudes: ``1e-05`` where JavaScript writes ``0.00001``, and a zero-padded exponent
+(``1.5e-07``) where JavaScript writes ``1.5e-7``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Review: replay effects of jtodo.md §10.3 and §10.4 that the suite did not pin down."""
+"""Replay effects (docs/todo-replay.md#replay-from-the-branch) that the other todo tests do not pin down."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def _followup(content: str) -> dict:
 
 
 def test_only_an_empty_state_entry_clears_the_log_not_an_empty_tool_result():
-    # §10.4: the log is cleared by a digest and by a *pi-jtodo/state* entry whose todos, plan and
+    # the log is cleared by a digest and by a *pi-jtodo/state* entry whose todos, plan and
     # goals are all empty; a todo tool result that writes the empty state only appends (nothing).
     write = {"id": "w1", "name": "todo", "arguments": WEAK_WRITE}
     empty = {"id": "w2", "name": "todo", "arguments": {"todos": []}}
@@ -36,7 +36,8 @@ def test_only_an_empty_state_entry_clears_the_log_not_an_empty_tool_result():
 
 
 def test_poke_text_is_recognised_with_ascii_digits_only():
-    # §10.3: the pattern is ^You have \d+ incomplete todos?\. ...$ with JavaScript's \d ([0-9]).
+    # pi-jtodo's own pokes are recognised by ^You have \d+ incomplete todos?\. ...$ with
+    # JavaScript's \d ([0-9]).
     state = MemoryLog.custom("pi-jtodo/state", {"schemaVersion": 1, **WEAK_STATE, "goals": []})
     log = MemoryLog(entries=[state, _followup(
         "You have \u0663 incomplete todos. Continue working, or update the todo tool.")])

@@ -1,4 +1,4 @@
-"""Review tests: the command line stays on screen whatever else is shown."""
+"""The command line stays on screen whatever else is shown."""
 
 from __future__ import annotations
 
@@ -62,8 +62,9 @@ def test_message_log_lines_fit_its_width_and_rewrap_on_resize(tmp_path):
 
 
 def test_strip_shows_the_configured_line_budget_with_its_overflow_row(tmp_path):
-    # widget_max_lines may be above 6 (spec/jtodo.md §12: at least 1); the strip's CSS capped it
-    # at 6 lines, so with 10 configured the `+N more` row and four item rows were cut off.
+    # widget_max_lines may be above 6 (any value of at least 1 is valid,
+    # docs/todo-views.md#configuration); the strip's CSS capped it at 6 lines, so with 10 configured
+    # the `+N more` row and four item rows were cut off.
     deck = demo_deck(tmp_path)
     deck.todo.config = deck.todo.config.model_copy(update={"widget_max_lines": 10})
     deck.call_tool("todo", {"todos": [{"id": f"t{n:02}", "content": f"Task {n}", "status": "pending",

@@ -1,4 +1,4 @@
-"""Review: the Deck's tail path decides and appends under the log's lock (pi-session.md §17.2.4).
+"""The Deck's tail path decides and appends under the log's lock (docs/session-format.md#locking).
 
 The todo machine reacts to the agent's messages as they land (a re-arm after a user message, the
 idle nudge after assistant messages). It decided from the state it had read, and only the append

@@ -1,4 +1,5 @@
-"""Review: §9.1 (b) and §9.4 on the Deck's tail path when a new message switches the branch.
+"""Re-arm on a new user message and the idle nudge on the Deck's tail path when a new message
+switches the branch (docs/todo-replay.md#branch-switches).
 
 pi records the first message after a /tree jump with its parent on the earlier entry, so the new
 message does not extend the branch pideck had: it starts a new branch that holds it. It is still a
@@ -36,6 +37,20 @@ def _lines(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
 
+def _one_todo_then_a_user_message(tmp_path: Path) -> tuple[Deck, Path, str | None]:
+    """A Deck that nudges after one assistant turn, with one open todo and a user message (0000aaa1)
+    after the fork entry; returns the deck, the log's path and the fork's id."""
+    deck = _deck(tmp_path, idle_nudge_after_assistant_turns=1)
+    path = tmp_path / "s.jsonl"
+    deck.call_tool("todo", {"todos": [{"content": "x", "status": "pending", "priority": "high",
+                                        "id": "a", "confidence": 90}]}).text
+    deck.refresh()
+    fork = deck.log.leaf_id
+    _append(path, "0000aaa1", fork, "user")
+    deck.refresh()
+    return deck, path, fork
+
+
 def test_a_user_message_that_switches_the_branch_rearms_the_cycle(tmp_path: Path) -> None:
     deck = _deck(tmp_path)
     path = tmp_path / "s.jsonl"
@@ -52,14 +67,7 @@ def test_a_user_message_that_switches_the_branch_rearms_the_cycle(tmp_path: Path
 
 
 def test_assistant_messages_on_a_switched_branch_count_for_the_idle_nudge(tmp_path: Path) -> None:
-    deck = _deck(tmp_path, idle_nudge_after_assistant_turns=1)
-    path = tmp_path / "s.jsonl"
-    deck.call_tool("todo", {"todos": [{"content": "x", "status": "pending", "priority": "high",
-                                        "id": "a", "confidence": 90}]}).text
-    deck.refresh()
-    fork = deck.log.leaf_id
-    _append(path, "0000aaa1", fork, "user")
-    deck.refresh()
+    deck, path, fork = _one_todo_then_a_user_message(tmp_path)
     _append(path, "0000bbb1", fork, "assistant")  # a sibling of the user message
     change = deck.refresh()
     assert change.branch_switched and len(change.followups) == 1
@@ -67,14 +75,7 @@ def test_assistant_messages_on_a_switched_branch_count_for_the_idle_nudge(tmp_pa
 
 
 def test_messages_left_behind_on_the_old_branch_are_not_processed(tmp_path: Path) -> None:
-    deck = _deck(tmp_path, idle_nudge_after_assistant_turns=1)
-    path = tmp_path / "s.jsonl"
-    deck.call_tool("todo", {"todos": [{"content": "x", "status": "pending", "priority": "high",
-                                        "id": "a", "confidence": 90}]}).text
-    deck.refresh()
-    fork = deck.log.leaf_id
-    _append(path, "0000aaa1", fork, "user")
-    deck.refresh()
+    deck, path, fork = _one_todo_then_a_user_message(tmp_path)
     # two lines in one refresh: an assistant reply on the old branch, then a jump back to fork
     _append(path, "0000aaa2", "0000aaa1", "assistant")
     _append(path, "0000bbb1", fork, "user")

@@ -1,4 +1,4 @@
-"""Review: a session path the CLI cannot use gives a clear usage error (issue 3: "Clear usage
+"""A session path the CLI cannot use gives a clear usage error (issue 3: "Clear usage
 errors"), not a Python traceback."""
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Review findings for the Agent Progress adapter: the live state never runs ahead of the log.
+"""Agent Progress adapter: the live state never runs ahead of the log.
 
-Append-on-change (spec §6.3) means the state changes exactly when an entry is appended. When the
-host refuses the append (a read-only pi session, a full disk), nothing may change, and the host's
-error must reach the host (the Deck turns a read-only refusal into its own hint) instead of being
-disguised as a core error text such as ``Agent Progress: invalid input.``.
+Append on change (docs/primitives.md#append-on-change) means the state changes exactly when an entry
+is appended. When the host refuses the append (a read-only pi session, a full disk), nothing may
+change, and the host's error must reach the host (the Deck turns a read-only refusal into its own
+hint) instead of being disguised as a core error text such as ``Agent Progress: invalid input.``.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ FRESH = {"schemaVersion": 1, "hasBaseline": False, "currentMilestones": ["a"], "
         ("agent_progress_judge", {}),
     ],
 )
-def test_progress_review_refused_append_in_a_tool_changes_nothing_and_propagates(name, params):
+def test_progress_refused_append_in_a_tool_changes_nothing_and_propagates(name, params):
     adapter = seeded(FRESH)
     before = adapter.state()
     with pytest.raises(Refused):
@@ -49,7 +49,7 @@ def test_progress_review_refused_append_in_a_tool_changes_nothing_and_propagates
 
 
 @pytest.mark.parametrize("args", ["add b", "withdraw a", "judge", "clear --yes"])
-def test_progress_review_refused_append_in_a_command_changes_nothing(args):
+def test_progress_refused_append_in_a_command_changes_nothing(args):
     adapter = seeded(FRESH)
     before = adapter.state()
     with pytest.raises(Refused):
