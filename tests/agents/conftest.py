@@ -1,4 +1,5 @@
-"""Every install test runs on a temporary home and project, with a fixed pideck path and clock."""
+"""Every install test runs on a temporary home and project, with a fixed pideck path and clock;
+the MCP server and hook tests on temporary pideck and pi folders (``homes``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from install_helpers import PIDECK
 from agent_homes import Homes
+from install_helpers import PIDECK
+from private_homes import use_private_homes
 
 from core.cli import main
 
@@ -68,9 +70,5 @@ def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Homes:
     project = tmp_path / "project"
     project.mkdir()
     monkeypatch.chdir(project)
-    monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "pideck-home"))
-    monkeypatch.setenv("PIDECK_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "pi-agent"))
-    monkeypatch.delenv("PIDECK_SESSION", raising=False)
-    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    use_private_homes(tmp_path, monkeypatch)
     return Homes(tmp_path, project)

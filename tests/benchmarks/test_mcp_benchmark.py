@@ -19,6 +19,7 @@ import pytest
 from mcp import ClientSession
 
 from mcp_client import client_session, server_params
+from private_homes import use_private_homes
 from session_shape import generate
 
 pytestmark = pytest.mark.benchmark
@@ -54,9 +55,7 @@ async def round_trip(session: ClientSession, name: str, arguments: dict) -> floa
 
 @pytest.fixture(autouse=True)
 def private_homes(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("PIDECK_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "pi"))
-    monkeypatch.delenv("PIDECK_SESSION", raising=False)
+    use_private_homes(tmp_path, monkeypatch)
 
 
 def test_a_tool_call_on_a_100k_entry_session_is_within_2x_of_a_100_entry_one(sessions, tmp_path) -> None:
