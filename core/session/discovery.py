@@ -159,11 +159,14 @@ def _scan(folder: Path, kind: Kind, cwd_filter: str | None, count: bool = True) 
     return found
 
 
-def _sessions(cwd: str | os.PathLike[str], count: bool) -> list[SessionInfo]:
+def _sessions(cwd: str | os.PathLike[str], count: bool, kind: Kind | None = None) -> list[SessionInfo]:
     target = normalise_cwd(cwd)
     custom = pi_custom_session_dir()
-    sessions = _scan(pi_sessions_dir(cwd), "pi", target if custom is not None else None, count)
-    sessions += _scan(pideck_sessions_dir(cwd), "pideck", None, count)
+    sessions: list[SessionInfo] = []
+    if kind in (None, "pi"):
+        sessions += _scan(pi_sessions_dir(cwd), "pi", target if custom is not None else None, count)
+    if kind in (None, "pideck"):
+        sessions += _scan(pideck_sessions_dir(cwd), "pideck", None, count)
     sessions.sort(key=lambda s: s.mtime, reverse=True)
     return sessions
 
@@ -173,9 +176,9 @@ def list_sessions(cwd: str | os.PathLike[str]) -> list[SessionInfo]:
     return _sessions(cwd, count=True)
 
 
-def newest_session(cwd: str | os.PathLike[str]) -> SessionInfo | None:
-    """The session ``pi --continue`` would pick for ``cwd`` (over both folders). Only headers are
-    read: counting lines would read the chosen file in full, which the open that follows (from its
-    saved index) never does; its ``entries`` is None."""
-    sessions = _sessions(cwd, count=False)
+def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None) -> SessionInfo | None:
+    """The session ``pi --continue`` would pick for ``cwd`` (over both folders, or only the folder
+    of ``kind``). Only headers are read: counting lines would read the chosen file in full, which
+    the open that follows (from its saved index) never does; its ``entries`` is None."""
+    sessions = _sessions(cwd, count=False, kind=kind)
     return sessions[0] if sessions else None
