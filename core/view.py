@@ -8,11 +8,11 @@ view reuses the parts of the previous one that did not change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, cast
+from typing import Callable, TypeVar, cast
 
 from core.adapters.grammar import Words
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck
-from core.session.log import SessionLog
+from core.session.interface import SessionFile
 from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
 from core.todo.display import GoalRow, StripLine, goal_rows, strip_lines
 from core.untrusted import markdown_literal
@@ -51,8 +51,11 @@ class DeckView:
         return [packet["id"] for packet in self.packets]
 
 
+F = TypeVar("F", bound=SessionFile)
+
+
 def build_view(
-    deck: Deck[SessionLog],
+    deck: Deck[F],
     previous: DeckView | None = None,
     parts: frozenset[str] = ALL_PARTS,
     *,

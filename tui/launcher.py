@@ -14,13 +14,14 @@ if TYPE_CHECKING:
     from core.opening import Opened
 
 
-def run_tui(opened: Opened) -> int:
-    """Run the app until the person quits; a crash is never exit status 0."""
+def run_tui(opened: Opened | None) -> int:
+    """Run the app until the person quits (``opened`` None: on the sessions overview); a crash is
+    never exit status 0."""
     import gc
 
     from tui.app import PideckApp
 
-    app = PideckApp(opened.deck, warnings=opened.warnings)
+    app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else ())
     # What is loaded now (the session's index, Textual's modules) lives as long as the app: kept
     # out of the collector's way, the collections while the app runs scan only what it makes.
     gc.freeze()

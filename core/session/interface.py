@@ -8,6 +8,7 @@ A log that may not be written still answers ``writable`` and raises ``ReadOnlySe
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from core.session.index import Kind
@@ -83,3 +84,23 @@ class WritableLog(ReadableLog, Protocol):
         self, custom_type: str, content: Any, display: bool, details: Any = None
     ) -> Mapping[str, Any]:
         """Append a ``custom_message`` entry whose parent is the current leaf."""
+
+
+class SessionFile(WritableLog, Protocol):
+    """A log with what a view says about its file: a session file, or one as it was at an earlier
+    entry (``cut.py``)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def header(self) -> dict[str, Any] | None: ...
+
+    @property
+    def name(self) -> str | None:
+        """The session's name (pi's ``session_info``), or None."""
+
+    @property
+    def cwd(self) -> str | None: ...
+
+    def branch(self) -> Sequence[EntryRecord]: ...

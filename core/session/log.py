@@ -288,6 +288,12 @@ class SessionLog:
     # -- reading ----------------------------------------------------------------------------------
 
     @property
+    def index(self) -> EntryIndex:
+        """The entry index (read it, never change it): what a view of the file as it was at an
+        entry (``cut.py``) and the tree of branches (``tree.py``) are computed from."""
+        return self._index
+
+    @property
     def records(self) -> Records:
         """Every entry in file order (a sequence of records, the same object until a reset)."""
         return self._records

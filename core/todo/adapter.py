@@ -141,6 +141,12 @@ class TodoAdapter:
         replayer = Replayer.restore(value.get("fold"), self.config.max_gate_observations, count, last, earlier)
         return _Fold(self.config, replayer, last, None) if replayer is not None else None
 
+    def resume(self, replayer: Replayer, anchor: Mapping[str, Any]) -> None:
+        """Go on from ``replayer``, a fold (with this adapter's configuration) of the first
+        ``replayer.count`` entries of the branch, the last of them ``anchor``: a checkpoint of the
+        same branch spares replaying them. A branch that does not start so is folded from scratch."""
+        self._fold = _Fold(self.config, replayer, anchor, None)
+
     def _new_replayer(self) -> Replayer:
         return Replayer(self.config.enabled and self.config.auto_poke, self.config.max_gate_observations)
 

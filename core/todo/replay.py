@@ -7,6 +7,7 @@ switch yields exactly what the live machine had at that point.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
@@ -163,6 +164,15 @@ class _Walker:
         self._json_of: tuple[TodoState, dict[str, Any]] | None = None
         self.seen_candidate = False
 
+    def fork(self) -> _Walker:
+        """A copy that shares nothing the fold changes in place (the state and the observation
+        list are replaced, never changed, so they are shared)."""
+        twin = copy.copy(self)
+        twin.flags = replace(self.flags, targets=list(self.flags.targets))
+        twin.warnings = list(self.warnings)
+        twin.assistants = list(self.assistants)
+        return twin
+
     def state_json(self) -> dict[str, Any]:
         """``state.to_json()``, serialised once per state: pokes between two writes compare the
         same state, and a 500-item list is not worth serialising at every follow-up."""
@@ -293,6 +303,14 @@ class Replayer:
         self._walker = _Walker(armed_at_start, max_observations)
         self._last: Mapping[str, Any] | None = None
         self.count = 0
+
+    def fork(self) -> Replayer:
+        """An independent copy of the fold as it stands: a checkpoint that a later fold of the same
+        branch resumes from instead of replaying the entries before it."""
+        twin = Replayer.__new__(Replayer)
+        twin._walker = self._walker.fork()
+        twin._last, twin.count = self._last, self.count
+        return twin
 
     def feed(self, entries: Iterable[Mapping[str, Any]]) -> None:
         for entry in entries:

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import pytest
 
-from session_shape import NAIVE, PRIMITIVES, generate
+from session_shape import NAIVE, PRIMITIVES, generate_timed
 
 pytestmark = [pytest.mark.benchmark,
               pytest.mark.skipif(not os.path.exists("/usr/bin/time"), reason="needs /usr/bin/time for peak RSS")]
@@ -156,11 +156,7 @@ def byte_compiled() -> None:
 
 @pytest.fixture(scope="module")
 def session(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("issue12") / "big.jsonl"
-    t = time.perf_counter()
-    generate(path)
-    print(f"\ngenerated {path.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - t:.1f} s")
-    return path
+    return generate_timed(tmp_path_factory.mktemp("issue12") / "big.jsonl")
 
 
 def test_open_rows_of_issue_12(session: Path, tmp_path: Path) -> None:
