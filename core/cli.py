@@ -24,7 +24,8 @@ OpenTui = Callable[["Opened | None"], int]
 """Runs the TUI on an opened session (None: on the sessions overview) until the person quits;
 returns the exit status."""
 
-COMMANDS = ("run", "tool", "inspect", "diff", "overview", "sessions", "gate", "config", "demo", "install")
+COMMANDS = ("run", "tool", "inspect", "diff", "overview", "sessions", "gate", "config", "demo", "install", "mcp",
+            "hook")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -199,6 +200,20 @@ def cmd_overview(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from core.agents.mcp_server import main as serve
+
+    return serve(args.session, args.write)
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    from core.agents.hooks import run_hook
+
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: the agent's text is UTF-8 whatever the locale
+    return run_hook(args.agent, stdin.read(), session=args.session, write=args.write,
+                    out=sys.stdout, err=sys.stderr)
+
+
 def cmd_config(args: argparse.Namespace) -> int:
     from core.todo.config import ConfigError, config_path, set_config_value, show_config
 
@@ -267,6 +282,12 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
 
     opened = open_session_deck(args.session, write=args.write)
     return tui(opened)
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    from core.agents.install import cmd_install as install
+
+    return install(args)
 
 
 # -- parsing ----------------------------------------------------------------------------------------
@@ -353,6 +374,24 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     _session_options(p)
     p.set_defaults(func=cmd_gate)
 
+    p = sub.add_parser("mcp", help="serve the twelve tools to an agent over MCP (stdio)",
+                       description="Serve the twelve model tools over the Model Context Protocol on "
+                       "stdin/stdout until stdin closes. The session is chosen once at start: "
+                       "--session, else $PIDECK_SESSION, else the newest pideck session for this "
+                       "directory (never pi's), else a new one.")
+    _session_options(p)
+    p.set_defaults(func=cmd_mcp)
+
+    p = sub.add_parser("hook", help="answer an agent's Stop hook (claude or codex)",
+                       description="Read a Stop hook's JSON on stdin and run one turn-end settle of "
+                       "the todo gates on the session for its cwd (--session, else $PIDECK_SESSION, "
+                       "else the newest pideck session there). Print {\"decision\":\"block\",...} "
+                       "when the agent should go on, a systemMessage for a notice, nothing otherwise; "
+                       "exit 0. Input it cannot read: one line on stderr, exit 1.")
+    p.add_argument("agent", metavar="AGENT", help="claude or codex")
+    _session_options(p)
+    p.set_defaults(func=cmd_hook)
+
     p = sub.add_parser("config", help="show or set the todo configuration",
                        description="Show or set the [todo] table of the config file "
                        "($PIDECK_CONFIG overrides the path).")
@@ -382,9 +421,20 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")
     p.set_defaults(func=cmd_sessions)
-    from core.agents.install import add_install_parser
 
-    add_install_parser(sub)
+    from core.agents import NAMES as AGENT_NAMES
+
+    p = sub.add_parser(
+        "install", help="set an agent up to use pideck's MCP server and Stop hook",
+        description="Merge pideck's MCP server (and, for Claude Code and Codex, its Stop hook) into "
+                    "the config files the agent reads; other servers, hooks and keys are kept. A "
+                    "changed file is backed up beside itself; a second run changes nothing.")
+    p.add_argument("agent", metavar="AGENT", choices=sorted(AGENT_NAMES),
+                   help="claude, codex, gemini or cursor")
+    p.add_argument("--scope", choices=("project", "user"),
+                   help="this project's files or your user files (default: project; codex: user)")
+    p.add_argument("--dry-run", action="store_true", help="print the changes as a diff, write nothing")
+    p.set_defaults(func=cmd_install)
     return parser
 
 
@@ -418,8 +468,15 @@ def opens_tui(argv: Sequence[str]) -> bool:
 def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_tui = opens_tui(argv)
-    help_lists = not wants_tui and "--version" not in argv
-    args = (build_tui_parser() if wants_tui else build_parser(help_lists=help_lists)).parse_args(argv)
+    help_lists = any(word in ("-h", "--help") for word in argv)  # (only help shows them)
+    try:
+        args = (build_tui_parser() if wants_tui else build_parser(help_lists=help_lists)).parse_args(argv)
+    except SystemExit as exc:
+        # An agent reads a hook's exit 2 as "block, the reason is on stderr": a mistyped hook
+        # command must not send the agent back to work with a usage text.
+        if exc.code == EXIT_USAGE and argv[:1] == ["hook"]:
+            return EXIT_WARNING
+        raise
     if getattr(args, "func", None) is None:  # `pideck --write` alone is the TUI form; this is not
         build_parser().print_usage(sys.stderr)
         return EXIT_USAGE

@@ -102,8 +102,12 @@ class Deck(Generic[L]):
     @property
     def warnings(self) -> list[str]:
         """Restore warnings: an invalid newest entry of a primitive, then the todo replay's."""
-        restore = [w for ws in self._warnings.values() for w in ws]
-        return restore + [n.message for n in self.todo.load()]
+        return self.primitive_warnings + [n.message for n in self.todo.load()]
+
+    @property
+    def primitive_warnings(self) -> list[str]:
+        """The restore warnings of the three primitives alone (no todo fold needed)."""
+        return [w for ws in self._warnings.values() for w in ws]
 
     def has_todo_state(self) -> bool:
         """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry, or a ``todo``
@@ -187,13 +191,23 @@ class Deck(Generic[L]):
         return self._mutating(lambda: self.dispatcher.call_tool(name, params),
                               lambda: ToolResult(READ_ONLY_HINT, rejected=True, refused=True), via="tool")
 
-    def settle(self) -> tuple[str | None, Notice | None]:
+    def settle(
+        self, *, continued: bool = False, record: tuple[str, Any] | None = None
+    ) -> tuple[str | None, Notice | None]:
         """One turn-end settle of the todo gates (what a harness calls when the agent stops).
+        ``continued``: the turn was one a Stop hook sent the agent back into. ``record``: a
+        ``(custom_type, data)`` entry appended first, under the same lock (the hook's event).
         pideck runs no gates on a log it may not write."""
         refused: tuple[str | None, Notice | None] = (None, Notice(READ_ONLY_HINT, "refused"))
         if not self.log.writable:
             return refused
-        return self._mutating(self.todo.settle, lambda: refused)
+
+        def run() -> tuple[str | None, Notice | None]:
+            if record is not None:
+                self.log.append_custom(*record)
+            return self.todo.settle(continued)
+
+        return self._mutating(run, lambda: refused)
 
     def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
         """One watchdog tick (the TUI calls it on its timer, tests with an injected time)."""

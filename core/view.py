@@ -77,10 +77,14 @@ def build_view(
     parts: frozenset[str] = ALL_PARTS,
     *,
     literal: Callable[[str], str] = markdown_literal,
+    todo: bool = True,
     activity: Activity | None = None,
 ) -> DeckView:
     """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again.
-    ``activity``: the branch's events, taken in up to now, go in the view too."""
+
+    ``todo=False`` leaves the todo parts empty and their warnings out: a first view that needs no
+    todo fold, which on a long branch costs more than everything else (build the rest later with
+    ``parts={TODO}``). ``activity``: the branch's events, taken in up to now, go in the view too."""
     log = deck.log
     old = previous
     if old is None or STATE in parts:
@@ -93,7 +97,13 @@ def build_view(
     else:
         progress, verdict, verdict_at = old.progress, old.verdict, old.verdict_at
     packets = tuple(cast("list[Packet]", deck.handoff.packets())) if old is None or HANDOFF in parts else old.packets
-    if old is None or TODO in parts:
+    strip: tuple[StripLine, ...]
+    goals: tuple[GoalRow, ...]
+    targets: tuple[str, ...]
+    if not todo:
+        strip, goals, overlay, has_todos = (), (), "", False
+        todo_state, targets = TodoState(), ()
+    elif old is None or TODO in parts:
         replay = deck.todo.replay()
         strip = tuple(strip_lines(replay.state, replay.flags.targets, deck.todo.config.widget_max_lines))
         goals = tuple(goal_rows(replay.state))
@@ -113,7 +123,7 @@ def build_view(
         cwd=log.cwd or "",
         entries=len(log.records),
         writable=log.writable,
-        restore_warnings=tuple(deck.warnings),
+        restore_warnings=tuple(deck.warnings if todo else deck.primitive_warnings),
         skipped=tuple(log.warnings),
         state=state,
         progress=progress,

@@ -6,6 +6,7 @@ session builds a new screen (the log is opened on a worker thread) and switches 
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -101,7 +102,7 @@ class PideckApp(App[None]):
 
     def _remember_theme(self, theme: Theme) -> None:
         if theme.name != self.settings.theme:
-            self.settings = self.settings.model_copy(update={"theme": theme.name})
+            self.settings = dataclasses.replace(self.settings, theme=theme.name)
             self.save_in_background(lambda: set_config_value("tui.theme", theme.name))
 
     def remember_line(self, line: str) -> None:

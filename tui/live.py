@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from core.activity import Activity
-from core.deck import Deck, DeckChange
+from core.deck import TODO, Deck, DeckChange
 from core.session.log import SessionLog
 from core.todo import constants as todo_constants
 from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
@@ -57,7 +57,10 @@ class DeckWorker:
         *,
         poll: float,
         following: Callable[[], bool],
+        note_writers: bool = True,
     ) -> None:
+        """``note_writers``: find when the agent last wrote right away, for the first view (a
+        short session); else the worker does it with the activity."""
         self.deck = deck
         self.view = view
         self._post = post
@@ -67,7 +70,8 @@ class DeckWorker:
         self._problem: str | None = None
         self._activity: Activity | None = None  # made on the thread: the first walk may take a while
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
-        self._note_writers()  # before the thread runs, so the first view drawn has it
+        if note_writers:
+            self._note_writers()
 
     def submit(self, ticket: int, job: Job) -> None:
         self._jobs.put((ticket, job))
@@ -75,9 +79,23 @@ class DeckWorker:
     def stop(self) -> None:
         self._jobs.put(None)
 
+    def finish_opening(self, deck: Deck[SessionLog]) -> None:
+        """A job: the parts the screen's first view left out (the todo fold and its warnings),
+        drawn as a change of the todo part."""
+        self.view = build_view(deck, self.view, frozenset({TODO}))
+        self._post(DeckUpdated(self.view, DeckChange(frozenset({TODO}))))
+
+    def start_activity(self, deck: Deck[SessionLog]) -> None:
+        """A job: the branch's events so far for the activity view (their first walk may take a
+        while on a long session), and when the agent last wrote if that is not known yet."""
+        self._activity = Activity(deck.log)
+        if not self._counted:
+            self._note_writers()
+        self.view = build_view(deck, self.view, frozenset(), activity=self._activity)
+        self._post(DeckUpdated(self.view, DeckChange(frozenset())))
+
     def run(self, cancelled: threading.Event) -> None:
         last = file_key(self.deck.log.path)
-        self._start()
         while not cancelled.is_set():
             try:
                 item = self._jobs.get(timeout=self._poll)
@@ -93,16 +111,6 @@ class DeckWorker:
                 if key != last:
                     last = key
                     self._take_in()
-
-    START = 0
-    """The ticket of the first job, which the worker runs on its own: the branch's events so far
-    (their first walk may take a while on a long session, so never on the UI thread)."""
-
-    def _start(self) -> None:
-        self._activity = Activity(self.deck.log)
-        change = self._refresh() or DeckChange(frozenset())
-        self.view = build_view(self.deck, self.view, change.parts, activity=self._activity)
-        self._post(JobDone(self.START, None, None, self.view, change))
 
     def _note_writers(self) -> None:
         """When another writer last appended (the agent): the newest entry appended since the last

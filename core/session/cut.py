@@ -168,6 +168,14 @@ class CutLog:
         """The past never grows."""
         return Refresh()
 
+    def derived(self, name: str) -> tuple[Any, int, Mapping[str, Any]] | None:
+        """A point in the past keeps nothing across runs: its folds come from the time machine's
+        own checkpoints."""
+        return None
+
+    def keep_derived(self, name: str, covers: int, value: Callable[[], Any]) -> None:
+        return None
+
     # -- writing: refused -------------------------------------------------------------------------
 
     def locked(self) -> AbstractContextManager[None]:

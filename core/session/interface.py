@@ -51,6 +51,15 @@ class ReadableLog(Protocol):
         from key to entry, and the branch's last entry; None when the entry at ``start - 1`` is no
         longer ``anchor`` (the branch changed in another way than growing)."""
 
+    def derived(self, name: str) -> tuple[Any, int, Mapping[str, Any]] | None:
+        """A result ``keep_derived`` kept (in this run or an earlier one) while the current branch
+        still starts with the entries it was derived from: (value, branch length it covers, the
+        last of those entries); None otherwise, or when the log keeps nothing."""
+
+    def keep_derived(self, name: str, covers: int, value: Callable[[], Any]) -> None:
+        """Offer ``value()`` (JSON), derived from the first ``covers`` entries of the current
+        branch, to be kept for later runs; a log may call it or not."""
+
     def latest_custom(self, custom_type: str) -> Mapping[str, Any] | None:
         """The newest ``custom`` entry of ``custom_type`` on the current branch."""
 

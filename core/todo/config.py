@@ -8,21 +8,18 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any, Literal, get_args
-
-import platformdirs
-import tomli_w
-from pydantic import BaseModel, ConfigDict
+from typing import Any
 
 from core.todo.constants import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_OBSERVATIONS
 
 _AT_LEAST_ONE = ("widget_max_lines", "watchdog_tick_ms", "max_gate_observations")
 
 
-class TodoConfig(BaseModel):
-    model_config = ConfigDict(frozen=True)
+@dataclass(frozen=True)
+class TodoConfig:
+    """Every value is checked by ``check_value`` before a config is made from it."""
 
     enabled: bool = True
     auto_poke: bool = True
@@ -38,21 +35,23 @@ class TodoConfig(BaseModel):
     watchdog_max_re_pokes: int = 3
 
 
-class TuiConfig(BaseModel):
+@dataclass(frozen=True)
+class TuiConfig:
     """The terminal app's own settings (the app writes ``theme`` when the person picks one)."""
 
-    model_config = ConfigDict(frozen=True)
-
     theme: str = "textual-dark"
-    watchdog: Literal["own", "all", "off"] = "own"
+    watchdog: str = "own"
     """Where the app ticks the todo watchdog (which appends follow-ups to the agent's log):
     ``own`` pideck's own sessions only, ``all`` pi's too (when opened with --write), ``off`` none."""
     bell: bool = True  # ring the terminal bell when the agent stops with open todos or a gate pokes it
     history_size: int = 500  # command lines remembered between runs
 
 
-TABLES: dict[str, type[BaseModel]] = {"todo": TodoConfig, "tui": TuiConfig}
-KEYS = tuple(TodoConfig.model_fields)
+TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig}
+_TABLE_DEFAULTS = {name: asdict(model()) for name, model in TABLES.items()}
+_CHOICES = {("tui", "watchdog"): ("own", "all", "off")}
+KEYS = tuple(f.name for f in fields(TodoConfig))
+_DEFAULTS = _TABLE_DEFAULTS["todo"]
 
 
 def _camel(key: str) -> str:
@@ -69,19 +68,19 @@ class ConfigError(ValueError):
 
 def check_value(key: str, value: Any, table: str = "todo") -> Any:
     """The value if it is valid for ``key`` of ``table``; raises ConfigError naming the key otherwise."""
-    fields = TABLES[table].model_fields
-    if key not in fields:
+    defaults = _TABLE_DEFAULTS[table]
+    if key not in defaults:
         raise ConfigError(f"unknown key {key!r}")
-    choices = get_args(fields[key].annotation)
-    if choices:
+    choices = _CHOICES.get((table, key))
+    if choices is not None:
         if value not in choices:
             raise ConfigError(f"{key} must be one of {', '.join(choices)} (got {value!r})")
         return value
-    if isinstance(fields[key].default, str):
+    if isinstance(defaults[key], str):
         if not isinstance(value, str) or not value:
             raise ConfigError(f"{key} must be a non-empty string (got {value!r})")
         return value
-    if isinstance(fields[key].default, bool):
+    if isinstance(defaults[key], bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{key} must be true or false (got {value!r})")
         return value
@@ -97,6 +96,8 @@ def config_path() -> Path:
         return Path(os.environ["PIDECK_CONFIG"])
     if os.environ.get("PIDECK_HOME"):
         return Path(os.environ["PIDECK_HOME"]) / "config.toml"
+    import platformdirs  # (only here: most commands never need the platform's folders)
+
     return Path(platformdirs.user_config_dir("pideck")) / "config.toml"
 
 
@@ -119,10 +120,17 @@ def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], s
 
 def _read_toml(path: Path, warnings: list[str]) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
+        warnings.append(f"{path}: not valid TOML, ignored ({exc}).")
+        return {}
+    import tomllib  # (only for a file that exists: most runs have none)
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         warnings.append(f"{path}: not valid TOML, ignored ({exc}).")
         return {}
 
@@ -132,7 +140,7 @@ def load_config(
 ) -> tuple[TodoConfig, list[str]]:
     """The effective config and the warnings met while reading it; never raises."""
     warnings: list[str] = []
-    values = TodoConfig().model_dump()
+    values = dict(_DEFAULTS)
     json_path = json_path or pi_jtodo_config_path()
     if include_pi_jtodo and json_path.exists():
         try:
@@ -156,11 +164,11 @@ def load_config(
 def load_tui_config(path: Path | None = None) -> tuple[TuiConfig, list[str]]:
     """The effective ``[tui]`` table and the warnings met while reading it; never raises."""
     warnings: list[str] = []
-    values = TuiConfig().model_dump()
+    values = dict(_TABLE_DEFAULTS["tui"])
     path = path or config_path()
     table = _read_toml(path, warnings).get("tui", {})
     if isinstance(table, dict):
-        _apply(values, table, {k: k for k in TuiConfig.model_fields}, path, warnings, "tui")
+        _apply(values, table, {k: k for k in values}, path, warnings, "tui")
     else:
         warnings.append(f"{path}: [tui] is not a table, ignored.")
     return TuiConfig(**values), warnings
@@ -168,6 +176,8 @@ def load_tui_config(path: Path | None = None) -> tuple[TuiConfig, list[str]]:
 
 def parse_cli_value(key: str, text: str, table: str = "todo") -> Any:
     """``pideck config set KEY VALUE``: VALUE is TOML-ish text (true/false, an integer, a word)."""
+    import tomllib
+
     try:
         value = tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
@@ -175,7 +185,7 @@ def parse_cli_value(key: str, text: str, table: str = "todo") -> Any:
     return check_value(key, value, table)
 
 
-def set_config_value(key: str, value: Any, path: Path | None = None) -> BaseModel:
+def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConfig | TuiConfig:
     """Validate and write one key (``tui.theme``; a key without a table is a ``[todo]`` key); the
     key's whole table is written, other tables kept.
 
@@ -194,18 +204,22 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> BaseMode
     # the effective values: the table holds every key and wins over pi-jtodo's JSON, so writing
     # defaults for the keys not being set would silently undo what the JSON set
     current = load_config(path)[0] if table == "todo" else load_tui_config(path)[0]
-    values = {**current.model_dump(), key: value}
+    values = {**asdict(current), key: value}
     document[table] = values
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tomli_w
+
     path.write_text(tomli_w.dumps(document), encoding="utf-8")
     return TABLES[table](**values)
 
 
 def show_config(path: Path | None = None) -> str:
     """The effective ``[todo]`` and ``[tui]`` tables as TOML, with the file they were read from."""
+    import tomli_w
+
     config, warnings = load_config(path)
     tui, tui_warnings = load_tui_config(path)
     lines = [f"# {path or config_path()}"]
     lines += [f"# warning: {w}" for w in warnings + tui_warnings]
-    lines.append(tomli_w.dumps({"todo": config.model_dump(), "tui": tui.model_dump()}).rstrip("\n"))
+    lines.append(tomli_w.dumps({"todo": asdict(config), "tui": asdict(tui)}).rstrip("\n"))
     return "\n".join(lines) + "\n"

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from session_shape import generate
+from session_shape import generate_timed
 
 from core.deck import Deck
 from core.demo import write_demo
@@ -39,11 +39,7 @@ pytestmark = pytest.mark.benchmark
 
 @pytest.fixture(scope="module")
 def big(tmp_path_factory) -> Path:
-    path = tmp_path_factory.mktemp("issue13") / "big.jsonl"
-    t = time.perf_counter()
-    generate(path)
-    print(f"\ngenerated {path.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - t:.1f} s")
-    return path
+    return generate_timed(tmp_path_factory.mktemp("issue13") / "big.jsonl")
 
 
 def ms(seconds: float) -> str:

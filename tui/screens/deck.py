@@ -54,6 +54,9 @@ TOAST_LINES = 6
 NARROW = 100
 """Below this width the three panes take turns (ctrl+n), so each keeps room for its text."""
 PANES = ("state", "progress", "handoff")
+FOLD_IN_WORKER = 10_000
+"""From this many entries on, the first view is drawn without the todo fold, which the worker
+adds right after: on a long session the fold costs more than the rest of the first view."""
 
 
 def toast_text(message: str) -> str:
@@ -116,7 +119,8 @@ class DeckScreen(Screen[None]):
         self._history = history if history is not None else []
         self._remember = remember or (lambda line: self._history.append(line))
         self.deck = deck  # owned by the worker thread once it runs; the UI reads self.view
-        self.view: DeckView = build_view(deck)
+        self._todo_later = len(deck.log.records) >= FOLD_IN_WORKER
+        self.view: DeckView = build_view(deck, todo=not self._todo_later)
         self.following = follow
         self.clock = clock
         self.show_clock = show_clock
@@ -130,9 +134,10 @@ class DeckScreen(Screen[None]):
         todo = deck.todo.config  # read before the worker owns the Deck (the config never changes)
         self._todo_watchdog = todo.enabled and todo.watchdog
         self._idle_ms = todo.watchdog_idle_ms
-        self._worker = DeckWorker(deck, self.view, self.post_message, poll=poll, following=lambda: self.following)
-        self.view = self._worker.view  # with when the agent last wrote
-        self._waiting[DeckWorker.START] = None  # busy until the worker has the branch's events
+        self._worker = DeckWorker(deck, self.view, self.post_message, poll=poll, following=lambda: self.following,
+                                  note_writers=not self._todo_later)
+        self.view = self._worker.view  # with when the agent last wrote (a short session: at once)
+        self._opening = True  # the worker has not been handed the rest of the first view yet
 
     # ------------------------------------------------------------------ layout
 
@@ -162,6 +167,9 @@ class DeckScreen(Screen[None]):
             self.query_one(hidden).display = False
         self.action_focus_command()
         self.run_deck_worker()
+        # Once the first view is on screen: the todo fold (on a long session), then the branch's
+        # events for the activity view; both would hold the first paint up.
+        self.call_after_refresh(self._finish_opening)
         self.set_interval(1.0, self.tick)
         self.set_interval(self.deck.todo.config.watchdog_tick_ms / 1000, self.watchdog)
 
@@ -209,8 +217,15 @@ class DeckScreen(Screen[None]):
 
     @property
     def busy(self) -> bool:
-        """Jobs handed to the worker whose results have not been drawn yet."""
-        return bool(self._waiting)
+        """Jobs handed to the worker whose results have not been drawn yet (or about to be)."""
+        return bool(self._waiting) or self._opening
+
+    def _finish_opening(self) -> None:
+        self._opening = False
+        if self._todo_later:
+            self._todo_later = False
+            self.run_on_deck(self._worker.finish_opening)
+        self.run_on_deck(self._worker.start_activity)
 
     def run_on_deck(self, job: Job, then: Callable[[Any], None] | None = None) -> None:
         """Hand ``job(deck)`` to the worker; ``then(outcome)`` runs here once it is drawn."""

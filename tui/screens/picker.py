@@ -22,7 +22,8 @@ from tui.text import clean
 def session_label(info: SessionInfo, stamp: bool = True) -> Text:
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append(f"{info.kind:<7}", "bold cyan" if info.kind == "pideck" else "bold magenta")
-    text.append(f"{info.entries:>6} {plural(info.entries, 'entry', 'entries')}  ")
+    entries = "" if info.entries is None else f"{info.entries} {plural(info.entries, 'entry', 'entries')}"
+    text.append(f"{entries:>14}  ")
     if stamp:
         text.append(time.strftime("%Y-%m-%d %H:%M  ", time.localtime(info.mtime)), "dim")
     text.append(clean(info.path.name))

@@ -108,7 +108,7 @@ class TimelineScreen(Screen[None]):
     DEFAULT_CSS = """
     #timeline-title { height: 1; background: $panel; }
     #timeline-events { height: 1fr; }
-    #timeline-preview { height: 2; padding: 0 1; background: $boost; }
+    #timeline-preview { height: 2; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     #timeline-tree { height: 9; border: round $primary-darken-1; border-title-color: $accent;
                      border-subtitle-color: $text-muted; }
     #timeline-tree:focus { border: round $accent; }
