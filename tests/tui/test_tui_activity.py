@@ -87,7 +87,7 @@ def test_enter_on_an_event_shows_what_it_changed(tmp_path):
 
 def test_changed_rows_flash_briefly(tmp_path):
     deck = demo_deck(tmp_path)
-    app = make_app(deck, flash=0.3)
+    app = make_app(deck, flash=1.5)  # long enough to look at on a busy machine
     agent = Deck(SessionLog.open(deck.log.path))
 
     async def scenario(pilot):
@@ -102,7 +102,7 @@ def test_changed_rows_flash_briefly(tmp_path):
         row = table.get_row_index("flag")
         assert table._get_row_style(row, table.rich_style).bgcolor is not None
         assert app.query_one(EventList).flash
-        assert await wait_for(pilot, lambda: not table._flashing and not app.query_one(EventList).flash, 2)
+        assert await wait_for(pilot, lambda: not table._flashing and not app.query_one(EventList).flash, 6)
 
     run(app, scenario)
 
