@@ -29,14 +29,22 @@ def test_f3_shows_the_events_newest_first_with_time_and_source(tmp_path):
     run(app, scenario)
 
 
-def test_an_append_by_another_writer_lands_on_top(tmp_path):
+def with_an_agent(tmp_path, **options):
+    """The demo in the app, and the same session opened by another writer (the agent)."""
     deck = demo_deck(tmp_path)
-    app = make_app(deck)
-    agent = Deck(SessionLog.open(deck.log.path))
+    return make_app(deck, **options), Deck(SessionLog.open(deck.log.path))
+
+
+async def open_activity(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("f3")
+
+
+def test_an_append_by_another_writer_lands_on_top(tmp_path):
+    app, agent = with_an_agent(tmp_path)
 
     async def scenario(pilot):
-        await settled(pilot)
-        await pilot.press("f3")
+        await open_activity(pilot)
         agent.apply("/agent-state set flag done")
         agent.apply("/agent-progress judge")
         await take_in(pilot)
@@ -50,13 +58,10 @@ def test_an_append_by_another_writer_lands_on_top(tmp_path):
 
 
 def test_rows_stay_in_place_while_reading_further_down(tmp_path):
-    deck = demo_deck(tmp_path)
-    app = make_app(deck)
-    agent = Deck(SessionLog.open(deck.log.path))
+    app, agent = with_an_agent(tmp_path)
 
     async def scenario(pilot):
-        await settled(pilot)
-        await pilot.press("f3")
+        await open_activity(pilot)
         events = app.query_one(EventList)
         events.focus()
         await pilot.press("down", "down", "down")
@@ -86,13 +91,10 @@ def test_enter_on_an_event_shows_what_it_changed(tmp_path):
 
 
 def test_changed_rows_flash_briefly(tmp_path):
-    deck = demo_deck(tmp_path)
-    app = make_app(deck, flash=1.5)  # long enough to look at on a busy machine
-    agent = Deck(SessionLog.open(deck.log.path))
+    app, agent = with_an_agent(tmp_path, flash=1.5)  # long enough to look at on a busy machine
 
     async def scenario(pilot):
-        await settled(pilot)
-        await pilot.press("f3")
+        await open_activity(pilot)
         table = app.query_one("#work-items", KeyedTable)
         assert not table._flashing
         agent.apply("/agent-state set flag done")
