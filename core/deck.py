@@ -17,17 +17,15 @@ from core.adapters.agent_state.adapter import AgentStateAdapter
 from core.adapters.dispatch import Dispatcher
 from core.adapters.host import Notice, ToolResult
 from core.clock import wall_clock_ms
-from core.session.errors import ReadOnlySession
+from core.session.errors import PI_SESSION_READ_ONLY, ReadOnlySession
 from core.session.interface import WritableLog
 from core.session.records import EntryRecord
 from core.todo.adapter import TodoAdapter
 from core.todo.config import TodoConfig
 
-READ_ONLY_HINT = (
-    "This session is read-only: it belongs to pi, which keeps its tree in memory, so entries "
-    "appended while pi runs would land on a branch pi no longer follows. Nothing was changed. "
-    "Open it with --write to append anyway."
-)
+READ_ONLY_HINT = PI_SESSION_READ_ONLY
+"""The refusal on one of pi's own files. A refusal always says its own reason (the log's
+``read_only_reason``): an old or newer format version, a file opened read-only, gone or emptied."""
 
 STATE, PROGRESS, HANDOFF, TODO = "state", "progress", "handoff", "todo"
 ALL_PARTS = frozenset({STATE, PROGRESS, HANDOFF, TODO})
@@ -177,37 +175,43 @@ class Deck(Generic[L]):
     def apply(self, line: str) -> list[Notice]:
         """Run one slash-command line; returns its notifications (a refused write is one notice of
         level ``refused``)."""
-        return self._mutating(lambda: self.dispatcher.run_line(line), lambda: [Notice(READ_ONLY_HINT, "refused")])
+        return self._mutating(lambda: self.dispatcher.run_line(line), lambda why: [Notice(why, "refused")])
 
     def call_tool(self, name: str, params: Any) -> ToolResult:
         """Call one model tool. Raises ``UnknownTool`` for a name no adapter registers."""
         return self._mutating(lambda: self.dispatcher.call_tool(name, params),
-                              lambda: ToolResult(READ_ONLY_HINT, rejected=True, refused=True))
+                              lambda why: ToolResult(why, rejected=True, refused=True))
 
     def settle(self) -> tuple[str | None, Notice | None]:
         """One turn-end settle of the todo gates (what a harness calls when the agent stops).
         pideck runs no gates on a log it may not write."""
-        refused: tuple[str | None, Notice | None] = (None, Notice(READ_ONLY_HINT, "refused"))
-        if not self.log.writable:
-            return refused
-        return self._mutating(self.todo.settle, lambda: refused)
+        def refused(why: str) -> tuple[str | None, Notice | None]:
+            return None, Notice(why, "refused")
+
+        if (why := self.log.read_only_reason) is not None:
+            return refused(why)
+        return self._mutating(self.todo.settle, refused)
 
     def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
         """One watchdog tick (the TUI calls it on its timer, tests with an injected time)."""
         if not self.log.writable:
             return []
-        return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda: [])
+        return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda why: [])
 
-    def _mutating(self, run: Callable[[], _R], refused: Callable[[], _R]) -> _R:
+    def _mutating(self, run: Callable[[], _R], refused: Callable[[str], _R]) -> _R:
         """Run a mutation under the log's lock, on state that includes every other writer's
-        entries. A read-only log runs reads as usual and refuses appends (``ReadOnlySession``)."""
+        entries. A read-only log runs reads as usual and refuses appends (``ReadOnlySession``,
+        whose text is handed to ``refused``)."""
         try:
             with self.log.locked() if self.log.writable else nullcontext():
                 self._take_in(observe=True)
-                return run()
-        except ReadOnlySession:
-            self.reload()  # the adapter never moved its state, but stay exact anyway
-            return refused()
+                try:
+                    return run()
+                except ReadOnlySession as exc:
+                    self.reload()  # the adapter never moved its state, but stay exact anyway
+                    return refused(str(exc))
+        except ReadOnlySession as exc:  # the lock itself was refused (the file is gone): nothing ran
+            return refused(str(exc))
 
 
 @dataclass
