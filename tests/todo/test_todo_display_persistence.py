@@ -169,8 +169,8 @@ def test_D04_clear_and_export(tmp_path):
     assert (tmp_path / "todos.md").exists()
     bad = adapter.command(f"export md {tmp_path}/missing/dir/x.md")[0]
     assert bad.level == "warning" and bad.message.startswith("Could not export todos to ")
-    usage = "Usage: /todos [export [md|json] [PATH] | clear [--yes] | poke on|off|status|trigger]"
-    for args in ("nope", "export a b", "clear now"):
+    usage = "Usage: /todos [export [md|json] [PATH] [--force] | clear [--yes] | poke on|off|status|trigger]"
+    for args in ("nope", "export a b", "export xml", "clear now"):
         assert adapter.command(args) == [Notice(usage, "warning")]
 
 
