@@ -15,21 +15,22 @@ from pathlib import Path
 from typing import Any, Callable
 
 from core.deck import Deck, DeckChange
+from core.session.errors import SessionError
 from core.session.log import SessionLog
 from core.view import DeckView, build_view
-from tui.messages import DeckUpdated, FileTrouble, JobDone
+from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
 
 Job = Callable[[Deck[SessionLog]], Any]
 
 
-def file_key(path: Path) -> tuple[int, int, int] | None:
-    """(inode, size, mtime_ns): any append, truncation or replacement changes it; None when the
-    file cannot be looked at."""
+def file_key(path: Path) -> tuple[int, int, int, int] | None:
+    """(inode, size, mtime_ns, mode): any append, truncation, replacement or change of permissions
+    changes it; None when the file cannot be looked at."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_ino, st.st_size, st.st_mtime_ns
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode
 
 
 def file_problem(path: Path) -> str | None:
@@ -69,6 +70,15 @@ class DeckWorker:
         self._jobs.put(None)
 
     def run(self, cancelled: threading.Event) -> None:
+        """The thread's loop. An error nothing here expects ends it and is handed to the screen
+        (``WorkerFailed``), which raises it there: the app stops with a non-zero exit status
+        instead of going on with a dead worker."""
+        try:
+            self._loop(cancelled)
+        except Exception as exc:
+            self._post(WorkerFailed(exc))
+
+    def _loop(self, cancelled: threading.Event) -> None:
         last = file_key(self.deck.log.path)
         while not cancelled.is_set():
             try:
@@ -98,14 +108,17 @@ class DeckWorker:
 
     def _take_in(self) -> None:
         change = self._refresh()
+        if change is None and self.view.writable != self.deck.log.writable:
+            change = DeckChange(frozenset())  # nothing new to read, but the header must say it
         if change is not None:
             self._post(DeckUpdated(self._view_after(change), change))
 
     def _refresh(self) -> DeckChange | None:
-        """The Deck's refresh, turned into a FileTrouble message when the file cannot be read."""
+        """The Deck's refresh, turned into a FileTrouble message when the file cannot be read
+        (gone, unreadable, no longer a session)."""
         try:
             change = self.deck.refresh()
-        except OSError as exc:
+        except (OSError, SessionError) as exc:
             self._trouble(file_problem(self.deck.log.path) or f"the session file cannot be read ({exc})")
             return None
         self._trouble(file_problem(self.deck.log.path))
@@ -117,6 +130,6 @@ class DeckWorker:
             self._post(FileTrouble(problem))
 
     def _view_after(self, change: DeckChange | None) -> DeckView:
-        if change is not None:
-            self.view = build_view(self.deck, self.view, change.parts)
+        if change is not None or self.view.writable != self.deck.log.writable:
+            self.view = build_view(self.deck, self.view, change.parts if change is not None else frozenset())
         return self.view

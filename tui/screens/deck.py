@@ -27,7 +27,7 @@ from core.session.log import SessionLog
 from core.view import DeckView, build_view
 from tui.commands import PacketProvider
 from tui.live import DeckWorker, Job
-from tui.messages import DeckUpdated, FileTrouble, JobDone
+from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
 from tui.screens.help import HelpScreen
 from tui.screens.packet import PacketScreen
 from tui.screens.packet_form import PacketForm
@@ -154,6 +154,10 @@ class DeckScreen(Screen[None]):
     @on(DeckUpdated)
     def on_deck_updated(self, message: DeckUpdated) -> None:
         self.take(message.view, message.change)
+
+    @on(WorkerFailed)
+    def on_worker_failed(self, message: WorkerFailed) -> None:
+        raise message.error  # the app ends with its traceback and exit status 1, never 0
 
     @on(FileTrouble)
     def on_file_trouble(self, message: FileTrouble) -> None:
