@@ -376,6 +376,7 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
     if getattr(args, "func", None) is None:  # `pideck --write` alone is the TUI form; this is not
         build_parser().print_usage(sys.stderr)
         return EXIT_USAGE
+    _never_fail_to_encode()
     try:
         status = _run(args, tui)
         sys.stdout.flush()  # a closed pipe shows here, not after main returned
@@ -401,6 +402,17 @@ def _run(args: argparse.Namespace, tui: OpenTui | None) -> int:
             return EXIT_USAGE
         return int(args.func(args, tui))
     return int(args.func(args))
+
+
+def _never_fail_to_encode() -> None:
+    """Whatever reaches stdout is written: a path whose bytes are not UTF-8 (Python holds them as
+    lone surrogates) prints as ``\\udcff``, as stderr already does, instead of failing the command.
+    Text from the log goes through ``emit`` first, which escapes the same way."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (an in-process caller's stream)
+            pass
 
 
 def _drop_stdout() -> None:
