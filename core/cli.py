@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 OpenTui = Callable[["Opened"], int]
 """Runs the TUI on an opened session until the person quits; returns the exit status."""
 
-COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo", "install")
+COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo", "install", "mcp", "hook")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -173,6 +173,20 @@ def cmd_gate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_mcp(args: argparse.Namespace) -> int:
+    from core.agents.mcp_server import main as serve
+
+    return serve(args.session, args.write)
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    from core.agents.hooks import run_hook
+
+    stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: the agent's text is UTF-8 whatever the locale
+    return run_hook(args.agent, stdin.read(), session=args.session, write=args.write,
+                    out=sys.stdout, err=sys.stderr)
+
+
 def cmd_config(args: argparse.Namespace) -> int:
     from core.todo.config import ConfigError, config_path, set_config_value, show_config
 
@@ -319,6 +333,24 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     _session_options(p)
     p.set_defaults(func=cmd_gate, error_status=EXIT_WARNING)
 
+    p = sub.add_parser("mcp", help="serve the twelve tools to an agent over MCP (stdio)",
+                       description="Serve the twelve model tools over the Model Context Protocol on "
+                       "stdin/stdout until stdin closes. The session is chosen once at start: "
+                       "--session, else $PIDECK_SESSION, else the newest pideck session for this "
+                       "directory (never pi's), else a new one.")
+    _session_options(p)
+    p.set_defaults(func=cmd_mcp)
+
+    p = sub.add_parser("hook", help="answer an agent's Stop hook (claude or codex)",
+                       description="Read a Stop hook's JSON on stdin and run one turn-end settle of "
+                       "the todo gates on the session for its cwd (--session, else $PIDECK_SESSION, "
+                       "else the newest pideck session there). Print {\"decision\":\"block\",...} "
+                       "when the agent should go on, a systemMessage for a notice, nothing otherwise; "
+                       "exit 0. Input it cannot read: one line on stderr, exit 1.")
+    p.add_argument("agent", metavar="AGENT", help="claude or codex")
+    _session_options(p)
+    p.set_defaults(func=cmd_hook)
+
     p = sub.add_parser("config", help="show or set the todo configuration",
                        description="Show or set the [todo] table of the config file "
                        "($PIDECK_CONFIG overrides the path).")
@@ -372,7 +404,14 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_tui = opens_tui(argv)
     help_lists = not wants_tui and "--version" not in argv
-    args = (build_tui_parser() if wants_tui else build_parser(help_lists=help_lists)).parse_args(argv)
+    try:
+        args = (build_tui_parser() if wants_tui else build_parser(help_lists=help_lists)).parse_args(argv)
+    except SystemExit as exc:
+        # An agent reads a hook's exit 2 as "block, the reason is on stderr": a mistyped hook
+        # command must not send the agent back to work with a usage text.
+        if exc.code == EXIT_USAGE and argv[:1] == ["hook"]:
+            return EXIT_WARNING
+        raise
     if getattr(args, "func", None) is None:  # `pideck --write` alone is the TUI form; this is not
         build_parser().print_usage(sys.stderr)
         return EXIT_USAGE

@@ -182,15 +182,25 @@ class Deck(Generic[L]):
         return self._mutating(lambda: self.dispatcher.call_tool(name, params),
                               lambda why: ToolResult(why, rejected=True, refused=True))
 
-    def settle(self) -> tuple[str | None, Notice | None]:
+    def settle(
+        self, *, continued: bool = False, record: tuple[str, Any] | None = None
+    ) -> tuple[str | None, Notice | None]:
         """One turn-end settle of the todo gates (what a harness calls when the agent stops).
+        ``continued``: the turn was one a Stop hook sent the agent back into. ``record``: a
+        ``(custom_type, data)`` entry appended first, under the same lock (the hook's event).
         pideck runs no gates on a log it may not write."""
         def refused(why: str) -> tuple[str | None, Notice | None]:
             return None, Notice(why, "refused")
 
         if (why := self.log.read_only_reason) is not None:
             return refused(why)
-        return self._mutating(self.todo.settle, refused)
+
+        def run() -> tuple[str | None, Notice | None]:
+            if record is not None:
+                self.log.append_custom(*record)
+            return self.todo.settle(continued)
+
+        return self._mutating(run, refused)
 
     def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
         """One watchdog tick (the TUI calls it on its timer, tests with an injected time)."""

@@ -30,12 +30,16 @@ def choose_session(
     write: bool = False,
     cwd: str | os.PathLike[str] | None = None,
     create: bool = True,
+    pideck_only: bool = False,
 ) -> SessionLog:
     """``path``, else ``$PIDECK_SESSION``, else the newest session for ``cwd`` (pideck's or pi's,
     as ``pi --continue`` picks), else a new pideck session. A path that does not exist becomes a new
     pideck session there, except inside pi's folders without ``write``. pi's own files open
     read-only unless ``write`` is set.
 
+    ``pideck_only`` leaves pi's sessions out of the search for the newest one (a path or
+    ``$PIDECK_SESSION`` is still taken as given): the MCP server and the hooks write for an agent
+    that is not pi, and a pi file would refuse every write (docs/agent-configs.md).
     ``create=False`` never makes a file: a missing path or no session at all is ``NoSession`` (a
     FileNotFoundError).
     """
@@ -52,7 +56,7 @@ def choose_session(
                                       "session folders only with --write")
             return SessionLog.create(target, cwd=cwd)
         return SessionLog.open(target, writable=writable)
-    newest = newest_session(cwd)
+    newest = newest_session(cwd, kind="pideck" if pideck_only else None)
     if newest is not None:
         return SessionLog.open(newest.path, writable=writable)
     if not create:
@@ -67,9 +71,10 @@ def open_deck(
     write: bool = False,
     cwd: str | os.PathLike[str] | None = None,
     create: bool = True,
+    pideck_only: bool = False,
     clock: Callable[[], int] | None = None,
 ) -> Opened:
     """The Deck over the session ``choose_session`` picks, with the user's todo configuration."""
     config, problems = load_config()
-    log = choose_session(path, write=write, cwd=cwd, create=create)
+    log = choose_session(path, write=write, cwd=cwd, create=create, pideck_only=pideck_only)
     return Opened(Deck(log, todo_config=config, clock=clock), [f"config: {p}" for p in problems])

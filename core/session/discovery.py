@@ -186,11 +186,14 @@ def _scan(folder: Path, kind: Kind, cwd_filter: str | None, count: bool = True) 
     return found
 
 
-def _sessions(cwd: str | os.PathLike[str], count: bool) -> list[SessionInfo]:
+def _sessions(cwd: str | os.PathLike[str], count: bool, kind: Kind | None = None) -> list[SessionInfo]:
     target = normalise_cwd(cwd)
     custom = pi_custom_session_dir()
-    sessions = _scan(pi_sessions_dir(cwd), "pi", target if custom is not None else None, count)
-    sessions += _scan(pideck_sessions_dir(cwd), "pideck", None, count)
+    sessions: list[SessionInfo] = []
+    if kind in (None, "pi"):
+        sessions += _scan(pi_sessions_dir(cwd), "pi", target if custom is not None else None, count)
+    if kind in (None, "pideck"):
+        sessions += _scan(pideck_sessions_dir(cwd), "pideck", None, count)
     sessions.sort(key=lambda s: s.mtime, reverse=True)
     return sessions
 
@@ -200,10 +203,11 @@ def list_sessions(cwd: str | os.PathLike[str]) -> list[SessionInfo]:
     return _sessions(cwd, count=True)
 
 
-def newest_session(cwd: str | os.PathLike[str]) -> SessionInfo | None:
-    """The session ``pi --continue`` would pick for ``cwd`` (over both folders). Only the chosen
-    file's lines are counted: counting every session would read all of them in full."""
-    sessions = _sessions(cwd, count=False)
+def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None) -> SessionInfo | None:
+    """The session ``pi --continue`` would pick for ``cwd`` (over both folders, or only the folder
+    of ``kind``). Only the chosen file's lines are counted: counting every session would read all
+    of them in full."""
+    sessions = _sessions(cwd, count=False, kind=kind)
     if not sessions:
         return None
     newest = sessions[0]

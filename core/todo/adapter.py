@@ -194,9 +194,10 @@ class TodoAdapter:
 
     # ----------------------------------------------------------------- turn end
 
-    def settle(self) -> tuple[str | None, Notice | None]:
-        """One turn-end settle: append what the machine decides; return (follow-up text, notice)."""
-        step = settle_step(self.replay(), self.config)
+    def settle(self, continued: bool = False) -> tuple[str | None, Notice | None]:
+        """One turn-end settle: append what the machine decides; return (follow-up text, notice).
+        ``continued``: the turn was one a Stop hook sent the agent back into (``settle_step``)."""
+        step = settle_step(self.replay(), self.config, continued)
         self._apply(step)
         return (step.followup.content if step.followup else None), step.notice
 

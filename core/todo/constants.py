@@ -120,6 +120,10 @@ NOTICE_NO_PROGRESS = (
     "⚠️ The agent stopped {n} times in a row without changing its todos. We stopped poking; "
     "review the remaining todos yourself. /todos poke on to resume."
 )
+NOTICE_HOOK_NO_PROGRESS = (
+    "⚠️ The agent stopped again after a Stop hook sent it back, without changing its todos. We "
+    "stopped poking; review the remaining todos yourself. /todos poke on to resume."
+)
 NOTICE_WATCHDOG_STOPPED = (
     "⚠️ The agent stayed idle after {n} re-pokes with todos still open. We stopped poking; "
     "review the remaining todos yourself. /todos poke on to resume."

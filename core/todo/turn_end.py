@@ -60,9 +60,14 @@ def poke_followup(kind: str, replay: Replay) -> Followup:
     return Followup(kind, poke_text(len(opened)), [t.id for t in opened])
 
 
-def settle_step(replay: Replay, config: TodoConfig) -> Step:
+def settle_step(replay: Replay, config: TodoConfig, continued: bool = False) -> Step:
     """One settle of the agent's turn; an empty Step when disabled or disarmed
-    (docs/todo-gates.md#the-turn-end-machine)."""
+    (docs/todo-gates.md#the-turn-end-machine).
+
+    ``continued``: the harness says this turn was one a Stop hook sent the agent back into. With
+    the no-progress limit off, such a turn that left the todos as they were at the last poke ends
+    the cycle, so a harness that obeys every block cannot loop forever (docs/todo-gates.md).
+    """
     flags, state = replay.flags, replay.state
     if not config.enabled or not flags.armed:
         return Step()
@@ -70,12 +75,14 @@ def settle_step(replay: Replay, config: TodoConfig) -> Step:
     incomplete = open_items(todos)
     if incomplete:  # (A)
         limit = config.max_consecutive_pokes_without_progress
+        same = flags.poke_state is not None and flags.poke_state == state.to_json()
         if limit > 0:
-            same = flags.poke_state is not None and flags.poke_state == state.to_json()
             prospective = flags.unchanged_settles + 1 if same else 0
             if prospective >= limit:
                 notice = Notice(c.NOTICE_NO_PROGRESS.format(n=limit), "warning")
                 return disarm("no_progress", notice)
+        elif continued and same:
+            return disarm("no_progress", Notice(c.NOTICE_HOOK_NO_PROGRESS, "warning"))
         return Step(notice=poke_notice(len(incomplete)), followup=poke_followup("poke", replay))
     if not todos:  # (B)
         return disarm("no_todos")

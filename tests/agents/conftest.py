@@ -1,4 +1,5 @@
-"""Every install test runs on a temporary home and project, with a fixed pideck path and clock."""
+"""Every install test runs on a temporary home and project, with a fixed pideck path and clock;
+the MCP server and hook tests on temporary pideck and pi folders (``homes``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from agent_homes import Homes
 from install_helpers import PIDECK
+from private_homes import use_private_homes
 
 from core.cli import main
 
@@ -57,3 +60,15 @@ class Run:
 def pideck(capsys: pytest.CaptureFixture[str]) -> Run:
     return Run(capsys)
 
+
+
+
+@pytest.fixture
+def homes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Homes:
+    """The MCP server and hook tests: every pideck and pi folder is a temporary one (subprocesses
+    inherit them), and nothing names a session unless the test does."""
+    project = tmp_path / "project"
+    project.mkdir()
+    monkeypatch.chdir(project)
+    use_private_homes(tmp_path, monkeypatch)
+    return Homes(tmp_path, project)

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from private_homes import use_private_homes
+
 from core.cli import main
 
 
@@ -20,11 +22,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     work = tmp_path / "project"
     work.mkdir()
     monkeypatch.chdir(work)
-    monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "pideck-home"))
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "pi-agent"))
-    monkeypatch.setenv("PIDECK_CONFIG", str(tmp_path / "config.toml"))
-    monkeypatch.delenv("PIDECK_SESSION", raising=False)
-    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+    use_private_homes(tmp_path, monkeypatch)
     return work
 
 

@@ -7,6 +7,8 @@ import pytest
 import textual.constants
 from textual.widgets import Input
 
+from private_homes import use_private_homes
+
 # NO_COLOR is read in App.__init__, so dropping it here (before any app is built) works.
 os.environ.pop("NO_COLOR", None)
 
@@ -22,9 +24,4 @@ def deterministic_textual(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(autouse=True)
 def isolated_homes(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No real config, pideck state or pi sessions leak into a test."""
-    home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("PIDECK_HOME", str(home / "pideck"))
-    monkeypatch.setenv("PIDECK_CONFIG", str(home / "config.toml"))
-    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(home / "pi"))
-    monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
-    monkeypatch.delenv("PIDECK_SESSION", raising=False)
+    use_private_homes(tmp_path_factory.mktemp("home"), monkeypatch)
