@@ -313,7 +313,8 @@ class Command:
     argv: tuple[str, ...]
     session: bool = True  # takes --session
     writes_pi: bool = False  # given --write: pi's files may grow
-    stdin: bool = False
+    stdin: bool = False  # the case's stdin (else a Stop hook's event when ``event``, else nothing)
+    event: bool = False
     tui: bool = False  # the TUI form: the opener stands in for the app
     terminal: bool = False  # stdout is a terminal: nothing from the log may reach it raw
 
@@ -335,6 +336,9 @@ COMMANDS = (
     Command(("config", "show"), session=False),
     Command(("config", "set", "widget_max_lines", "3"), session=False),
     Command(("install", "claude", "--dry-run"), session=False),
+    Command(("hook", "claude"), stdin=True),
+    Command(("hook", "codex"), event=True),
+    Command(("mcp",)),  # stdin is empty: it opens the session, serves nothing and ends
     Command(("demo",), session=False, tui=True),
     Command((), tui=True),
     *(Command(argv, session=argv[0] != "sessions", terminal=True) for argv in (
@@ -360,6 +364,13 @@ def argv_of(command: Command, case: Case) -> list[str]:
             return [str(case.session)] if str(case.session) else ["--session", ""]
         argv[1:1] = ["--session", str(case.session)]
     return argv
+
+
+def stop_event(case: Case, box: Box) -> bytes:
+    """What Codex sends its Stop hook (the fields pideck reads), for the case's working directory."""
+    cwd = os.fsencode(case.cwd or box.project).decode("utf-8", "surrogateescape")
+    return json.dumps({"session_id": "s", "cwd": cwd, "hook_event_name": "Stop", "stop_hook_active": False,
+                       "last_assistant_message": HOSTILE_TEXT}).encode()
 
 
 class Hung(Exception):
@@ -443,8 +454,8 @@ def run_one(command: Command, case: Case, box: Box, monkeypatch: pytest.MonkeyPa
     pi_before = files_under(box.pi_agent)
     others_before = {p: data for p, data in files_under(box.root).items()
                      if p.suffix == ".jsonl" and p not in pi_before}
-    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(case.stdin if command.stdin else b""),
-                                                      encoding="utf-8"))
+    stdin = case.stdin if command.stdin else stop_event(case, box) if command.event else b""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin), encoding="utf-8"))
     capsys.readouterr()
     terminal, captured = Terminal(), sys.stdout
     if command.terminal:
