@@ -90,23 +90,17 @@ def test_a_link_to_a_pi_session_is_pi_s(pideck, tmp_path, link):
     assert len(read_lines(real)) == 2
 
 
-def test_a_hard_link_to_a_pi_session_in_pi_s_flat_folder_is_pi_s(pideck, tmp_path, monkeypatch):
+@pytest.mark.parametrize("folder, status, lines", [("pi's flat folder", 1, 1), ("anywhere else", 0, 2)])
+def test_a_hard_link_is_pi_s_only_to_a_file_in_pi_s_folders(pideck, tmp_path, monkeypatch, folder, status, lines):
     flat = tmp_path / "flat"
     flat.mkdir()
-    monkeypatch.setenv("PI_CODING_AGENT_SESSION_DIR", str(flat))
+    if folder == "pi's flat folder":
+        monkeypatch.setenv("PI_CODING_AGENT_SESSION_DIR", str(flat))
     real = flat / "s.jsonl"
     SessionLog.create(real, cwd=tmp_path)
     os.link(real, tmp_path / "alias.jsonl")
-    assert pideck("run", "--session", str(tmp_path / "alias.jsonl"), "/agent-state add a b")[0] == 1
-    assert len(read_lines(real)) == 1
-
-
-def test_a_hard_link_between_two_pideck_files_stays_writable(pideck, tmp_path):
-    real = tmp_path / "mine.jsonl"
-    SessionLog.create(real, cwd=tmp_path)
-    os.link(real, tmp_path / "alias.jsonl")
-    assert pideck("run", "--session", str(tmp_path / "alias.jsonl"), "/agent-state add a b")[0] == 0
-    assert len(read_lines(real)) == 2
+    assert pideck("run", "--session", str(tmp_path / "alias.jsonl"), "/agent-state add a b")[0] == status
+    assert len(read_lines(real)) == lines
 
 
 def test_a_dangling_symbolic_link_is_never_created_through(pideck, tmp_path):

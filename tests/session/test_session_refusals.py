@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
+from file_faults import not_writable, opening_to_write_fails
 from session_helpers import HEADER, entry, line, session_bytes
 
 from core.adapters.host import Notice
@@ -115,9 +116,7 @@ def test_a_deleted_file_is_refused_as_gone_and_not_recreated(tmp_path):
 def test_a_file_that_may_not_be_written_is_refused_with_the_reason(tmp_path, monkeypatch):
     path = write(tmp_path, session_bytes())
     log = SessionLog.open(path)
-    real_access = os.access
-    # (the tests may run as root, for whom chmod 0444 changes nothing)
-    monkeypatch.setattr(os, "access", lambda p, mode: mode != os.W_OK and real_access(p, mode))
+    not_writable(monkeypatch, path)
     assert refused(log) == cannot_write("permission denied")
     assert not log.writable
 
@@ -126,14 +125,7 @@ def test_a_permission_error_met_while_appending_is_a_refusal(tmp_path, monkeypat
     """The file became unwritable between the check and the write."""
     path = write(tmp_path, session_bytes())
     log = SessionLog.open(path)
-    real_open = os.open
-
-    def deny_writes(p, flags, *args):
-        if flags & os.O_RDWR and Path(p) == path:
-            raise PermissionError(13, "Permission denied")
-        return real_open(p, flags, *args)
-
-    monkeypatch.setattr(os, "open", deny_writes)
+    opening_to_write_fails(monkeypatch, path)
     assert refused(log) == cannot_write("Permission denied")
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-from pathlib import Path
 
 import pytest
+from file_faults import not_writable, opening_to_write_fails
 
 from core.opening import Opened
 from core.session.errors import FILE_GONE, NO_HEADER, cannot_write
@@ -67,11 +67,8 @@ def test_a_file_made_read_only_stops_the_watchdog_and_says_read_only(tmp_path, m
 
     async def scenario(pilot):
         before = path.read_bytes()
-        real_access = os.access
-        # os.access answers for the user; tests may run as root, who may write a 0444 file anyway
-        monkeypatch.setattr(os, "access", lambda p, mode: not (mode == os.W_OK and Path(p) == path)
-                            and real_access(p, mode))
-        os.chmod(path, 0o444)
+        not_writable(monkeypatch, path)
+        os.chmod(path, 0o444)  # (the mode change is what the worker notices)
         assert await wait_for(pilot, lambda: labels(app) == ["LIVE", "READ-ONLY"])
         deck.todo.clock = lambda: FAR_FUTURE
         app.deck_screen.watchdog()
@@ -92,14 +89,7 @@ def test_a_permission_error_at_the_append_itself_is_a_refusal_not_a_crash(tmp_pa
 
     async def scenario(pilot):
         before = path.read_bytes()
-        real_open = os.open
-
-        def deny_writes(p, flags, *args):
-            if flags & os.O_RDWR and Path(p) == path:
-                raise PermissionError(13, "Permission denied")
-            return real_open(p, flags, *args)
-
-        monkeypatch.setattr(os, "open", deny_writes)
+        opening_to_write_fails(monkeypatch, path)
         deck.todo.clock = lambda: FAR_FUTURE
         app.deck_screen.watchdog()
         await settled(pilot)
