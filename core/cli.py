@@ -18,11 +18,14 @@ from core.session.errors import SessionError
 
 if TYPE_CHECKING:
     from core.opening import Opened
+    from core.timetravel import TimeMachine
 
-OpenTui = Callable[["Opened"], int]
-"""Runs the TUI on an opened session until the person quits; returns the exit status."""
+OpenTui = Callable[["Opened | None"], int]
+"""Runs the TUI on an opened session (None: on the sessions overview) until the person quits;
+returns the exit status."""
 
-COMMANDS = ("run", "tool", "inspect", "sessions", "gate", "config", "demo", "install", "mcp", "hook")
+COMMANDS = ("run", "tool", "inspect", "diff", "overview", "sessions", "gate", "config", "demo", "install", "mcp",
+            "hook")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -37,14 +40,6 @@ def emit(text: str, stream: TextIO | None = None) -> None:
 
     stream = stream or sys.stdout
     print(visible_controls(text, multiline=True) if stream.isatty() else escape_lone_surrogates(text), file=stream)
-
-
-def emit_json(value: Any) -> None:
-    """One JSON document on stdout, lone surrogates escaped as pi writes them. On a terminal every
-    non-ASCII character is escaped too, so no log text can drive it."""
-    from core.jsutil import escape_lone_surrogates
-
-    print(escape_lone_surrogates(json.dumps(value, ensure_ascii=sys.stdout.isatty(), indent=2)))
 
 
 class UsageError(Exception):
@@ -139,14 +134,75 @@ def cmd_tool(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def print_json(value: Any) -> None:
+    """One JSON document on stdout, lone surrogates escaped as pi writes them. On a terminal every
+    non-ASCII character is escaped too, so no log text can drive it."""
+    from core.jsutil import escape_lone_surrogates
+
+    print(escape_lone_surrogates(json.dumps(value, ensure_ascii=sys.stdout.isatty(), indent=2)))
+
+
 def cmd_inspect(args: argparse.Namespace) -> int:
     from core.inspect import inspect_json, inspect_text
 
+    if args.at is not None:
+        return inspect_at(args)
     deck = open_deck(args, create=False).deck
     if args.json:
-        emit_json(inspect_json(deck))
+        print_json(inspect_json(deck))
     else:
         emit(inspect_text(deck))
+    return EXIT_OK
+
+
+def open_time_machine(args: argparse.Namespace) -> TimeMachine:
+    """The session ``--session`` names (else the default choice; never a new one), for reading
+    past points with the user's todo configuration."""
+    from core.opening import choose_session
+    from core.timetravel import TimeMachine
+    from core.todo.config import load_config
+
+    config, problems = load_config()
+    for problem in problems:
+        print(f"pideck: config: {problem}", file=sys.stderr)
+    return TimeMachine(choose_session(args.session, create=False), todo_config=config)
+
+
+def inspect_at(args: argparse.Namespace) -> int:
+    """``inspect --at ENTRY``: the derived state as of that entry (``asOf`` says where it sits)."""
+    from core.inspect import inspect_json, inspect_text
+    from core.timetravel import UnknownEntry
+
+    machine = open_time_machine(args)
+    try:
+        as_of, deck = machine.as_of(args.at), machine.deck_at(args.at)
+    except UnknownEntry as exc:
+        print(f"pideck inspect: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print_json({**inspect_json(deck), "asOf": as_of.json()})
+    else:
+        emit(f"State of {as_of.entry_id}, {as_of.banner}.\n\n{inspect_text(deck)}")
+    return EXIT_OK
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    """``diff FROM TO``: what changed in the derived state between two entries (any branches)."""
+    from core.diff import change_json, diff_points, diff_text
+    from core.timetravel import UnknownEntry
+
+    machine = open_time_machine(args)
+    try:
+        points = [(machine.as_of(e), machine.point_at(e)) for e in (args.start, args.end)]
+    except UnknownEntry as exc:
+        print(f"pideck diff: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    (a, before), (b, after) = points
+    changes = diff_points(before, after)
+    if args.json:
+        print_json({"from": a.json(), "to": b.json(), "changes": [change_json(c) for c in changes]})
+    else:
+        emit(f"From {a.entry_id}, {a.banner}\nto {b.entry_id}, {b.banner}:\n{diff_text(changes)}")
     return EXIT_OK
 
 
@@ -170,6 +226,28 @@ def cmd_gate(args: argparse.Namespace) -> int:
         emit(followup)
         emit(followup, sys.stderr)
         return EXIT_USAGE
+    return EXIT_OK
+
+
+def cmd_overview(args: argparse.Namespace) -> int:
+    """One row per session of this directory (``--all``: of every folder pideck knows)."""
+    import time
+
+    from core.overview import Overview, overview_table
+    from core.todo.config import load_config
+
+    config, problems = load_config()
+    for problem in problems:
+        print(f"pideck: config: {problem}", file=sys.stderr)
+    overview = Overview(None if args.all else os.getcwd(), todo_config=config)
+    overview.refresh()
+    rows = overview.rows
+    if args.json:
+        print_json([row.json() for row in rows])
+    elif not rows:
+        print("No sessions for this directory. `pideck` starts one." if not args.all else "No sessions yet.")
+    else:
+        print(overview_table(rows, int(time.time() * 1000)))
     return EXIT_OK
 
 
@@ -250,15 +328,26 @@ def cmd_demo(args: argparse.Namespace, tui: OpenTui) -> int:
 
 
 def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
-    """``pideck [--session PATH | PATH] [--write]``, options in any order."""
+    """``pideck [--session PATH | PATH] [--write]``, options in any order; ``pideck --overview``."""
     if args.path is not None and args.session is not None:
         print("pideck: give the session once: either PATH or --session PATH", file=sys.stderr)
         return EXIT_USAGE
+    if args.overview:
+        if args.path is not None or args.session is not None:
+            print("pideck: --overview opens the sessions overview, not one session", file=sys.stderr)
+            return EXIT_USAGE
+        return tui(None)
     args.session = args.session if args.path is None else args.path
     from core.opening import open_deck as open_session_deck
 
     opened = open_session_deck(args.session, write=args.write)
     return tui(opened)
+
+
+def cmd_install(args: argparse.Namespace) -> int:
+    from core.agents.install import cmd_install as install
+
+    return install(args)
 
 
 # -- parsing ----------------------------------------------------------------------------------------
@@ -291,7 +380,7 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     of ``run`` and ``tool`` (it loads their declarations, which ``--version`` does not need)."""
     parser = argparse.ArgumentParser(
         prog="pideck",
-        usage="pideck [--session PATH | PATH] [--write]\n       pideck COMMAND [options]",
+        usage="pideck [--session PATH | PATH] [--write]\n       pideck --overview\n       pideck COMMAND [options]",
         description="A live deck for a coding agent's declared state, kept in a pi session log. "
                     "Without a command, pideck opens the TUI on PATH or on the newest session for "
                     "this directory.",
@@ -323,7 +412,19 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                        "state of every primitive without the TUI.")
     _session_options(p, write=False)
     p.add_argument("--json", action="store_true", help="one JSON object instead of status texts")
+    p.add_argument("--at", metavar="ENTRY", help="the state as of this entry id (or leaf), read-only; "
+                   "with --json an asOf object says where it sits")
     p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("diff", help="what changed between two entries",
+                       description="Print what was added, removed and changed in work items, decisions, "
+                       "the objective, milestones, packets and todos between two entries of a session "
+                       "(any branches). An entry is an entry id or leaf (the file's last entry).")
+    _session_options(p, write=False)
+    p.add_argument("--json", action="store_true", help="one JSON object: from, to and the changes")
+    p.add_argument("start", metavar="FROM", help="entry id, or leaf")
+    p.add_argument("end", metavar="TO", help="entry id, or leaf")
+    p.set_defaults(func=cmd_diff)
 
     p = sub.add_parser("gate", help="run one turn-end settle of the todo gates",
                        description="Run one turn-end settle (what a harness calls when the agent "
@@ -366,20 +467,44 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                        "open it in the TUI, writable.")
     p.set_defaults(func=cmd_demo, needs_tui=True)
 
+    p = sub.add_parser("overview", help="one row per session: todos, work items, milestones, packets, activity",
+                       description="One row per session of this directory (pi's and pideck's), the most "
+                       "recently active first: kind, name, todos settled/total with the lowest confidence, "
+                       "work items open/in progress/blocked/done, declared milestones, packets, last "
+                       "activity and a flag when the agent stopped with todos open (poked: a gate "
+                       "follow-up is unanswered; waiting: the agent ended its turn; gave up: the gates "
+                       "stopped poking). The TUI shows the same rows live: `pideck --overview`.")
+    p.add_argument("--all", action="store_true", help="every session pideck knows, in pi's and pideck's folders")
+    p.add_argument("--json", action="store_true", help="a JSON array of the rows, for scripts")
+    p.set_defaults(func=cmd_overview)
+
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions for this directory, newest first.")
     p.set_defaults(func=cmd_sessions)
-    from core.agents.install import add_install_parser
 
-    add_install_parser(sub)
+    from core.agents import NAMES as AGENT_NAMES
+
+    p = sub.add_parser(
+        "install", help="set an agent up to use pideck's MCP server and Stop hook",
+        description="Merge pideck's MCP server (and, for Claude Code and Codex, its Stop hook) into "
+                    "the config files the agent reads; other servers, hooks and keys are kept. A "
+                    "changed file is backed up beside itself; a second run changes nothing.")
+    p.add_argument("agent", metavar="AGENT", choices=sorted(AGENT_NAMES),
+                   help="claude, codex, gemini or cursor")
+    p.add_argument("--scope", choices=("project", "user"),
+                   help="this project's files or your user files (default: project; codex: user)")
+    p.add_argument("--dry-run", action="store_true", help="print the changes as a diff, write nothing")
+    p.set_defaults(func=cmd_install)
     return parser
 
 
 def build_tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pideck", usage="pideck [--session PATH | PATH] [--write]",
+    parser = argparse.ArgumentParser(prog="pideck", usage="pideck [--session PATH | PATH] [--write] | pideck --overview",
                                      description="Open the TUI.")
     parser.add_argument("path", metavar="PATH", nargs="?", help="session file (default: as --session)")
     _session_options(parser)
+    parser.add_argument("--overview", action="store_true",
+                        help="open on the sessions overview of this directory (every session, live)")
     parser.set_defaults(func=cmd_tui, needs_tui=True)
     return parser
 
@@ -403,7 +528,7 @@ def opens_tui(argv: Sequence[str]) -> bool:
 def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_tui = opens_tui(argv)
-    help_lists = not wants_tui and "--version" not in argv
+    help_lists = any(word in ("-h", "--help") for word in argv)  # (only help shows them)
     try:
         args = (build_tui_parser() if wants_tui else build_parser(help_lists=help_lists)).parse_args(argv)
     except SystemExit as exc:

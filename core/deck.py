@@ -98,8 +98,12 @@ class Deck(Generic[L]):
     @property
     def warnings(self) -> list[str]:
         """Restore warnings: an invalid newest entry of a primitive, then the todo replay's."""
-        restore = [w for ws in self._warnings.values() for w in ws]
-        return restore + [n.message for n in self.todo.load()]
+        return self.primitive_warnings + [n.message for n in self.todo.load()]
+
+    @property
+    def primitive_warnings(self) -> list[str]:
+        """The restore warnings of the three primitives alone (no todo fold needed)."""
+        return [w for ws in self._warnings.values() for w in ws]
 
     def has_todo_state(self) -> bool:
         """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry, or a ``todo``

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from core.deck import Deck
-from core.session.log import SessionLog
+from core.session.interface import SessionFile
+
+F = TypeVar("F", bound=SessionFile)
 
 
-def session_summary(deck: Deck[SessionLog]) -> dict[str, Any]:
+def session_summary(deck: Deck[F]) -> dict[str, Any]:
     log = deck.log
     header = log.header or {}  # an open log always has its header
     return {
@@ -22,7 +24,7 @@ def session_summary(deck: Deck[SessionLog]) -> dict[str, Any]:
     }
 
 
-def inspect_json(deck: Deck[SessionLog]) -> dict[str, Any]:
+def inspect_json(deck: Deck[F]) -> dict[str, Any]:
     return {
         "session": session_summary(deck),
         "state": deck.state.snapshot() if deck.restored[deck.state.ENTRY_TYPE] else None,
@@ -33,7 +35,7 @@ def inspect_json(deck: Deck[SessionLog]) -> dict[str, Any]:
     }
 
 
-def inspect_text(deck: Deck[SessionLog]) -> str:
+def inspect_text(deck: Deck[F]) -> str:
     """The adapters' own status texts (read-only commands: nothing is appended)."""
     s = session_summary(deck)
     parts = [

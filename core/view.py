@@ -8,11 +8,11 @@ view reuses the parts of the previous one that did not change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, cast
+from typing import Callable, TypeVar, cast
 
 from core.adapters.grammar import Words
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck
-from core.session.log import SessionLog
+from core.session.interface import SessionFile
 from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
 from core.todo.display import GoalRow, StripLine, goal_rows, strip_lines
 from core.untrusted import markdown_literal
@@ -51,14 +51,22 @@ class DeckView:
         return [packet["id"] for packet in self.packets]
 
 
+F = TypeVar("F", bound=SessionFile)
+
+
 def build_view(
-    deck: Deck[SessionLog],
+    deck: Deck[F],
     previous: DeckView | None = None,
     parts: frozenset[str] = ALL_PARTS,
     *,
     literal: Callable[[str], str] = markdown_literal,
+    todo: bool = True,
 ) -> DeckView:
-    """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again."""
+    """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again.
+
+    ``todo=False`` leaves the todo parts empty and their warnings out: a first view that needs no
+    todo fold, which on a long branch costs more than everything else (build the rest later with
+    ``parts={TODO}``)."""
     log = deck.log
     old = previous
     if old is None or STATE in parts:
@@ -71,7 +79,11 @@ def build_view(
     else:
         progress, verdict = old.progress, old.verdict
     packets = tuple(cast("list[Packet]", deck.handoff.packets())) if old is None or HANDOFF in parts else old.packets
-    if old is None or TODO in parts:
+    strip: tuple[StripLine, ...]
+    goals: tuple[GoalRow, ...]
+    if not todo:
+        strip, goals, overlay, has_todos = (), (), "", False
+    elif old is None or TODO in parts:
         replay = deck.todo.replay()
         strip = tuple(strip_lines(replay.state, replay.flags.targets, deck.todo.config.widget_max_lines))
         goals = tuple(goal_rows(replay.state))
@@ -84,7 +96,7 @@ def build_view(
         cwd=log.cwd or "",
         entries=len(log.records),
         writable=log.writable,
-        restore_warnings=tuple(deck.warnings),
+        restore_warnings=tuple(deck.warnings if todo else deck.primitive_warnings),
         skipped=tuple(log.warnings),
         state=state,
         progress=progress,

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from core.session import SessionLog
+from core.session import log as log_module
+from core.todo.adapter import TodoAdapter
 
 
 @pytest.fixture(autouse=True)
@@ -14,11 +16,19 @@ def private_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("PIDECK_HOME", str(tmp_path_factory.mktemp("pideck-home")))
 
 
+@pytest.fixture(autouse=True)
+def scan_every_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests' sessions are small, which pideck would parse in full; scan them as a big read
+    is scanned, so every suite runs the scanner (the full parse is held to it by the fuzzers)."""
+    monkeypatch.setattr(log_module, "SCAN_MIN_BYTES", 0)
+
+
 @pytest.fixture(params=["full read", "saved index"])
 def open_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test once with the saved index off, and once with every ``SessionLog.open`` served
-    from the saved index: each open first reads the file and saves its index, then opens it again
-    from that index (subprocesses save and use it too, as ``PIDECK_INDEX=always`` tells them)."""
+    from the saved index: each open first reads the file, folds its todos and saves both, then
+    opens it again from that index, whose kept fold the Deck resumes (subprocesses save and use it
+    too, as ``PIDECK_INDEX=always`` tells them)."""
     if request.param == "full read":
         monkeypatch.setenv("PIDECK_INDEX", "off")
         return request.param
@@ -26,7 +36,8 @@ def open_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -
     real_open = SessionLog.open.__func__  # type: ignore[attr-defined]
 
     def open_from_saved_index(cls, path, writable=None, **options):
-        real_open(cls, path, writable=writable, **options)  # reads the file, saves its index
+        first = real_open(cls, path, writable=writable, **options)  # reads the file, saves its index
+        TodoAdapter(first).replay()  # and keeps the todo fold (under the default configuration)
         log = real_open(cls, path, writable=writable, **options)
         if options.get("saved_index", True) is not False:
             assert log.index_source == "saved index", f"{path} was not opened from its saved index"

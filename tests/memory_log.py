@@ -5,9 +5,10 @@ harness gives an adapter, behind the same log protocols as a session file
 from __future__ import annotations
 
 import copy
+import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
 
 from core.session.errors import ReadOnlySession
 from core.session.interface import Kind, Selection, Wanted, WritableLog
@@ -29,6 +30,7 @@ class MemoryLog:
     def __post_init__(self) -> None:
         self._records: list[EntryRecord] = []
         self._recorded: list[dict[str, Any]] = []  # the entry each record stands for
+        self._kept: dict[str, tuple[tuple[int, ...], str]] = {}  # name -> (entries it covers, JSON)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -65,6 +67,21 @@ class MemoryLog:
             if wanted(*kind):
                 picked.append((position, kind, position))
         return picked, len(entries), entries.__getitem__, entries[-1] if entries else None
+
+    def derived(self, name: str) -> tuple[Any, int, Mapping[str, Any]] | None:
+        """What ``keep_derived`` kept, through JSON as a saved index holds it, while the branch
+        still starts with the very entries it covers (so every adapter test that opens a second
+        adapter on this log resumes from what the first kept)."""
+        if name not in self._kept:
+            return None
+        covers, text = self._kept[name]
+        if tuple(map(id, self.entries[:len(covers)])) != covers:
+            return None
+        return json.loads(text), len(covers), self.entries[len(covers) - 1]
+
+    def keep_derived(self, name: str, covers: int, value: Callable[[], Any]) -> None:
+        if 0 < covers <= len(self.entries):
+            self._kept[name] = (tuple(map(id, self.entries[:covers])), json.dumps(value()))
 
     def latest_custom(self, custom_type: str) -> Mapping[str, Any] | None:
         for entry in reversed(self.entries):

@@ -11,6 +11,7 @@ from typing import Callable, Iterable, Sequence
 
 from textual import work
 from textual.app import App, SystemCommand
+from textual.binding import Binding
 from textual.screen import Screen
 
 from core.clock import wall_clock_ms
@@ -21,7 +22,9 @@ from core.session.discovery import SessionInfo, list_sessions
 from core.session.log import SessionLog
 from tui.commands import ItemCommandProvider, SlashCommandProvider
 from tui.screens.deck import DeckScreen
+from tui.screens.overview import OverviewScreen
 from tui.screens.picker import SessionPicker
+from tui.screens.timeline import TimelineScreen
 
 Clock = Callable[[], int]
 
@@ -35,10 +38,15 @@ class PideckApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "pideck"
     COMMANDS = App.COMMANDS | {SlashCommandProvider, ItemCommandProvider}
+    BINDINGS = [  # kept out of the deck's full footer; the palette and the README list them
+        Binding("f8", "timeline", "Timeline", show=False,
+                tooltip="the session's history: events, branches, any point in the past"),
+        Binding("f9", "overview", "Sessions", show=False, tooltip="every session of this directory, live"),
+    ]
 
     def __init__(
         self,
-        deck: Deck[SessionLog],
+        deck: Deck[SessionLog] | None,
         follow: bool = True,
         clock: Clock | None = None,
         show_clock: bool = False,
@@ -48,7 +56,11 @@ class PideckApp(App[None]):
         sessions: Callable[[], Sequence[SessionInfo]] | None = None,
         open_deck: Callable[[Path], Opened] = default_open_deck,
         warnings: Iterable[str] = (),
+        overview_poll: float = 0.5,
+        cwd: str | None = None,
     ) -> None:
+        """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
+        the current directory)."""
         super().__init__()
         self.first_deck = deck
         self.following = follow
@@ -59,16 +71,43 @@ class PideckApp(App[None]):
         self.sessions = sessions
         self.open_deck = open_deck
         self._warnings = list(warnings)
+        self.overview_poll = overview_poll
+        self.cwd = cwd
 
-    def get_default_screen(self) -> DeckScreen:
+    def get_default_screen(self) -> Screen:
+        if self.first_deck is None:
+            return self.make_overview_screen(self.cwd)
         return self.make_deck_screen(self.first_deck, self._warnings)
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"  # never inherit $TEXTUAL_THEME (snapshots)
 
-    def make_deck_screen(self, deck: Deck[SessionLog], warnings: Iterable[str] = ()) -> DeckScreen:
-        return DeckScreen(deck, follow=self.following, poll=self.poll, clock=self.clock,
-                          show_clock=self.show_clock, path_label=self.path_label, warnings=warnings)
+    def make_deck_screen(
+        self, deck: Deck[SessionLog], warnings: Iterable[str] = (), screen: type[DeckScreen] = DeckScreen,
+    ) -> DeckScreen:
+        return screen(deck, follow=self.following, poll=self.poll, clock=self.clock,
+                      show_clock=self.show_clock, path_label=self.path_label, warnings=warnings)
+
+    def make_overview_screen(self, cwd: str | None) -> OverviewScreen:
+        return OverviewScreen(cwd, clock=self.clock, poll=self.overview_poll)
+
+    # ------------------------------------------------------------------ history and other sessions
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The timeline and the overview open from a deck (their own screens bind f8 and f9)."""
+        if action in ("timeline", "overview"):
+            return isinstance(self.screen, DeckScreen)
+        return True
+
+    def action_timeline(self) -> None:
+        if isinstance(self.screen, DeckScreen):
+            deck = self.screen.deck
+            self.push_screen(TimelineScreen(deck.log.path, clock=self.clock, todo_config=deck.todo.config,
+                                            follow=self.following))
+
+    def action_overview(self) -> None:
+        if isinstance(self.screen, DeckScreen):
+            self.push_screen(self.make_overview_screen(self.screen.view.cwd or None))
 
     @property
     def deck_screen(self) -> DeckScreen:
@@ -116,3 +155,7 @@ class PideckApp(App[None]):
         yield from super().get_system_commands(screen)
         if isinstance(screen, DeckScreen):
             yield from screen.system_commands()
+            yield SystemCommand("Timeline", "The session's events, pi's tree of branches, the deck as of any entry (f8)",
+                                self.action_timeline)
+            yield SystemCommand("Sessions overview", "Every session of this directory, live (f9)",
+                                self.action_overview)

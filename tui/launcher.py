@@ -6,6 +6,7 @@ them.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Sequence
 
@@ -13,11 +14,17 @@ if TYPE_CHECKING:
     from core.opening import Opened
 
 
-def run_tui(opened: Opened) -> int:
-    """Run the app until the person quits; a crash is never exit status 0."""
+def run_tui(opened: Opened | None) -> int:
+    """Run the app until the person quits (``opened`` None: on the sessions overview); a crash is
+    never exit status 0."""
+    import gc
+
     from tui.app import PideckApp
 
-    app = PideckApp(opened.deck, warnings=opened.warnings)
+    app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else ())
+    # What is loaded now (the session's index, Textual's modules) lives as long as the app: kept
+    # out of the collector's way, the collections while the app runs scan only what it makes.
+    gc.freeze()
     app.run()
     return app.return_code or 0
 
@@ -28,5 +35,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     return cli_main(argv, tui=run_tui)
 
 
+def run() -> None:
+    """The console script: ``main``, then a quick exit. Once a headless command's output is
+    flushed, nothing is left to do but free what it built (a big session's index, thousands of
+    objects), which the interpreter would do one object at a time; ``os._exit`` skips that. The
+    TUI exits the usual way (Textual restores the terminal as the app ends, and its threads are
+    joined), and so does a run whose output cannot be flushed (the usual error is printed)."""
+    status = main()
+    if "textual" not in sys.modules:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (OSError, ValueError):
+            pass
+        else:
+            os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    run()

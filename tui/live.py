@@ -14,7 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any, Callable
 
-from core.deck import Deck, DeckChange
+from core.deck import TODO, Deck, DeckChange
 from core.session.errors import SessionError
 from core.session.log import SessionLog
 from core.view import DeckView, build_view
@@ -23,7 +23,10 @@ from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
 Job = Callable[[Deck[SessionLog]], Any]
 
 
-def file_key(path: Path) -> tuple[int, int, int, int] | None:
+FileKey = tuple[int, int, int, int]
+
+
+def file_key(path: Path) -> FileKey | None:
     """(inode, size, mtime_ns, mode): any append, truncation, replacement or change of permissions
     changes it; None when the file cannot be looked at."""
     try:
@@ -68,6 +71,12 @@ class DeckWorker:
 
     def stop(self) -> None:
         self._jobs.put(None)
+
+    def finish_opening(self, deck: Deck[SessionLog]) -> None:
+        """A job: the parts the screen's first view left out (the todo fold and its warnings),
+        drawn as a change of the todo part."""
+        self.view = build_view(deck, self.view, frozenset({TODO}))
+        self._post(DeckUpdated(self.view, DeckChange(frozenset({TODO}))))
 
     def run(self, cancelled: threading.Event) -> None:
         """The thread's loop. An error nothing here expects ends it and is handed to the screen

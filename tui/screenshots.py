@@ -6,6 +6,8 @@ Fixed sessions, a fixed clock and follow mode off, so a rerun only changes a fil
 from __future__ import annotations
 
 import asyncio
+import os
+import shutil
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
@@ -15,6 +17,7 @@ from textual.command import CommandPalette
 from textual.pilot import Pilot
 
 from core.deck import Deck
+from core.session.discovery import pi_sessions_dir, pideck_sessions_dir
 from core.session import ReadOnlySession, SessionLog
 from tui.app import PideckApp
 from tui.commands import SlashCommandProvider
@@ -56,22 +59,117 @@ async def palette(pilot: Pilot) -> None:
 
 
 async def packet(pilot: Pilot) -> None:
-    pilot.app.show_packet("review-parser")  # type: ignore[attr-defined]
+    pilot.app.deck_screen.show_packet("review-parser")  # type: ignore[attr-defined]
     await pilot.pause()
 
 
-SHOTS: list[tuple[str, str, tuple[int, int], Step]] = [
-    ("main.svg", "demo", (120, 40), pause),
-    ("main-80x24.svg", "demo", (80, 24), pause),
-    ("palette.svg", "demo", (120, 40), palette),
-    ("todos-overlay.svg", "demo", (120, 40), press("f2")),
-    ("packet-detail.svg", "demo", (120, 40), packet),
-    ("pi-read-only.svg", "pi", (120, 40), press("f3")),
+# -- the history screens: the timeline of pi's branched fixture, and the sessions overview -------------
+
+BRANCHED = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "pi_sessionmanager_branched.jsonl"
+LATER_MS = 1796054400000  # 2026-11-30T16:00:00Z, after every entry of the overview's sessions
+
+
+async def until(pilot: Pilot, condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            break
+        await pilot.pause(0.02)
+    await pilot.pause()
+
+
+def timeline(downs: int, after: Step | None = None) -> Step:
+    """Open the timeline (f8), move the cursor ``downs`` rows, wait for its preview; then ``after``."""
+    async def step(pilot: Pilot) -> None:
+        from tui.screens.timeline import TimelineScreen
+
+        await pilot.press("f8")
+        await until(pilot, lambda: isinstance(pilot.app.screen, TimelineScreen))
+        screen = pilot.app.screen
+        assert isinstance(screen, TimelineScreen)
+
+        def shown() -> bool:
+            event = screen.selected_event()
+            return (not screen.busy and event is not None and screen.shown is not None
+                    and screen.shown.as_of.entry_id == event.entry_id)
+
+        await until(pilot, shown)
+        for _ in range(downs):
+            await pilot.press("down")
+        await until(pilot, shown)
+        if after is not None:
+            await after(pilot)
+    return step
+
+
+async def past(pilot: Pilot) -> None:
+    from tui.screens.past import PastScreen
+
+    await pilot.press("enter")
+    await until(pilot, lambda: isinstance(pilot.app.screen, PastScreen))
+
+
+async def diff(pilot: Pilot) -> None:
+    """Mark T7, move up to B4, show the diff."""
+    from tui.screens.diff import DiffScreen
+
+    await pilot.press("m")
+    for _ in range(14):
+        await pilot.press("up")
+    await pilot.pause(0.3)
+    await pilot.press("d")
+    await until(pilot, lambda: isinstance(pilot.app.screen, DiffScreen))
+    pilot.app.clear_notifications()
+    await pilot.pause()
+
+
+async def overview(pilot: Pilot) -> None:
+    from tui.screens.overview import OverviewScreen
+
+    await until(pilot, lambda: isinstance(pilot.app.screen, OverviewScreen) and len(pilot.app.screen.rows) == 2)
+
+
+def branched_app(folder: Path) -> PideckApp:
+    path = folder / BRANCHED.name
+    shutil.copy(BRANCHED, path)
+    return PideckApp(Deck(SessionLog.open(path, writable=False), clock=lambda: MS), follow=False, clock=lambda: MS)
+
+
+def overview_app(folder: Path) -> PideckApp:
+    """pideck's demo session and pi's branched fixture for CWD, in a private pideck and pi home."""
+    os.environ["PIDECK_HOME"], os.environ["PI_CODING_AGENT_DIR"] = str(folder / "pideck"), str(folder / "pi")
+    mine = pideck_sessions_dir(CWD)
+    mine.mkdir(parents=True)
+    write_demo(mine / "2026-11-30T14-55-13-000Z_demo.jsonl", cwd=CWD, clock=lambda: MOMENT, ids=counter_ids(),
+               todo_clock=lambda: MS)
+    theirs = pi_sessions_dir(CWD)
+    theirs.mkdir(parents=True)
+    shutil.copy(BRANCHED, theirs / "2026-11-30T15-50-53-733Z_01a22d26.jsonl")
+    return PideckApp(None, follow=False, clock=lambda: LATER_MS, cwd=CWD, overview_poll=0.05)
+
+
+def demo_app(folder: Path) -> PideckApp:
+    return PideckApp(demo_deck(folder), follow=False, clock=lambda: MS)
+
+
+def pi_app(folder: Path) -> PideckApp:
+    return PideckApp(pi_deck(folder), follow=False, clock=lambda: MS)
+
+
+SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
+    ("main.svg", demo_app, (120, 40), pause),
+    ("main-80x24.svg", demo_app, (80, 24), pause),
+    ("palette.svg", demo_app, (120, 40), palette),
+    ("todos-overlay.svg", demo_app, (120, 40), press("f2")),
+    ("packet-detail.svg", demo_app, (120, 40), packet),
+    ("pi-read-only.svg", pi_app, (120, 40), press("f3")),
+    ("overview.svg", overview_app, (120, 40), overview),
+    ("timeline.svg", branched_app, (120, 40), timeline(4)),
+    ("past-point.svg", branched_app, (120, 40), timeline(10, past)),
+    ("diff.svg", branched_app, (120, 40), timeline(24, diff)),
 ]
 
 
-async def shoot(name: str, deck: Deck, size: tuple[int, int], step: Step) -> None:
-    app = PideckApp(deck, follow=False, clock=lambda: MS)
+async def shoot(name: str, app: PideckApp, size: tuple[int, int], step: Step) -> None:
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
         await step(pilot)
@@ -80,10 +178,17 @@ async def shoot(name: str, deck: Deck, size: tuple[int, int], step: Step) -> Non
 
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
-    for name, kind, size, step in SHOTS:
+    saved = {k: os.environ.get(k) for k in ("PIDECK_HOME", "PI_CODING_AGENT_DIR")}
+    for name, make, size, step in SHOTS:
         with tempfile.TemporaryDirectory() as folder:
-            deck = demo_deck(Path(folder)) if kind == "demo" else pi_deck(Path(folder))
-            await shoot(name, deck, size, step)
+            try:
+                await shoot(name, make(Path(folder)), size, step)
+            finally:
+                for key, value in saved.items():
+                    if value is None:
+                        os.environ.pop(key, None)
+                    else:
+                        os.environ[key] = value
         print(OUT / name)
 
 

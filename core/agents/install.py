@@ -146,17 +146,3 @@ def cmd_install(args: argparse.Namespace) -> int:
     places = Places(cwd=Path.cwd(), home=Path.home(), codex_home=Path(os.path.abspath(codex_home)))
     return install(args.agent, args.scope, args.dry_run, places=places, command=pideck_command(),
                    now=utc_now(), out=sys.stdout, err=sys.stderr)
-
-
-def add_install_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser(
-        "install", help="set an agent up to use pideck's MCP server and Stop hook",
-        description="Merge pideck's MCP server (and, for Claude Code and Codex, its Stop hook) into "
-                    "the config files the agent reads; other servers, hooks and keys are kept. A "
-                    "changed file is backed up beside itself; a second run changes nothing.")
-    p.add_argument("agent", metavar="AGENT", choices=sorted(AGENTS),
-                   help="claude, codex, gemini or cursor")
-    p.add_argument("--scope", choices=("project", "user"),
-                   help="this project's files or your user files (default: project; codex: user)")
-    p.add_argument("--dry-run", action="store_true", help="print the changes as a diff, write nothing")
-    p.set_defaults(func=cmd_install)

@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import platformdirs
-
 from .parse import is_header, loads_line
 from .writer import iso_timestamp, utc_now, uuid7
 
@@ -50,7 +48,11 @@ def pi_sessions_root() -> Path:
 
 def pideck_home() -> Path:
     value = os.environ.get("PIDECK_HOME")
-    return Path(os.path.expanduser(value)) if value else Path(platformdirs.user_state_dir("pideck"))
+    if value:
+        return Path(os.path.expanduser(value))
+    import platformdirs  # (only here: a command given PIDECK_HOME does not load it)
+
+    return Path(platformdirs.user_state_dir("pideck"))
 
 
 def pideck_sessions_dir(cwd: str | os.PathLike[str]) -> Path:
@@ -133,7 +135,7 @@ class SessionInfo:
     kind: Kind
     id: str
     cwd: str | None
-    entries: int  # complete lines after the header (blank or bad lines included; counted cheaply)
+    entries: int | None  # complete lines after the header (blank or bad lines included); None: not counted
     size: int
     mtime: float
 
@@ -179,10 +181,10 @@ def _scan(folder: Path, kind: Kind, cwd_filter: str | None, count: bool = True) 
             continue
         try:
             st = path.stat()
-            lines = _count_lines(path) if count else 1
+            entries = max(_count_lines(path) - 1, 0) if count else None
         except OSError:
             continue
-        found.append(SessionInfo(path, kind, header["id"], cwd, max(lines - 1, 0), st.st_size, st.st_mtime))
+        found.append(SessionInfo(path, kind, header["id"], cwd, entries, st.st_size, st.st_mtime))
     return found
 
 
@@ -205,14 +207,7 @@ def list_sessions(cwd: str | os.PathLike[str]) -> list[SessionInfo]:
 
 def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None) -> SessionInfo | None:
     """The session ``pi --continue`` would pick for ``cwd`` (over both folders, or only the folder
-    of ``kind``). Only the chosen file's lines are counted: counting every session would read all
-    of them in full."""
+    of ``kind``). Only headers are read: counting lines would read the chosen file in full, which
+    the open that follows (from its saved index) never does; its ``entries`` is None."""
     sessions = _sessions(cwd, count=False, kind=kind)
-    if not sessions:
-        return None
-    newest = sessions[0]
-    try:
-        entries = max(_count_lines(newest.path) - 1, 0)
-    except OSError:
-        entries = 0
-    return SessionInfo(newest.path, newest.kind, newest.id, newest.cwd, entries, newest.size, newest.mtime)
+    return sessions[0] if sessions else None

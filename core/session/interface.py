@@ -8,6 +8,7 @@ A log that may not be written still answers ``writable`` and raises ``ReadOnlySe
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol, Sequence
 
 from core.session.index import Kind
@@ -50,6 +51,15 @@ class ReadableLog(Protocol):
         from key to entry, and the branch's last entry; None when the entry at ``start - 1`` is no
         longer ``anchor`` (the branch changed in another way than growing)."""
 
+    def derived(self, name: str) -> tuple[Any, int, Mapping[str, Any]] | None:
+        """A result ``keep_derived`` kept (in this run or an earlier one) while the current branch
+        still starts with the entries it was derived from: (value, branch length it covers, the
+        last of those entries); None otherwise, or when the log keeps nothing."""
+
+    def keep_derived(self, name: str, covers: int, value: Callable[[], Any]) -> None:
+        """Offer ``value()`` (JSON), derived from the first ``covers`` entries of the current
+        branch, to be kept for later runs; a log may call it or not."""
+
     def latest_custom(self, custom_type: str) -> Mapping[str, Any] | None:
         """The newest ``custom`` entry of ``custom_type`` on the current branch."""
 
@@ -78,3 +88,23 @@ class WritableLog(ReadableLog, Protocol):
         self, custom_type: str, content: Any, display: bool, details: Any = None
     ) -> Mapping[str, Any]:
         """Append a ``custom_message`` entry whose parent is the current leaf."""
+
+
+class SessionFile(WritableLog, Protocol):
+    """A log with what a view says about its file: a session file, or one as it was at an earlier
+    entry (``cut.py``)."""
+
+    @property
+    def path(self) -> Path: ...
+
+    @property
+    def header(self) -> dict[str, Any] | None: ...
+
+    @property
+    def name(self) -> str | None:
+        """The session's name (pi's ``session_info``), or None."""
+
+    @property
+    def cwd(self) -> str | None: ...
+
+    def branch(self) -> Sequence[EntryRecord]: ...

@@ -5,12 +5,15 @@ from __future__ import annotations
 import gc
 import os
 import stat
+from array import array
+from itertools import compress, repeat
+from operator import attrgetter, ge, itemgetter, ne, sub
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, cast
 
 try:
     import fcntl
@@ -32,8 +35,13 @@ from .writer import (
     serialise, short_id, unique_id, utc_now, uuid7, write_all,
 )
 
+SCAN_MIN_BYTES = 1 << 20
+"""Reads of at least this many new bytes scan lines with msgspec (``scan.py``); smaller ones parse
+them in full, which costs less than loading msgspec (a hook's ``pideck gate`` on a small session)."""
 FORK_REACH = 256
 """How far back from the leaf a new entry's parent is looked for on the branch (see ``_follow_leaf``)."""
+DERIVED_RESAVE = 2000
+"""Branch entries a derived result must have grown by before it is kept again (``keep_derived``)."""
 BODIES_KEPT = 32
 """Bodies of entries other than messages kept after being read (see ``_load``)."""
 
@@ -68,11 +76,12 @@ class SessionLog:
         clock: Clock | None = None,
         id_factory: IdFactory | None = None,
         saved_index: bool | None = None,
-        scan: bool = True,
+        scan: bool | None = None,
     ) -> None:
         """``saved_index``: use and keep the saved index (``sidecar.py``); None follows
         ``PIDECK_INDEX``. ``scan=False`` parses every line in full instead of scanning it (the
-        reference the tests hold the scanner to)."""
+        reference the tests hold the scanner to), ``scan=True`` scans every line; None scans reads
+        of ``SCAN_MIN_BYTES`` or more."""
         self.path = Path(path)
         self._requested_writable = writable
         self._clock = clock or utc_now
@@ -105,6 +114,9 @@ class SessionLog:
         self._name: tuple[int, str | None] | None = None
         self._memo: tuple[EntryRecord, dict[str, Any]] | None = None  # the last message body read
         self._bodies: OrderedDict[EntryRecord, dict[str, Any]] = OrderedDict()  # recent other bodies
+        self._derived: dict[str, dict[str, Any]] = {}  # kept beside the saved index (see keep_derived)
+        self._derived_covers: dict[str, int] = {}  # branch entries a saved result is known to cover
+        self._read_back_failed = False  # an entry's body could not be read back (see _save_index)
 
     # -- opening ----------------------------------------------------------------------------------
 
@@ -126,6 +138,7 @@ class SessionLog:
         if log.header is None:
             raise NotASession(f"{log.path} is not a pi session file: it has no session header line")
         log._save_index()
+        log._load_kept()
         return log
 
     @classmethod
@@ -164,6 +177,8 @@ class SessionLog:
         """Take up where the saved index stopped, when it still describes this file."""
         if not self._saved_index:
             return
+        if sidecar.mode() != "always" and self.path.stat().st_size < sidecar.MIN_BYTES:
+            return  # none is kept for a small session: not even the state folder is looked at
         saved = sidecar.load(self.path)
         if saved is None:
             return
@@ -179,16 +194,23 @@ class SessionLog:
         self._saved_at = saved.consumed
         self.index_source = "saved index"
 
+    def _keeps(self) -> bool:
+        """Whether this log keeps its index and derived results between runs: a saved index is
+        on, the session is big enough (or ``PIDECK_INDEX=always``), and no entry failed to be read
+        back (its warnings would hold one a fresh read only gives when it reads that entry, and
+        results derived since may have met it)."""
+        st = self._tail.stat
+        if not self._saved_index or self.header is None or st is None or self._read_back_failed:
+            return False
+        return self._saved_at is not None or sidecar.mode() == "always" or st.st_size >= sidecar.MIN_BYTES
+
     def _save_index(self) -> None:
         """Save the index after a full read of a big file, or once enough was appended since."""
         st, consumed = self._tail.stat, self._tail.consumed
-        if not self._saved_index or self.header is None or st is None or consumed == 0:
+        if not self._keeps() or st is None or self.header is None or consumed == 0:
             return
         always = sidecar.mode() == "always"
-        if self._saved_at is None:
-            if not always and st.st_size < sidecar.MIN_BYTES:
-                return
-        elif consumed - self._saved_at < (1 if always else sidecar.RESAVE_BYTES):
+        if self._saved_at is not None and consumed - self._saved_at < (1 if always else sidecar.RESAVE_BYTES):
             return
         if self._branch is None and len(self._index):
             path, cycle_at = self._index.walk(len(self._index) - 1)
@@ -201,6 +223,41 @@ class SessionLog:
         )
         if sidecar.save(self.path, saved):
             self._saved_at = consumed
+
+    def _load_kept(self) -> None:
+        """The derived results kept by an earlier run, checked against the file as it was read."""
+        st = self._tail.stat
+        if self._keeps() and st is not None:
+            self._derived = sidecar.load_kept(self.path, st, self._tail.consumed)
+
+    def derived(self, name: str) -> tuple[Any, int, EntryRecord] | None:
+        """A result kept by ``keep_derived`` (in this run or an earlier one) while the current
+        branch still starts with the entries it was derived from:
+        ``(value, covers, last)``, the branch length it covers and its last record; else None."""
+        kept = self._derived.get(name)
+        if kept is None:
+            return None
+        covers, branch = kept["covers"], self._current_branch()
+        if covers > len(branch) or _branch_digest(branch, covers) != kept["branch"]:
+            return None
+        self._derived_covers[name] = covers
+        return kept["value"], covers, self._records.record(branch[covers - 1])
+
+    def keep_derived(self, name: str, covers: int, value: Callable[[], Any]) -> None:
+        """Keep ``value()`` (JSON), derived from the first ``covers`` entries of the current
+        branch, for later runs (beside the saved index). Called after every derivation; written
+        only when none is known to be kept yet or the branch grew by ``DERIVED_RESAVE`` entries
+        since, and only for a session that keeps its index."""
+        known = self._derived_covers.get(name)
+        always = sidecar.mode() == "always"
+        if known is not None and 0 <= covers - known < (1 if always else DERIVED_RESAVE):
+            return
+        branch, st = self._current_branch(), self._tail.stat
+        if not 0 < covers <= len(branch) or not self._keeps() or st is None:
+            return
+        self._derived[name] = {"covers": covers, "branch": _branch_digest(branch, covers), "value": value()}
+        if sidecar.save_kept(self.path, self._derived, self._tail.consumed, self._tail.first_line, st):
+            self._derived_covers[name] = covers
 
     # -- header facts -----------------------------------------------------------------------------
 
@@ -255,6 +312,12 @@ class SessionLog:
     # -- reading ----------------------------------------------------------------------------------
 
     @property
+    def index(self) -> EntryIndex:
+        """The entry index (read it, never change it): what a view of the file as it was at an
+        entry (``cut.py``) and the tree of branches (``tree.py``) are computed from."""
+        return self._index
+
+    @property
     def records(self) -> Records:
         """Every entry in file order (a sequence of records, the same object until a reset)."""
         return self._records
@@ -290,10 +353,10 @@ class SessionLog:
 
     def _ingest(self, chunk: TailChunk) -> None:
         # The hot loop of opening a big file. Lines are walked in place (no copies) and scanned for
-        # their identity only (scan.py). The common case, a new entry whose fields are all strings,
-        # is indexed right here (a call per line costs as much as the scan); anything else goes
-        # through _add, and a line the scanner refuses is parsed in full as pi parses it.
-        from .scan import REFUSED, decode_line
+        # their identity only (scan.py; a small read parses them in full, see SCAN_MIN_BYTES). The
+        # common case, a new entry whose fields are all strings, is indexed right here (a call per
+        # line costs as much as the scan); anything else goes through _add, and a line the scanner
+        # refuses is parsed in full as pi parses it.
 
         data, base, size = chunk.data, chunk.offset, chunk.size
         view = memoryview(data)
@@ -303,15 +366,27 @@ class SessionLog:
         append_id, append_parent, append_kind = ids.append, index.parents.append, index.kinds.append
         append_offset, append_length, append_line = index.offsets.append, index.lengths.append, index.line_nos.append
         short = 2 * MAX_DEPTH  # longer lines of other types than message get their depth checked
-        scanning = self._scan and not self._legacy and self.header is not None
+        scan = self._scan
+        if scan is None:  # this chunk and what follows it in the file
+            st = self._tail.stat
+            scan = st is not None and st.st_size - base >= SCAN_MIN_BYTES
+        scanning = scan and not self._legacy and self.header is not None
+        if scan:
+            from .scan import REFUSED, decode_line
         line_no, pos = chunk.first_line_no, 0
+        batch = scan  # try the rest of the chunk at once as soon as the lines are scanned
         try:
             while (end := find(b"\n", pos, size)) >= 0:
+                if batch and scanning:
+                    batch = False
+                    if indexed := self._index_batch(data, base, pos, size, line_no):
+                        line_no += indexed
+                        break
                 start, pos, n = pos, end + 1, line_no
                 line_no += 1
                 if not scanning:  # the lines up to the header, or every line of a legacy file
                     self._parse_in_full(n, data, base, start, end)
-                    scanning = self._scan and not self._legacy and self.header is not None
+                    scanning = scan and not self._legacy and self.header is not None
                     continue
                 try:
                     line = decode_line(view[start:end])
@@ -354,6 +429,77 @@ class SessionLog:
         finally:
             view.release()
         chunk.line_count_hint = line_no - chunk.first_line_no
+
+    def _index_batch(self, data: bytes | bytearray, base: int, start: int, size: int, first_no: int) -> int:
+        """Index the lines of ``data[start:size]`` all at once (each step runs over the whole
+        batch in C where it can) when every one of them is an ordinary new entry: every field a
+        string, a new id, a parent earlier in the file, no depth to worry about. Returns how many
+        lines it indexed; 0 when any line is not such an entry, having changed nothing (the lines
+        are then indexed one by one, which decides about each the way pi does)."""
+        from .scan import REFUSED, decode_entry
+
+        index = self._index
+        if index.pending:  # an earlier entry waits for its parent: leave cycles to the line path
+            return 0
+        find, ends, end = data.find, [], start - 1
+        while (end := find(b"\n", end + 1, size)) >= 0:
+            ends.append(end)
+        starts = [start, *map((1).__add__, ends[:-1])]
+        lines = list(map(memoryview(data).__getitem__, map(slice, starts, ends)))  # views: no copies
+        try:
+            entries = list(map(decode_entry, lines))
+        except REFUSED:
+            return 0
+        del lines  # (the tailer reuses its buffer: no view of it may outlive this call)
+        count, first = len(entries), len(index)
+        ids = list(map(_ID, entries))
+        positions = index.positions
+        if len(set(ids)) != count or not positions.keys().isdisjoint(ids):
+            return 0
+        positions.update(zip(ids, range(first, first + count)))  # undone below if the batch is refused
+        get, parent_ids = positions.get, list(map(_PARENT_ID, entries))
+        if None in parent_ids:
+            parents = [NO_PARENT if p is None else get(p, PENDING) for p in parent_ids]
+        else:
+            parents = list(map(get, parent_ids, repeat(PENDING, count)))
+        keys: list[Kind] = [
+            (e.type, e.customType, m.role, m.toolName) if (m := e.message) is not None and e.type == "message"
+            else (e.type, e.customType, None, None) for e in entries
+        ]
+        types = list(map(_TYPE, keys))
+        lengths = list(map(sub, ends, starts))
+        short = 2 * MAX_DEPTH
+        if (PENDING in parents or any(map(ge, parents, range(first, first + count)))  # a later parent
+                or "session" in types  # a second header
+                or any(lengths[i] > short and too_deep(data[starts[i]:ends[i]])  # too deep to read back
+                       for i in compress(range(count), map(ne, types, repeat("message", count))))):
+            for entry_id in ids:
+                del positions[entry_id]
+            return 0
+        known = list(map(index.kind_codes.get, keys))
+        # kinds not seen yet are added in the order they appear
+        codes = [index.kind_code(k) for k in keys] if None in known else cast("list[int]", known)
+        index.ids.extend(ids)
+        index.parents.extend(parents)
+        index.kinds.extend(codes)
+        index.offsets.extend(map(base.__add__, starts))
+        index.lengths.extend(lengths)
+        index.line_nos.extend(range(first_no, first_no + count))
+        if "session_info" in types:
+            self._name_at = first + count - 1 - types[::-1].index("session_info")
+        branch = self._branch
+        if branch and branch[-1] == first - 1 and parents == list(range(first - 1, first + count - 1)):
+            branch.extend(range(first, first + count))  # the branch grows by the whole batch
+            return count
+        for i, parent_at in enumerate(parents, first):
+            if branch is None:
+                break
+            if branch and branch[-1] == parent_at:
+                branch.append(i)
+            else:
+                self._follow_leaf(i, parent_at, ids[i - first])
+                branch = self._branch
+        return count
 
     def _parse_in_full(self, n: int, data: bytes | bytearray, base: int, start: int, end: int) -> None:
         try:
@@ -428,10 +574,11 @@ class SessionLog:
         (a /tree jump); anything else leaves it to be walked again when asked for."""
         branch = self._branch
         assert branch is not None
+        if parent_at == PENDING:  # a parent id not seen before it, maybe its own: pi decides by id
+            self._branch = None
+            return
         if parent_at < 0:
-            # its own parent is a cycle of one: left to the walk, which warns about it when the
-            # branch is asked for (unless a later entry takes the leaf first)
-            self._branch = None if self._index.pending.get(i) == entry_id else [i]
+            self._branch = [i]
             return
         if not branch or branch[-1] != parent_at:
             for k in range(len(branch) - 2, max(len(branch) - FORK_REACH, 0) - 1, -1):
@@ -478,6 +625,7 @@ class SessionLog:
                 if len(self._bodies) > BODIES_KEPT:
                     self._bodies.popitem(last=False)
             return value
+        self._read_back_failed = True
         self._warn(f"line {record.line_no}: entry {record.id} could not be read back ({problem})")
         return {"type": record.type, "id": record.id, "parentId": record.parent_id}
 
@@ -534,7 +682,9 @@ class SessionLog:
             return None
         index = self._index
         codes, kinds, table = index.codes(wanted), index.kinds, index.kind_table
-        picked = [(p, table[kinds[i]], i) for p, i in enumerate(branch[start:], start) if kinds[i] in codes]
+        # the positions are found in C (a map over the branch); only the picked ones cost a step
+        hits = compress(range(start, len(branch)), map(codes.__contains__, map(kinds.__getitem__, branch[start:])))
+        picked = [(p, table[kinds[branch[p]]], branch[p]) for p in hits]
         return picked, len(branch), records.record, records.record(branch[-1]) if branch else None
 
     def entry(self, entry_id: str) -> dict[str, Any] | None:
@@ -637,6 +787,16 @@ class SessionLog:
             raise ReadOnlySession(FILE_GONE) from None
         except PermissionError as exc:
             raise ReadOnlySession(cannot_write(exc.strerror or "permission denied")) from None
+
+
+def _branch_digest(branch: list[int], covers: int) -> str:
+    """What identifies the first ``covers`` positions of a branch of one index."""
+    import hashlib
+
+    return hashlib.blake2b(array("q", branch[:covers]).tobytes(), digest_size=16).hexdigest()
+
+
+_ID, _PARENT_ID, _TYPE = attrgetter("id"), attrgetter("parentId"), itemgetter(0)
 
 
 class _ById(Mapping):

@@ -29,4 +29,23 @@ class _Line(msgspec.Struct, gc=False):
 decode_line = msgspec.json.Decoder(_Line).decode
 """``decode_line(bytes_like)`` -> an object with the fields above; raises one of ``REFUSED``."""
 
+
+class _Role(msgspec.Struct, gc=False):
+    role: "str | None" = None
+    toolName: "str | None" = None
+
+
+class _Entry(msgspec.Struct, gc=False):
+    type: str
+    id: str
+    parentId: "str | None" = None
+    customType: "str | None" = None
+    message: "_Role | None" = None
+
+
+decode_entry = msgspec.json.Decoder(_Entry).decode
+"""``decode_line`` for an ordinary entry only: every field a string (or null, where pi allows
+it); anything else raises one of ``REFUSED`` (the caller then reads the line with
+``decode_line``). What it returns is what ``decode_line`` gives for the same line."""
+
 REFUSED = (msgspec.MsgspecError, RecursionError)

@@ -3,10 +3,13 @@
 Opening a big session reads every byte of it; opening it again, unchanged or only appended to,
 should not. After an open, the index (``index.py``), the header, the warnings and the current
 branch are saved to ``<pideck home>/index/<hash of the session path>.idx``; the next open loads
-them, checks that they still describe the file, and reads only the bytes appended since.
+them, checks that they still describe the file, and reads only the bytes appended since. Results
+derived from the branch (the todo fold) are kept beside it in ``<hash>.kept`` (small, so keeping
+one never rewrites the index), each with the branch prefix it was derived from, and are used only
+while the current branch still starts with that prefix.
 
-Nothing in it is trusted blindly. The file carries its format, the session path it was made for
-and a checksum of its whole content: a foreign, truncated, corrupt or tampered file is ignored
+Nothing in them is trusted blindly. Each file carries its format, the session path it was made
+for and a checksum of its whole content: a foreign, truncated, corrupt or tampered file is ignored
 (and replaced by the next save). It is used only while the session is the same file (device and
 inode), has not shrunk, is the same size and modification time or has grown, and still holds the
 same first line and the same last 4 KiB before the point the index reached; anything else is a
@@ -35,6 +38,7 @@ from .index import PENDING, EntryIndex
 from .parse import is_header
 
 FORMAT = b"pideck session index 1\n"
+KEPT_FORMAT = b"pideck derived results 1\n"
 BLOCK = 4096  # bytes before the indexed end that must still be the same
 DIGEST = 32
 MIN_BYTES = 1 << 20  # smaller sessions are read in full: quick anyway, and no file to keep
@@ -58,6 +62,12 @@ def location(session: Path) -> Path | None:
         return None
     name = hashlib.sha256(os.fsencode(session)).hexdigest()[:40]
     return folder / f"{name}.idx"
+
+
+def kept_location(session: Path) -> Path | None:
+    """Where the results derived from ``session`` are kept (beside its saved index), or None."""
+    target = location(session)
+    return target.with_suffix(".kept") if target is not None else None
 
 
 @dataclass
@@ -86,25 +96,53 @@ def _tail_hash(fd: int, consumed: int) -> str:
 def save(session: Path, saved: Saved) -> bool:
     """Write the saved index of ``session``; False when it could not be (it is only a cache)."""
     target = location(session)
-    if target is None:
+    identity = _identity(session, saved.consumed, saved.first_line, saved.file) if target is not None else None
+    if target is None or identity is None:
         return False
     try:
-        fd = os.open(session, os.O_RDONLY)
-        try:
-            tail = _tail_hash(fd, saved.consumed)
-            now, then = os.fstat(fd), saved.file
-            if (now.st_ino, now.st_size, now.st_mtime_ns) != (then.st_ino, then.st_size, then.st_mtime_ns):
-                return False  # written to since it was read: the bytes just hashed may not be the ones indexed
-        finally:
-            os.close(fd)
-        replace_private_file(target, _encode(Path(os.path.abspath(session)), saved, tail))
+        replace_private_file(target, _encode(identity, saved))
     except (OSError, ValueError):
         return False
     return True
 
 
-def _encode(session: Path, saved: Saved, tail: str) -> bytes:
-    index, st = saved.index, saved.file
+def save_kept(session: Path, kept: dict[str, Any], consumed: int, first_line: bytes, file: os.stat_result) -> bool:
+    """Write the derived results of ``session`` (name -> JSON), derived from the index of its first
+    ``consumed`` bytes as read when the file was ``file``; False when they could not be."""
+    target = kept_location(session)
+    identity = _identity(session, consumed, first_line, file) if target is not None else None
+    if target is None or identity is None:
+        return False
+    try:
+        body = KEPT_FORMAT + json.dumps({**identity, "kept": kept}).encode("utf-8")
+        replace_private_file(target, body + hashlib.blake2b(body, digest_size=DIGEST).digest())
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _identity(session: Path, consumed: int, first_line: bytes, then: os.stat_result) -> dict[str, Any] | None:
+    """What a saved file records of the session it describes, or None when the session was written
+    to since it was read (the bytes hashed now may not be the ones read)."""
+    try:
+        fd = os.open(session, os.O_RDONLY)
+        try:
+            tail = _tail_hash(fd, consumed)
+            now = os.fstat(fd)
+        finally:
+            os.close(fd)
+    except OSError:
+        return None
+    if (now.st_ino, now.st_size, now.st_mtime_ns) != (then.st_ino, then.st_size, then.st_mtime_ns):
+        return None
+    return {
+        "path": os.path.abspath(session), "dev": then.st_dev, "ino": then.st_ino, "size": then.st_size,
+        "mtime_ns": then.st_mtime_ns, "consumed": consumed, "tail": tail, "first_line": first_line.hex(),
+    }
+
+
+def _encode(identity: dict[str, Any], saved: Saved) -> bytes:
+    index = saved.index
     sections: list[tuple[str, bytes]] = [(name, getattr(index, name).tobytes()) for name, _ in _ARRAYS]
     if saved.branch is not None:
         sections.append(("branch", array("q", saved.branch).tobytes()))
@@ -113,9 +151,7 @@ def _encode(session: Path, saved: Saved, tail: str) -> bytes:
     ids = joined if ids_as_lines else json.dumps(index.ids)
     sections.append(("ids", ids.encode("utf-8", "surrogatepass")))
     meta = {
-        "path": str(session), "dev": st.st_dev, "ino": st.st_ino, "size": st.st_size, "mtime_ns": st.st_mtime_ns,
-        "consumed": saved.consumed, "lines": saved.lines, "tail": tail, "first_line": saved.first_line.hex(),
-        "byteorder": sys.byteorder, "count": len(index.ids), "ids": "lines" if ids_as_lines else "json",
+        **identity, "lines": saved.lines, "byteorder": sys.byteorder, "count": len(index.ids), "ids": "lines" if ids_as_lines else "json",
         "header": saved.header, "warnings": saved.warnings, "cycle_warned": saved.cycle_warned,
         "kinds": index.kind_table, "pending": sorted(index.pending.items()), "duplicates": index.duplicates,
         "name_at": saved.name_at,
@@ -183,6 +219,12 @@ def _decode(raw: bytes) -> tuple[dict[str, Any], dict[str, memoryview]]:
 
 
 def _check_against_file(session: Path, meta: dict[str, Any], sections: dict[str, memoryview]) -> Saved | None:
+    st = _still_described(session, meta)
+    return _saved(meta, sections, st) if st is not None else None
+
+
+def _still_described(session: Path, meta: dict[str, Any]) -> os.stat_result | None:
+    """The session file now, when ``meta`` (written by ``_identity``) still describes it."""
     fd = os.open(session, os.O_RDONLY)
     try:
         st = os.fstat(fd)
@@ -197,7 +239,29 @@ def _check_against_file(session: Path, meta: dict[str, Any], sections: dict[str,
             return None
     finally:
         os.close(fd)
-    return _saved(meta, sections, st)
+    return st
+
+
+def load_kept(session: Path, read: os.stat_result, consumed: int) -> dict[str, Any]:
+    """The derived results kept for ``session`` (name -> ``{"covers", "branch", "value"}``) when
+    they still describe the file, which was ``read`` when its first ``consumed`` bytes were
+    indexed (they must include the bytes the results were derived from); else none."""
+    target = kept_location(session)
+    raw = _read_regular(target) if target is not None else None
+    if raw is None or not raw.startswith(KEPT_FORMAT) or len(raw) < len(KEPT_FORMAT) + DIGEST:
+        return {}
+    body, digest = raw[:-DIGEST], raw[-DIGEST:]
+    try:
+        if hashlib.blake2b(body, digest_size=DIGEST).digest() != digest:
+            return {}
+        meta = json.loads(body[len(KEPT_FORMAT):])
+        if (meta["path"] != os.path.abspath(session) or meta["ino"] != read.st_ino
+                or not meta["consumed"] <= consumed or _still_described(session, meta) is None):
+            return {}
+        kept = meta["kept"]
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError, UnicodeError, OSError):
+        return {}
+    return kept if _kept_ok(kept) else {}
 
 
 def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_result) -> Saved | None:
@@ -243,4 +307,13 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
         header=meta["header"], warnings=list(meta["warnings"]), cycle_warned=list(meta["cycle_warned"]),
         index=index, branch=branch, consumed=meta["consumed"], lines=meta["lines"],
         first_line=bytes.fromhex(meta["first_line"]), file=st, name_at=meta["name_at"],
+    )
+
+
+def _kept_ok(kept: Any) -> bool:
+    """The kept results' envelopes (each value is checked by the code that reads it)."""
+    return isinstance(kept, dict) and all(
+        isinstance(one, dict) and type(one.get("covers")) is int and one["covers"] > 0
+        and isinstance(one.get("branch"), str) and "value" in one
+        for one in kept.values()
     )

@@ -2,5 +2,5 @@
 
 Pure Python; never imports Textual. ``core.todo.adapter.TodoAdapter`` is the entry point for the
 Deck; ``core.todo.config`` backs ``pideck config``. Nothing is imported here, so that reading one
-declaration (the tool schema, the command grammar) does not load the model and pydantic.
+declaration (the tool schema, the command grammar) does not load the model.
 """

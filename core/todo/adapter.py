@@ -7,11 +7,12 @@ stale state.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
+from core import __version__
 from core.adapters.host import Notice, ToolDef, ToolResult
 from core.clock import wall_clock_ms
 from core.session.interface import WritableLog
@@ -40,6 +41,17 @@ from core.todo.turn_end import (
 from core.todo.write import TodoCallResult, apply_todo_call
 
 Clock = Callable[[], int]
+
+
+def _is_assistant(kind: str | None, custom_type: str | None, role: str | None, tool_name: str | None) -> bool:
+    return kind == "message" and role == "assistant"
+
+
+FOLD = "todo-fold"
+"""The name the fold is kept under with the log's saved index (``SessionLog.keep_derived``)."""
+FOLD_FORMAT = 1
+"""Bumped whenever the fold or what ``Replayer.dump`` holds changes meaning: a fold kept by another
+version of pideck, or under another configuration, is never resumed."""
 
 
 @dataclass
@@ -91,18 +103,49 @@ class TodoAdapter:
         if entries is not None:
             return self._new_replayer().feed_all(entries)
         select = self.log.branch_select
-        fold = self._fold
+        fold = self._fold if self._fold is not None else self._kept_fold()
         picked = select(read_by_fold, fold.count, fold.anchor) if fold is not None and fold.config == self.config else None
         if fold is None or picked is None:
-            fold = self._fold = _Fold(self.config, self._new_replayer(), None, None)
+            fold = _Fold(self.config, self._new_replayer(), None, None)
             picked = select(read_by_fold)
+        self._fold = fold
         assert picked is not None  # a selection from the start of the branch always answers
         entries_picked, length, record_at, last = picked
         if length != fold.count or fold.result is None:
             fold.replayer.feed_picked(entries_picked, length, record_at, last)
             fold.anchor = last
             fold.result = fold.replayer.result()
+            self.log.keep_derived(FOLD, fold.count, lambda: {**self._fold_key(), "fold": fold.replayer.dump()})
         return fold.result
+
+    def _fold_key(self) -> dict[str, Any]:
+        """What a kept fold must have been made under to be resumed."""
+        return {"pideck": __version__, "format": FOLD_FORMAT, "config": asdict(self.config)}
+
+    def _kept_fold(self) -> _Fold | None:
+        """The fold kept with the log's saved index by an earlier run, when it still applies:
+        same pideck, same configuration, and a branch that still starts with what it read."""
+        kept = self.log.derived(FOLD)
+        if kept is None:
+            return None
+        value, count, last = kept
+        if not isinstance(value, dict) or {k: value.get(k) for k in self._fold_key()} != self._fold_key():
+            return None
+
+        def earlier() -> list[Any]:  # the assistant messages among the entries it read
+            selection = self.log.branch_select(_is_assistant)
+            assert selection is not None  # a selection from the start of the branch always answers
+            picked, _, record_at, _ = selection
+            return [(record_at, key) for position, _, key in picked if position < count]
+
+        replayer = Replayer.restore(value.get("fold"), self.config.max_gate_observations, count, last, earlier)
+        return _Fold(self.config, replayer, last, None) if replayer is not None else None
+
+    def resume(self, replayer: Replayer, anchor: Mapping[str, Any]) -> None:
+        """Go on from ``replayer``, a fold (with this adapter's configuration) of the first
+        ``replayer.count`` entries of the branch, the last of them ``anchor``: a checkpoint of the
+        same branch spares replaying them. A branch that does not start so is folded from scratch."""
+        self._fold = _Fold(self.config, replayer, anchor, None)
 
     def _new_replayer(self) -> Replayer:
         return Replayer(self.config.enabled and self.config.auto_poke, self.config.max_gate_observations)

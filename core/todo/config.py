@@ -8,13 +8,9 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
-
-import platformdirs
-import tomli_w
-from pydantic import BaseModel, ConfigDict
 
 from core.session.discovery import pi_agent_dir
 from core.session.files import read_small_file, write_private_file
@@ -23,8 +19,9 @@ from core.todo.constants import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_OBSERVATIONS
 _AT_LEAST_ONE = ("widget_max_lines", "watchdog_tick_ms", "max_gate_observations")
 
 
-class TodoConfig(BaseModel):
-    model_config = ConfigDict(frozen=True)
+@dataclass(frozen=True)
+class TodoConfig:
+    """Every value is checked by ``check_value`` before a config is made from it."""
 
     enabled: bool = True
     auto_poke: bool = True
@@ -40,7 +37,8 @@ class TodoConfig(BaseModel):
     watchdog_max_re_pokes: int = 3
 
 
-KEYS = tuple(TodoConfig.model_fields)
+KEYS = tuple(f.name for f in fields(TodoConfig))
+_DEFAULTS = asdict(TodoConfig())
 
 
 def _camel(key: str) -> str:
@@ -59,7 +57,7 @@ def check_value(key: str, value: Any) -> Any:
     """The value if it is valid for ``key``; raises ConfigError naming the key otherwise."""
     if key not in KEYS:
         raise ConfigError(f"unknown key {key!r}")
-    if isinstance(TodoConfig.model_fields[key].default, bool):
+    if isinstance(_DEFAULTS[key], bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{key} must be true or false (got {value!r})")
         return value
@@ -75,6 +73,8 @@ def config_path() -> Path:
         return Path(os.environ["PIDECK_CONFIG"])
     if os.environ.get("PIDECK_HOME"):
         return Path(os.environ["PIDECK_HOME"]) / "config.toml"
+    import platformdirs  # (only here: most commands never need the platform's folders)
+
     return Path(platformdirs.user_config_dir("pideck")) / "config.toml"
 
 
@@ -114,6 +114,8 @@ def _read_toml(path: Path, warnings: list[str]) -> dict[str, Any]:
     except (OSError, ValueError) as exc:
         warnings.append(f"{path}: cannot be read, ignored ({exc}).")
         return {}
+    import tomllib  # (only for a file that exists: most runs have none)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -126,7 +128,7 @@ def load_config(
 ) -> tuple[TodoConfig, list[str]]:
     """The effective config and the warnings met while reading it; never raises."""
     warnings: list[str] = []
-    values = TodoConfig().model_dump()
+    values = dict(_DEFAULTS)
     json_path = json_path or pi_jtodo_config_path()
     if include_pi_jtodo and os.path.lexists(json_path):
         try:
@@ -149,6 +151,8 @@ def load_config(
 
 def parse_cli_value(key: str, text: str) -> Any:
     """``pideck config set KEY VALUE``: VALUE is TOML-ish text (true/false or an integer)."""
+    import tomllib
+
     try:
         value = tomllib.loads(f"v = {text}")["v"]
     except tomllib.TOMLDecodeError:
@@ -171,12 +175,14 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
     # the effective values: the table holds every key and wins over pi-jtodo's JSON, so writing
     # defaults for the keys not being set would silently undo what the JSON set
     current, _ = load_config(path)
-    table = current.model_dump()
+    table = asdict(current)
     table[key] = value
     document["todo"] = table
     # a new file beside the old one, renamed over it: a failed write never leaves half a config
     # (the rename goes to where a symbolic link points, so a linked dotfile stays linked)
     path.parent.mkdir(parents=True, exist_ok=True)
+    import tomli_w
+
     try:
         write_private_file(Path(os.path.realpath(path)), tomli_w.dumps(document).encode("utf-8"), replace=True)
     except OSError as exc:
@@ -186,8 +192,10 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
 
 def show_config(path: Path | None = None) -> str:
     """The effective ``[todo]`` table as TOML, with the file it was read from."""
+    import tomli_w
+
     config, warnings = load_config(path)
     lines = [f"# {path or config_path()}"]
     lines += [f"# warning: {w}" for w in warnings]
-    lines.append(tomli_w.dumps({"todo": config.model_dump()}).rstrip("\n"))
+    lines.append(tomli_w.dumps({"todo": asdict(config)}).rstrip("\n"))
     return "\n".join(lines) + "\n"

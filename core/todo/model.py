@@ -2,14 +2,15 @@
 
 Status and priority are stored as plain strings because restored foreign data may hold values
 outside the enums (an unknown status counts as open); writes are checked against the enums.
+Every value is checked before an item is made (``validate.py`` for writes, ``restore.py`` for the
+log), so the classes are plain dataclasses: no validation library is loaded to hold them.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
-
-from pydantic import BaseModel, Field
 
 from core.jsutil import is_blank, js_trim
 
@@ -37,17 +38,20 @@ _HISTORY_KEYS = (
 )
 
 
-class _JsonModel(BaseModel):
+class _JsonFields:
     def to_json(self) -> dict[str, Any]:
-        """Serialisation order is field order; None values and empty histories are omitted."""
-        out = self.model_dump(exclude_none=True)
-        for key in _HISTORY_KEYS:
-            if key in out and not out[key]:
-                del out[key]
+        """Fields in declaration order; None values and empty histories are left out."""
+        out = {}
+        for key in self.__dataclass_fields__:  # type: ignore[attr-defined]
+            value = getattr(self, key)
+            if value is None or (key in _HISTORY_KEYS and not value):
+                continue
+            out[key] = list(value) if isinstance(value, list) else value
         return out
 
 
-class TodoItem(_JsonModel):
+@dataclass
+class TodoItem(_JsonFields):
     content: str
     status: str
     priority: str
@@ -55,28 +59,31 @@ class TodoItem(_JsonModel):
     group: str | None = None
     confidence: int | None = None
     completion_confidence: int | None = None
-    confidence_history: list[int] = Field(default_factory=list)
+    confidence_history: list[int] = field(default_factory=list)
 
 
-class TodoPlan(_JsonModel):
+@dataclass
+class TodoPlan(_JsonFields):
     user_intention: str | None = None
     understands_user_intent: int | None = None
-    understands_user_intent_history: list[int] = Field(default_factory=list)
+    understands_user_intent_history: list[int] = field(default_factory=list)
 
 
-class TodoGoal(_JsonModel):
+@dataclass
+class TodoGoal(_JsonFields):
     group: str | None = None
     closed_feedback_loop: int | None = None
-    closed_feedback_loop_history: list[int] = Field(default_factory=list)
+    closed_feedback_loop_history: list[int] = field(default_factory=list)
     feedback_loop: str | None = None
     end_to_end_ownership: int | None = None
-    end_to_end_ownership_history: list[int] = Field(default_factory=list)
+    end_to_end_ownership_history: list[int] = field(default_factory=list)
 
 
-class TodoState(BaseModel):
-    todos: list[TodoItem] = Field(default_factory=list)
-    plan: TodoPlan = Field(default_factory=TodoPlan)
-    goals: list[TodoGoal] = Field(default_factory=list)
+@dataclass
+class TodoState:
+    todos: list[TodoItem] = field(default_factory=list)
+    plan: TodoPlan = field(default_factory=TodoPlan)
+    goals: list[TodoGoal] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -7,8 +7,9 @@ switch yields exactly what the live machine had at that point.
 
 from __future__ import annotations
 
+import copy
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
@@ -157,8 +158,20 @@ class _Walker:
         self.dead = 0
         self.turns = 0
         self.assistants: list[Any] = []  # entries, or (record_at, key) to fetch one with
+        # the assistants before a fold restored from the log (see Replayer.restore): listed when
+        # first looked through
+        self.earlier: Callable[[], list[Any]] | list[Any] = []
         self._json_of: tuple[TodoState, dict[str, Any]] | None = None
         self.seen_candidate = False
+
+    def fork(self) -> _Walker:
+        """A copy that shares nothing the fold changes in place (the state and the observation
+        list are replaced, never changed, so they are shared)."""
+        twin = copy.copy(self)
+        twin.flags = replace(self.flags, targets=list(self.flags.targets))
+        twin.warnings = list(self.warnings)
+        twin.assistants = list(self.assistants)
+        return twin
 
     def state_json(self) -> dict[str, Any]:
         """``state.to_json()``, serialised once per state: pokes between two writes compare the
@@ -214,20 +227,17 @@ class _Walker:
             if isinstance(msg, dict):
                 self.tool_result(msg)
 
-    def assistant_later(self, record_at: Callable[[Any], Mapping[str, Any]], key: Any) -> None:
-        """What ``entry`` does with an assistant message, keeping only the way to fetch it."""
-        self.dead = 0
-        self.turns += 1
-        self.assistants.append((record_at, key))
-
     def call_arguments(self, call_id: Any) -> tuple[bool, Any]:
         """The matching tool call, newest assistant message first (bodies load lazily)."""
-        for assistant in reversed(self.assistants):
-            if isinstance(assistant, tuple):  # (record_at, key) from feed_picked
-                assistant = assistant[0](assistant[1])
-            found, arguments = _tool_call_arguments(assistant, call_id)
-            if found:
-                return True, arguments
+        if callable(self.earlier):
+            self.earlier = self.earlier()
+        for assistants in (self.assistants, self.earlier):
+            for assistant in reversed(assistants):
+                if isinstance(assistant, tuple):  # (record_at, key) from feed_picked
+                    assistant = assistant[0](assistant[1])
+                found, arguments = _tool_call_arguments(assistant, call_id)
+                if found:
+                    return True, arguments
         return False, None
 
     def tool_result(self, msg: dict[str, Any]) -> None:
@@ -294,6 +304,14 @@ class Replayer:
         self._last: Mapping[str, Any] | None = None
         self.count = 0
 
+    def fork(self) -> Replayer:
+        """An independent copy of the fold as it stands: a checkpoint that a later fold of the same
+        branch resumes from instead of replaying the entries before it."""
+        twin = Replayer.__new__(Replayer)
+        twin._walker = self._walker.fork()
+        twin._last, twin.count = self._last, self.count
+        return twin
+
     def feed(self, entries: Iterable[Mapping[str, Any]]) -> None:
         for entry in entries:
             if not isinstance(entry, Mapping):
@@ -315,18 +333,71 @@ class Replayer:
         out would only have ended a run of watchdog follow-ups, which a gap in the positions does.
         An assistant message is only counted and fetched if a todo result asks for its call."""
         walker = self._walker
+        assistants = walker.assistants
         for position, kind, key in picked:
-            if position > self.count:
+            if kind[0] == "message" and kind[2] == "assistant":  # (walker.entry's, without the body)
                 walker.dead = 0
-            if kind[0] == "message" and kind[2] == "assistant":
-                walker.assistant_later(record_at, key)
+                walker.turns += 1
+                assistants.append((record_at, key))
             else:
+                if position > self.count:
+                    walker.dead = 0
                 walker.entry(record_at(key))
             self.count = position + 1
         if length > self.count:
             walker.dead = 0
         if length > 0 and last is not None:
             self.count, self._last = length, last
+
+    # -- kept between runs (the saved session index) -------------------------------------------
+
+    def dump(self) -> dict[str, Any]:
+        """What ``restore`` needs to carry on where this fold stopped (JSON), apart from where
+        it stopped: the log keeps that (the branch prefix the fold covers, and its last entry)."""
+        w = self._walker
+        return {
+            "state": w.state.to_json(), "flags": asdict(w.flags),
+            "observations": [[o.kind, o.group, o.score] for o in w.observations],
+            "warnings": w.warnings, "invalid": w.invalid, "dead": w.dead, "turns": w.turns,
+            "candidate": w.seen_candidate,
+        }
+
+    @classmethod
+    def restore(
+        cls, saved: Any, max_observations: int, count: int, last: Mapping[str, Any],
+        earlier: Callable[[], list[Any]],
+    ) -> Replayer | None:
+        """The fold ``dump`` described, having read ``count`` branch entries up to ``last``;
+        ``earlier()`` lists the assistant messages among them (as ``feed_picked`` keeps them).
+        None when ``saved`` is not such a description (the fold then starts from the root)."""
+        try:
+            state = restore_state_data({**saved["state"], "schemaVersion": 1})
+            flags = CycleFlags(**saved["flags"])
+            observations = [Observation(kind, group, score) for kind, group, score in saved["observations"]]
+            numbers = (saved["dead"], saved["turns"])
+            facts = (saved["invalid"], saved["candidate"])
+            warnings = saved["warnings"]
+        except (KeyError, TypeError, ValueError):
+            return None
+        f = flags
+        if (state is None or not _is_list_of(warnings, str) or not all(type(n) is int and n >= 0 for n in numbers)
+                or not all(type(b) is bool for b in (f.armed, f.digest_delivered, f.spike_challenged, *facts))
+                or not all(type(n) is int and n >= 0 for n in (f.attempts, f.unchanged_settles))
+                or not (f.last_signature is None or _is_list_of(f.last_signature, str))
+                or not (f.poke_state is None or isinstance(f.poke_state, dict))
+                or not _is_list_of(f.targets, str)
+                or not (f.last_disarm_reason is None or isinstance(f.last_disarm_reason, str))
+                or not all(isinstance(o.kind, str) and (o.group is None or isinstance(o.group, str))
+                           and (o.score is None or type(o.score) is int) for o in observations)):
+            return None
+        replayer = cls(f.armed, max_observations)
+        w = replayer._walker
+        w.state, w.flags, w.observations, w.warnings = state, flags, observations, list(warnings)
+        w.invalid, w.seen_candidate = facts
+        w.dead, w.turns = numbers
+        w.earlier = earlier
+        replayer.count, replayer._last = count, last
+        return replayer
 
     def feed_all(self, entries: Iterable[Mapping[str, Any]]) -> Replay:
         self.feed(entries)
@@ -348,6 +419,10 @@ class Replayer:
             entry_count=self.count,
             has_candidate=w.seen_candidate,
         )
+
+
+def _is_list_of(value: Any, kind: type) -> bool:
+    return isinstance(value, list) and all(isinstance(v, kind) for v in value)
 
 
 def replay(

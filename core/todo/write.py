@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from core.todo.changes import changes_line
@@ -58,7 +58,7 @@ def apply_todo_call(stored: TodoState, params: Any) -> TodoCallResult:
     if incoming.todos is not None:
         todos = merge_items(previous, incoming.todos)
     else:
-        todos = [t.model_copy() for t in previous]
+        todos = [replace(t) for t in previous]
     todos = merge_confidence_history(previous, todos)
     goals = merge_goals(stored.goals, incoming.goals)
     plan = merge_plan(stored.plan, incoming.plan)

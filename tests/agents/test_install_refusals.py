@@ -164,3 +164,10 @@ def test_a_write_that_fails_names_the_file_and_what_was_already_written(where, p
                    f"left on device\n  {p}/.mcp.json was written\n")
     assert out == f"pideck install claude, project scope: pideck runs as {PIDECK}\n" \
                   f"created {p}/.mcp.json\n  MCP server \"pideck\" ({PIDECK} mcp): added\n"
+
+
+def test_the_command_line_names_every_agent_install_knows() -> None:
+    from core.agents import NAMES
+    from core.agents.targets import AGENTS
+
+    assert NAMES == tuple(AGENTS)

@@ -136,6 +136,16 @@ def generate(path: Path, n: int = 100_000, seed: int = 12) -> None:
                            content=[{"type": "text", "text": text(rng, size)}], isError=False))
 
 
+def generate_timed(path: Path) -> Path:
+    """``generate(path)``, printing the size and how long it took (the benchmarks' fixtures)."""
+    import time
+
+    start = time.perf_counter()
+    generate(path)
+    print(f"\ngenerated {path.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - start:.1f} s")
+    return path
+
+
 NAIVE = r'''
 import json, sys
 TYPES = ("agent-state-state", "agent-progress-state", "agent-handoff-state")

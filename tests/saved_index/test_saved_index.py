@@ -261,3 +261,174 @@ def test_a_session_written_to_while_it_was_indexed_is_not_saved(tmp_path: Path, 
     monkeypatch.setattr(sidecar, "save", save_after_another_write)
     SessionLog.open(path)
     assert not saved(path).exists()
+
+
+# -- the todo fold kept with the saved index ------------------------------------------------------
+
+def todo_entries(start: int, parent: str | None, *, done: bool) -> list[dict]:
+    """A todo write (the call and its result), a gate cycle, a poke, a run of assistant turns, and
+    a read call whose result comes later: the state it returns then only counts as a write if the
+    fold cannot find the call (a resumed fold must find it among the entries it did not read)."""
+    ids = iter(f"{i:08x}" for i in range(start, start + 100))
+    out: list[dict] = []
+
+    def put(entry: dict) -> None:
+        nonlocal parent
+        entry.update(id=next(ids), parentId=parent, timestamp="2026-11-30T14:53:16.480Z")
+        out.append(entry)
+        parent = entry["id"]
+
+    todos = [{"id": f"t{k}", "content": f"Todo {k}", "status": "completed" if done and k < 2 else "pending",
+              "priority": "high", "confidence": 70 + k} for k in range(4)]
+    write, read = f"call_w{start}", f"call_r{start}"
+    put({"type": "message", "message": {"role": "assistant", "content": [
+        {"type": "toolCall", "id": write, "name": "todo", "arguments": {"todos": todos}}]}})
+    put({"type": "message", "message": {"role": "toolResult", "toolCallId": write, "toolName": "todo",
+                                        "content": [{"type": "text", "text": "ok"}], "isError": False,
+                                        "details": {"todos": todos, "plan": {}, "goals": []}}})
+    put({"type": "custom", "customType": "pi-jtodo/cycle", "data": {"armed": True}})
+    put({"type": "custom_message", "customType": "pi-jtodo/followup", "display": True,
+         "content": "You have 4 incomplete todos. Continue working, or update the todo tool.",
+         "details": {"kind": "poke", "ids": ["t0"]}})
+    for _ in range(3):
+        put({"type": "message", "message": {"role": "assistant", "content": [{"type": "text", "text": "working"}]}})
+    put({"type": "message", "message": {"role": "assistant", "content": [
+        {"type": "toolCall", "id": read, "name": "todo", "arguments": {}}]}})
+    return out
+
+
+def todo_result(call: str, entry_id: str, parent: str, todos: list[dict]) -> dict:
+    return {"type": "message", "id": entry_id, "parentId": parent, "timestamp": "2026-11-30T14:53:16.480Z",
+            "message": {"role": "toolResult", "toolCallId": call, "toolName": "todo",
+                        "content": [{"type": "text", "text": "ok"}], "isError": False,
+                        "details": {"todos": todos, "plan": {}, "goals": []}}}
+
+
+@pytest.fixture
+def todo_session(session: Path) -> Path:
+    """The session above, then todo activity; a first open folds it and keeps the fold."""
+    log = SessionLog.open(session)
+    with session.open("ab") as fh:
+        fh.write(b"".join(dumps(e) for e in todo_entries(1000, log.leaf_id, done=False)))
+    Deck(SessionLog.open(session)).todo.replay()
+    return session
+
+
+class FoldSpy:
+    """Where each fold of this test started: 0 from the root, else where a kept fold stopped."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        from core.todo.replay import Replayer
+
+        self.starts: list[int] = []
+        real = Replayer.feed_picked
+
+        def feed_picked(replayer, picked, length, record_at, last):
+            self.starts.append(replayer.count)
+            return real(replayer, picked, length, record_at, last)
+
+        monkeypatch.setattr(Replayer, "feed_picked", feed_picked)
+
+
+def folded(log: SessionLog, config=None) -> dict:
+    deck = Deck(log, todo_config=config)
+    return {"replay": deck.todo.replay(), "inspect": inspect_json(deck)}
+
+
+def test_the_todo_fold_is_resumed_from_the_saved_index(todo_session: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    spy = FoldSpy(monkeypatch)
+    log = reopen(todo_session)
+    branch_length = len(log.branch())
+    assert folded(log) == folded(SessionLog.open(todo_session, saved_index=False))
+    assert spy.starts == [branch_length, 0]  # resumed where it stopped; the cold open from the root
+    assert folded(log)["replay"].state.todos[0].content == "Todo 0"
+
+
+def test_after_appends_the_kept_fold_is_resumed_and_finds_earlier_calls(
+        todo_session: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    log = SessionLog.open(todo_session)
+    kept_at = len(log.branch())
+    changed = [{"id": "t0", "content": "Todo 0, renamed", "status": "pending", "priority": "high", "confidence": 70}]
+    with todo_session.open("ab") as fh:  # the result of the read call the kept fold already passed
+        fh.write(dumps(todo_result("call_r1000", "0000ffff", log.leaf_id or "", changed)))
+        fh.write(dumps({"type": "message", "id": "0000fffe", "parentId": "0000ffff", "timestamp": "t",
+                        "message": {"role": "assistant", "content": [{"type": "text", "text": "next"}]}}))
+    spy = FoldSpy(monkeypatch)
+    resumed = folded(reopen(todo_session))
+    assert spy.starts == [kept_at]
+    assert resumed == folded(SessionLog.open(todo_session, saved_index=False))
+    # the read call was found (not a write: the turns since the write go on), and its state taken
+    assert resumed["replay"].assistant_turns_since_write == 5
+    assert resumed["replay"].state.todos[0].content == "Todo 0, renamed"
+
+
+def kept(session: Path) -> Path:
+    location = sidecar.kept_location(session)
+    assert location is not None and location.exists()
+    return location
+
+
+@pytest.mark.parametrize("change", ["configuration", "pideck version", "fold format", "branch", "tampered",
+                                    "not a fold", "foreign", "file replaced"])
+def test_a_kept_fold_that_no_longer_applies_is_folded_again(
+        todo_session: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
+    from core.todo import adapter
+    from core.todo.config import TodoConfig
+
+    config = None
+    if change == "configuration":
+        config = TodoConfig(max_gate_observations=3)
+    elif change == "pideck version":
+        monkeypatch.setattr(adapter, "__version__", "999.0")
+    elif change == "fold format":
+        monkeypatch.setattr(adapter, "FOLD_FORMAT", adapter.FOLD_FORMAT + 1)
+    elif change == "branch":  # a /tree jump back to the start: the kept prefix is gone
+        with todo_session.open("ab") as fh:
+            fh.write(dumps(todo_result("call_w1000", "0000fffe", "00000002", [])))
+    elif change == "tampered":
+        raw = kept(todo_session).read_bytes()
+        at = raw.index(b'"Todo 0"') + 3
+        kept(todo_session).write_bytes(raw[:at] + b"X" + raw[at + 1:])
+    elif change == "not a fold":  # with a checksum made for it: the envelope fits, the fold does not
+        raw = kept(todo_session).read_bytes()
+        meta = json.loads(raw[len(sidecar.KEPT_FORMAT):-sidecar.DIGEST])
+        meta["kept"]["todo-fold"]["value"]["fold"]["state"]["todos"] = "not a list"
+        body = sidecar.KEPT_FORMAT + json.dumps(meta).encode()
+        kept(todo_session).write_bytes(body + hashlib.blake2b(body, digest_size=sidecar.DIGEST).digest())
+    elif change == "foreign":  # another session's, with the same shape and entries
+        other = todo_session.with_name("other.jsonl")
+        other.write_bytes(todo_session.read_bytes())
+        Deck(SessionLog.open(other)).todo.replay()
+        kept(todo_session).write_bytes(kept(other).read_bytes())
+    else:  # the same bytes in a new file: its index is the same, but nothing proves it
+        copy = todo_session.with_name("copy.jsonl")
+        copy.write_bytes(todo_session.read_bytes())
+        os.replace(copy, todo_session)
+    spy = FoldSpy(monkeypatch)
+    again = folded(reopen(todo_session), config)
+    assert spy.starts == [0]
+    assert again == folded(SessionLog.open(todo_session, saved_index=False), config)
+
+
+def test_a_session_with_an_entry_that_cannot_be_read_back_keeps_no_fold(todo_session: Path) -> None:
+    """An entry whose body cannot be read back gives its warning when the fold reads it: a kept
+    fold (or kept warnings) would leave that warning out of the next run."""
+    log = SessionLog.open(todo_session)
+    deep = json.loads("[" * 300 + "]" * 300)  # past pideck's depth limit: indexed, never read back
+    entry = todo_result("call_r1000", "0000ffff", log.leaf_id or "", [])
+    entry["message"]["details"]["todos"] = deep
+    with todo_session.open("ab") as fh:
+        fh.write(dumps(entry))
+    first = reopen(todo_session)
+    assert folded(first) == folded(SessionLog.open(todo_session, saved_index=False))
+    assert any("could not be read back" in w for w in first.warnings)
+    again = reopen(todo_session)
+    assert folded(again) == folded(SessionLog.open(todo_session, saved_index=False))
+    assert again.warnings == first.warnings
+
+
+def test_the_kept_fold_is_private_beside_the_saved_index(todo_session: Path) -> None:
+    location = kept(todo_session)
+    assert location.parent == saved(todo_session).parent and stat.S_IMODE(location.stat().st_mode) == 0o600
+    assert sorted(p.name for p in location.parent.iterdir()) == sorted([saved(todo_session).name, location.name])
+    assert sorted(p.name for p in todo_session.parent.iterdir()) == ["s.jsonl"]

@@ -84,9 +84,10 @@ def test_custom_pi_session_dir_matches_on_header_cwd(homes, monkeypatch):
     assert is_pi_session_path(flat / "mine.jsonl") and not SessionLog.open(flat / "mine.jsonl").writable
 
 
-def test_finding_the_newest_session_reads_only_headers_of_the_others(tmp_path, monkeypatch):
+def test_finding_the_newest_session_reads_only_headers(tmp_path, monkeypatch):
     """``pideck`` with no path picks the newest session; it counted the lines of every session
-    file for the cwd (reading each in full, hundreds of MB for big pi sessions) to use one."""
+    file for the cwd (reading each in full, hundreds of MB for big pi sessions) to use one, and
+    then of the chosen one, which its saved index would have spared."""
     import os
 
     from session_helpers import entry, session_bytes
@@ -105,5 +106,5 @@ def test_finding_the_newest_session_reads_only_headers_of_the_others(tmp_path, m
     real = discovery._count_lines
     monkeypatch.setattr(discovery, "_count_lines", lambda p: counted.append(p) or real(p))
     newest = discovery.newest_session("/home/ana/p")
-    assert newest.path == folder / "4.jsonl" and newest.entries == 2 and newest.kind == "pi"
-    assert counted == [folder / "4.jsonl"]
+    assert newest.path == folder / "4.jsonl" and newest.entries is None and newest.kind == "pi"
+    assert counted == []  # not even the chosen one: opening it reads what it needs

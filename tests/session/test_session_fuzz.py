@@ -10,7 +10,7 @@ import uuid
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from session_helpers import HEADER, NotSession, identity, line, read_back, reference_read
+from session_helpers import HEADER, NotSession, entry, identity, line, message, read_back, reference_read, session_bytes
 
 from core.jsutil import escape_lone_surrogates
 from core.session import NotASession, ReadOnlySession, SessionLog
@@ -241,6 +241,53 @@ def test_appending_to_a_fuzzed_file_keeps_pi_semantics(tmp_path, scan):
     assert reference_read(path.read_bytes())[1] == ["aaaaaaa1", e["id"]]
 
 
+ORDINARY = [entry("00000000", None, "model_change", provider="x"), message("00000001", "00000000", "user"),
+            message("00000002", "00000001"), message("00000003", "00000002", "toolResult", toolName="todo"),
+            entry("00000004", "00000003"), entry("00000005", "00000004", "session_info", name="n"),
+            message("00000006", "00000002", text="a fork")]
+
+
+@pytest.mark.parametrize("last, batched", [
+    (None, True),
+    (message("00000001", "00000006"), False),  # an id seen before
+    (message("00000007", "0000000a"), False),  # a parent not in the file (yet)
+    (entry("00000007", "00000006", data=[[[[]]]] * 200), True),  # long, but not deep
+    (entry("00000007", "00000006", data=json.loads("[" * 300 + "]" * 300)), False),  # deep
+    (dict(HEADER, id="second"), False),  # a second header
+    (message("00000007", "00000006", role=7), False),  # not a string
+    (entry("00000007", None, "future"), True),  # an unknown type, a new root
+], ids=["ordinary", "duplicate", "dangling", "long", "deep", "header", "number", "new root"])
+def test_a_run_of_ordinary_lines_is_indexed_at_once_as_one_by_one(tmp_path, monkeypatch, last, batched):
+    """The scanner indexes a chunk's lines in one batch when all of them are ordinary entries, and
+    leaves the chunk to the line-by-line path otherwise: either way the index is pi's."""
+    data = session_bytes(*ORDINARY, *([last] if last is not None else []))
+    runs: list[int] = []
+    real = SessionLog._index_batch
+    monkeypatch.setattr(SessionLog, "_index_batch", lambda self, *a: runs.append(real(self, *a)) or runs[-1])
+    path = fresh(tmp_path, data)
+    scanned = SessionLog.open(path, scan=True)
+    assert (runs[0] > 0) == batched and len(runs) == 1
+    parsed = SessionLog.open(path, scan=False)
+    entries, branch = reference_read(data)
+    assert index_view(scanned) == index_view(parsed) == [identity(e) for e in entries]
+    assert [r.id for r in scanned.branch()] == [r.id for r in parsed.branch()] == branch
+    assert scanned.warnings == parsed.warnings and scanned.name == parsed.name == "n"
+
+
+def test_an_entry_that_is_its_own_parent_after_a_saved_index_is_a_cycle(tmp_path, monkeypatch):
+    """An appended entry whose parentId is its own id: pi's walk loops there (a cycle warning), as
+    in a full read; following the branch entry by entry had taken it for a new root."""
+    monkeypatch.setenv("PIDECK_INDEX", "always")
+    first = session_bytes(entry("00000000", None), entry("00000000", None))
+    path = fresh(tmp_path, first)
+    SessionLog.open(path)
+    with open(path, "ab") as fh:
+        fh.write(line(entry("00000001", "00000001")))
+    warm, cold = SessionLog.open(path), SessionLog.open(path, saved_index=False)
+    assert [r.id for r in warm.branch()] == [r.id for r in cold.branch()] == reference_read(path.read_bytes())[1]
+    assert warm.warnings == cold.warnings and any("cycle" in w for w in warm.warnings)
+
+
 # The classes of issue 9: whatever a file holds, everything derived from it can be shown and printed
 # (a lone surrogate once failed every later inspect), and an append lands only after a version 3
 # header, as whole entries, whatever happened to the file since it was opened.
@@ -296,25 +343,3 @@ def test_an_append_is_whole_entries_after_a_version_3_header_or_nothing(tmp_path
     [entry] = [json.loads(raw) for raw in added.splitlines()]
     assert entry["customType"] == "x" and entry["id"] == log.leaf_id
     assert reference_read(after)[1][-1] == entry["id"]  # pi's leaf is the new entry
-
-
-@pytest.mark.parametrize("superseded", [False, True], ids=["leaf", "then replaced by a duplicate id"])
-def test_an_entry_that_is_its_own_parent_warns_alike_cold_and_from_a_saved_index(tmp_path, monkeypatch, superseded):
-    """Found by the fuzzer: the saved index kept a branch the cold open walked again, so only the
-    cold open warned about the cycle (and an eager warning would be wrong once a later entry with
-    the same id takes the leaf)."""
-    monkeypatch.setenv("PIDECK_INDEX", "always")
-    custom = {"type": "custom", "customType": "x", "timestamp": "2026-11-30T14:53:16.480Z"}
-    head = line(HEADER) + line({**custom, "id": "00000002", "parentId": None})
-    rest = line({**custom, "id": "00000001", "parentId": "00000001"})
-    if superseded:
-        rest += line({**custom, "id": "00000001", "parentId": None})
-    path = fresh(tmp_path, head)
-    SessionLog.open(path)  # saves the index of the first part
-    with open(path, "ab") as fh:
-        fh.write(rest)
-    warm, cold = SessionLog.open(path), SessionLog.open(path, saved_index=False)
-    assert warm.index_source == "saved index"
-    assert [r.id for r in warm.branch()] == [r.id for r in cold.branch()] == ["00000001"]
-    cycle = [] if superseded else ["parentId cycle at entry 00000001: the branch stops there"]
-    assert [w for w in warm.warnings if "cycle" in w] == [w for w in cold.warnings if "cycle" in w] == cycle

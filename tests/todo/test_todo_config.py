@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 import os
 import tomllib
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from core.todo.config import ConfigError, TodoConfig, config_path, load_config, set_config_value, show_config
+from core.todo.config import KEYS, ConfigError, TodoConfig, config_path, load_config, set_config_value, show_config
 
 
 @pytest.fixture
@@ -57,7 +58,7 @@ def test_set_and_show(paths):
     assert config.widget_max_lines == 8 and config.watchdog is False
     document = tomllib.loads(toml_path.read_text())
     assert document["ui"] == {"theme": "dark"}
-    assert list(document["todo"]) == list(TodoConfig.model_fields)
+    assert list(document["todo"]) == list(KEYS)
     set_config_value("todo.auto_poke", "false")
     assert load_config()[0].auto_poke is False
     with pytest.raises(ConfigError, match="widget_max_lines"):
@@ -90,7 +91,7 @@ def test_config_set_keeps_the_values_read_from_the_pi_jtodo_json(tmp_path, monke
     set_config_value("widget_max_lines", "8", toml_path)
     after, warnings = load_config(toml_path)
     assert warnings == []
-    assert after == before.model_copy(update={"widget_max_lines": 8})
+    assert after == replace(before, widget_max_lines=8)
 
 
 # Hostile config paths (issue 9, item 9): never read without end, never hang, never half written.

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from todo_helpers import GOOD_GOAL, GOOD_PLAN, assistant, item, make
+from todo_helpers import GOOD_GOAL, GOOD_PLAN, assistant, item, make, todo_state
 
 from core.todo import constants as c
 from core.todo.followups import completion_text
@@ -39,11 +39,11 @@ def test_B03_the_digest_is_sent_once_per_cycle_even_when_new_points_arrive_after
 
 
 def test_A07_the_legacy_seed_is_the_stored_score():
-    legacy = TodoState.model_validate({"todos": [
+    legacy = todo_state([
         {"content": "x", "status": "pending", "priority": "low", "id": "a", "confidence": 70},
         {"content": "y", "status": "completed", "priority": "low", "id": "b", "confidence": 70,
          "completion_confidence": 98},
-        {"content": "z", "status": "completed", "priority": "low", "id": "c", "confidence": 70}]})
+        {"content": "z", "status": "completed", "priority": "low", "id": "c", "confidence": 70}])
     r = apply_todo_call(legacy, {"todos": [item("a", conf=80), item("b", conf=80),
                                            item("c", "completed", 80, completion_confidence=99)]})
     assert r.outcome == "accepted", r.text

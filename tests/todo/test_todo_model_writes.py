@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from todo_helpers import item
+from dataclasses import replace
+
+from todo_helpers import item, todo_state
 
 from core.todo.constants import INTENT_CONTINUATION, OWNERSHIP_CONTINUATION
 from core.todo.model import TodoState
@@ -92,9 +94,7 @@ def test_A07_history_dedupe_and_one_observation_per_write():
         },
     )
     assert r.state.todos[0].confidence_history == [70, 100]
-    legacy = TodoState.model_validate(
-        {"todos": [{"content": "x", "status": "pending", "priority": "low", "id": "a", "confidence": 70}]}
-    )
+    legacy = todo_state([{"content": "x", "status": "pending", "priority": "low", "id": "a", "confidence": 70}])
     r = apply_todo_call(legacy, {"todos": [item("a", conf=70)]})
     assert r.state.todos[0].confidence_history == [70]
 
@@ -193,7 +193,7 @@ def test_A15_grandfathering_cancelled_and_progress_moves():
         {"todos": [item("a", "completed", group="g")],
          "goals": [{"group": "g", "end_to_end_ownership": 97}]},
     ).state
-    done = done.model_copy(update={"goals": []})
+    done = replace(done, goals=[])
     assert apply_todo_call(done, {"todos": [item("a", "completed", group="g")]}).outcome == "accepted"
     stored = run({"todos": [item("a", group="g"), item("b", group="g")]}).state
     r = apply_todo_call(stored, {"todos": [item("a", "completed"), item("b", "cancelled")]})

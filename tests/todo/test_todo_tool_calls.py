@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from todo_helpers import GOOD_GOAL, item, make
+from todo_helpers import GOOD_GOAL, item, make, todo_state
 
 from core.jsutil import compact_json
 from core.todo import constants as c
@@ -66,8 +66,8 @@ def test_A17_moderate_first_write_goes_to_the_digest_only():
 
 
 def _obs(plan, goals, todos, previous=()):
-    state = TodoState.model_validate({"todos": list(todos), "plan": plan, "goals": goals})
-    prev = TodoState.model_validate({"todos": list(previous)})
+    state = todo_state(todos, plan, goals)
+    prev = todo_state(previous)
     return record_reframe_observations(state.plan, state.goals, state.todos, prev.todos)
 
 

@@ -9,6 +9,7 @@ from typing import Any
 from memory_log import MemoryLog
 from core.todo.adapter import TodoAdapter
 from core.todo.config import TodoConfig
+from core.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState
 
 START_MS = 1_795_000_000_000
 
@@ -23,6 +24,12 @@ def item(id: str, status: str = "pending", conf: int = 70, **extra: Any) -> dict
     }
     d.update(extra)
     return d
+
+
+def todo_state(todos: Any = (), plan: dict[str, Any] | None = None, goals: Any = ()) -> TodoState:
+    """A stored state from plain dicts (the shapes the tool and the log hold)."""
+    return TodoState(todos=[TodoItem(**t) for t in todos], plan=TodoPlan(**(plan or {})),
+                     goals=[TodoGoal(**g) for g in goals])
 
 
 def iso(ms: int) -> str:

@@ -155,3 +155,34 @@ def test_scroll_position_and_selection_survive_appends(tmp_path):
         assert (table.scroll_y, table.selected_key()) == (scroll, key)
 
     run(app, scenario)
+
+
+def test_a_long_session_shows_its_panes_first_and_its_todos_right_after(tmp_path, monkeypatch):
+    """On a long session the first view leaves the todo fold out (it costs more than the rest);
+    the worker thread folds and draws the todos right after, warnings included."""
+    import threading
+
+    from core.view import build_view
+    from tui.screens import deck as deck_screen
+
+    monkeypatch.setattr(deck_screen, "FOLD_IN_WORKER", 1)  # every session counts as long here
+    deck = demo_deck(tmp_path)
+    full = build_view(Deck(SessionLog.open(deck.log.path)))
+    folded_on = []
+    replay = deck.todo.replay
+    monkeypatch.setattr(deck.todo, "replay", lambda *a: folded_on.append(threading.current_thread()) or replay(*a))
+    app = make_app(deck)
+    first = app.get_default_screen().view
+    assert (first.strip, first.goals, first.todo_overlay, first.has_todos) == ((), (), "", False)
+    assert first.state == full.state and first.packets == full.packets and first.entries == full.entries
+    assert folded_on == []
+
+    async def scenario(pilot):
+        await settled(pilot)
+        view = app.deck_screen.view
+        assert (view.strip, view.goals, view.todo_overlay) == (full.strip, full.goals, full.todo_overlay)
+        assert view.restore_warnings == full.restore_warnings
+        assert app.query_one("#strip").display
+        assert folded_on and threading.main_thread() not in folded_on
+
+    run(app, scenario)

@@ -40,6 +40,9 @@ from tui.widgets.panes import HandoffPane, ProgressPane, StatePane
 from tui.widgets.todos import GoalTable, TodoStrip
 
 TOAST_LINES = 6
+FOLD_IN_WORKER = 10_000
+"""From this many entries on, the first view is drawn without the todo fold, which the worker
+adds right after: on a long session the fold costs more than the rest of the first view."""
 
 
 def toast_text(message: str) -> str:
@@ -75,7 +78,8 @@ class DeckScreen(Screen[None]):
     ) -> None:
         super().__init__()
         self.deck = deck  # owned by the worker thread once it runs; the UI reads self.view
-        self.view: DeckView = build_view(deck)
+        self._todo_later = len(deck.log.records) >= FOLD_IN_WORKER
+        self.view: DeckView = build_view(deck, todo=not self._todo_later)
         self.following = follow
         self.clock = clock
         self.show_clock = show_clock
@@ -109,6 +113,8 @@ class DeckScreen(Screen[None]):
         self.query_one(MessageLog).display = False
         self.action_focus_command()
         self.run_deck_worker()
+        if self._todo_later:  # once the first view is on screen (the fold would hold the paint up)
+            self.call_after_refresh(self._finish_opening)
         if self.show_clock:
             self.set_interval(1.0, self.update_header)
         self.set_interval(self.deck.todo.config.watchdog_tick_ms / 1000, self.watchdog)
@@ -132,8 +138,12 @@ class DeckScreen(Screen[None]):
 
     @property
     def busy(self) -> bool:
-        """Jobs handed to the worker whose results have not been drawn yet."""
-        return bool(self._waiting)
+        """Jobs handed to the worker whose results have not been drawn yet (or about to be)."""
+        return bool(self._waiting) or self._todo_later
+
+    def _finish_opening(self) -> None:
+        self._todo_later = False
+        self.run_on_deck(self._worker.finish_opening)
 
     def run_on_deck(self, job: Job, then: Callable[[Any], None] | None = None) -> None:
         """Hand ``job(deck)`` to the worker; ``then(outcome)`` runs here once it is drawn."""

@@ -20,6 +20,7 @@ class HeaderInfo:
     warnings: int
     clock: str = ""  # "HH:MM" when the clock is shown
     problem: str | None = None  # why the file cannot be read now (deleted, unreadable)
+    past: bool = False  # the deck as it was at an earlier entry (the timeline's)
 
 
 class DeckHeader(Widget):
@@ -44,6 +45,8 @@ def badges(info: HeaderInfo) -> list[tuple[str, str]]:
     """(label, style) of every badge that applies."""
     if info.problem is not None:
         out = [(" FILE GONE " if "gone" in info.problem else " UNREADABLE ", "bold white on red")]
+    elif info.past:
+        out = [(" PAST ", "bold black on yellow")]
     elif info.following:
         out = [(" LIVE ", "bold black on green")]
     else:
