@@ -26,6 +26,7 @@ from typing import Callable, Iterator
 import pytest
 
 from core.cli import main
+from core.session.errors import PI_SESSION_READ_ONLY
 from core.session.discovery import encode_cwd
 from core.session.writer import serialise
 
@@ -330,6 +331,12 @@ COMMANDS = (
     Command(("tool", "--write", "agent_state_add_work_item", "{params}"), writes_pi=True),
     Command(("inspect",)),
     Command(("inspect", "--json")),
+    Command(("inspect", "--at", "00000002")),
+    Command(("inspect", "--at", "leaf", "--json")),
+    Command(("diff", "00000001", "leaf")),
+    Command(("diff", "leaf", "leaf", "--json")),
+    Command(("overview",), session=False),
+    Command(("overview", "--all", "--json"), session=False),
     Command(("gate",)),
     Command(("gate", "--write"), writes_pi=True),
     Command(("sessions",), session=False),
@@ -341,8 +348,10 @@ COMMANDS = (
     Command(("mcp",)),  # stdin is empty: it opens the session, serves nothing and ends
     Command(("demo",), session=False, tui=True),
     Command((), tui=True),
-    *(Command(argv, session=argv[0] != "sessions", terminal=True) for argv in (
-        ("run", "/agent-state"), ("tool", "agent_handoff_get"), ("inspect",), ("inspect", "--json"), ("sessions",))),
+    Command(("--overview",), session=False, tui=True),
+    *(Command(argv, session=argv[0] not in ("sessions", "overview"), terminal=True) for argv in (
+        ("run", "/agent-state"), ("tool", "agent_handoff_get"), ("inspect",), ("inspect", "--json"), ("sessions",),
+        ("diff", "00000001", "leaf"), ("overview", "--all"))),
 )
 
 
@@ -413,9 +422,7 @@ def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-@pytest.mark.parametrize("name", list(CASES))
-def test_every_command_survives(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                capsys: pytest.CaptureFixture[str]) -> None:
+def sandbox(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Box:
     box = Box(tmp_path, tmp_path / "project", tmp_path / "pi-agent", tmp_path / "pideck-home", tmp_path / "config.toml")
     box.project.mkdir()
     monkeypatch.chdir(box.project)
@@ -426,6 +433,13 @@ def test_every_command_survives(name: str, tmp_path: Path, monkeypatch: pytest.M
         monkeypatch.delenv(key, raising=False)
     (tmp_path / "temp").mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))  # where `pideck demo` writes
+    return box
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_every_command_survives(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                capsys: pytest.CaptureFixture[str]) -> None:
+    box = sandbox(tmp_path, monkeypatch)
     case = CASES[name](box)
     for key, value in case.env.items():
         if value is None:
@@ -436,19 +450,39 @@ def test_every_command_survives(name: str, tmp_path: Path, monkeypatch: pytest.M
         monkeypatch.chdir(case.cwd)
         if case.cwd.name == "gone":
             case.cwd.rmdir()
-    previous = signal.signal(signal.SIGALRM, _hung)
     problems: list[str] = []
-    try:
-        for command in COMMANDS:
-            problems += run_one(command, case, box, monkeypatch, capsys)
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+    for command in COMMANDS:
+        problems += run_one(command, case, box, monkeypatch, capsys).problems
     assert problems == []
 
 
+def test_the_matrix_runs_the_commands_for_real(tmp_path, monkeypatch, capsys):
+    """The harness itself: on good sessions the commands answer as they should."""
+    box = sandbox(tmp_path, monkeypatch)
+    pi_file, mine = pi_session(box), pideck_session(box)
+    inspect = run_one(Command(("inspect",)), Case(session=mine), box, monkeypatch, capsys)
+    assert (inspect.code, inspect.problems) == (0, []) and "objective: Ship it" in inspect.out
+    add = Command(("run", "/agent-state add a Hostile item"))
+    assert run_one(add, Case(session=mine), box, monkeypatch, capsys).code == 0
+    assert mine.read_bytes().startswith(GOOD) and len(mine.read_bytes()) > len(GOOD)
+    refused = run_one(add, Case(session=pi_file), box, monkeypatch, capsys)
+    assert (refused.code, refused.err) == (1, PI_SESSION_READ_ONLY + "\n") and pi_file.read_bytes() == GOOD
+    shown = run_one(COMMANDS[-1], Case(), box, monkeypatch, capsys)  # overview --all on a terminal
+    assert (shown.code, shown.problems) == (0, []) and len(shown.out.splitlines()) == 3  # a title, two sessions
+
+
+@dataclass
+class Outcome:
+    code: int | None
+    out: str
+    err: str
+    problems: list[str]
+
+
 def run_one(command: Command, case: Case, box: Box, monkeypatch: pytest.MonkeyPatch,
-            capsys: pytest.CaptureFixture[str]) -> list[str]:
+            capsys: pytest.CaptureFixture[str]) -> Outcome:
+    """Run one command as the case sets it up (at most SECONDS_PER_RUN, with bounded memory) and
+    say what went wrong."""
     argv = argv_of(command, case)
     label = " ".join(a if len(a) < 60 else a[:57] + "..." for a in argv) or "(no arguments)"
     pi_before = files_under(box.pi_agent)
@@ -461,6 +495,7 @@ def run_one(command: Command, case: Case, box: Box, monkeypatch: pytest.MonkeyPa
     if command.terminal:
         sys.stdout = terminal
     problems = []
+    previous = signal.signal(signal.SIGALRM, _hung)
     signal.alarm(SECONDS_PER_RUN)
     try:
         with bounded_memory():
@@ -472,6 +507,7 @@ def run_one(command: Command, case: Case, box: Box, monkeypatch: pytest.MonkeyPa
         problems.append(f"{label}: raised {type(exc).__name__}: {str(exc)[:200]}")
     finally:
         signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
         sys.stdout = captured
     out, err = capsys.readouterr()
     if command.terminal:
@@ -496,7 +532,7 @@ def run_one(command: Command, case: Case, box: Box, monkeypatch: pytest.MonkeyPa
             problems.append(f"{label}: lost or rewrote bytes of {path.name}")
         elif now != data and (problem := bad_append(data, now)):
             problems.append(f"{label}: appended to {path.name} {problem}")
-    return problems
+    return Outcome(code, out, err, problems)
 
 
 def bad_append(before: bytes, after: bytes) -> str | None:
