@@ -33,11 +33,27 @@ EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 def emit(text: str, stream: TextIO | None = None) -> None:
     """Print text that may quote the session log. On a terminal its control characters are made
     visible (an escape sequence in a work item must not drive the terminal); piped to a harness or
-    a script it is printed exactly, as the upstream texts are."""
+    a script it is printed exactly, as the upstream texts are, except a lone surrogate (a string
+    may hold one, UTF-8 cannot), which is written as its ``\\udxxx`` escape."""
+    from core.jsutil import escape_lone_surrogates
     from core.untrusted import visible_controls
 
     stream = stream or sys.stdout
-    print(visible_controls(text, multiline=True) if stream.isatty() else text, file=stream)
+    print(visible_controls(text, multiline=True) if stream.isatty() else escape_lone_surrogates(text), file=stream)
+
+
+class UsageError(Exception):
+    """Input pideck will not act on (exit 2, the message on stderr)."""
+
+
+def check_text(value: str, what: str) -> str:
+    """``value`` if it came from valid UTF-8. Python hands undecodable bytes of the command line
+    over as lone surrogates; they would be stored as ``\\udcxx`` instead of what was meant."""
+    from core.jsutil import has_surrogates
+
+    if has_surrogates(value):
+        raise UsageError(f"{what} is not valid UTF-8")
+    return value
 
 
 def open_deck(args: argparse.Namespace, *, create: bool = True) -> Opened:
@@ -61,10 +77,33 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def read_params(raw: str | None) -> Any:
+    """The tool's parameters: JSON from the argument or, for ``-``, from stdin (decoded as strict
+    UTF-8). Raises UsageError for anything else, and for JSON nested beyond what a session line may
+    hold (docs/session-format.md#what-a-bad-line-costs)."""
+    from core.session.parse import MAX_DEPTH, too_deep
+
     if raw is None:
         return {}
-    text = sys.stdin.read() if raw == "-" else raw
-    return json.loads(text, parse_constant=_not_json)
+    text = read_stdin() if raw == "-" else check_text(raw, "the JSON argument")
+    if too_deep(text.encode("utf-8", "surrogatepass")):
+        raise UsageError(f"the JSON parameters are nested more than {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(text, parse_constant=_not_json)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"malformed JSON parameters: {exc}") from None
+    except RecursionError:  # (too_deep lets only what Python's parser can take through)
+        raise UsageError(f"the JSON parameters are nested more than {MAX_DEPTH} levels deep") from None
+
+
+def read_stdin() -> str:
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:  # a text stream without bytes underneath (tests hand one in)
+        return check_text(sys.stdin.read(), "stdin")
+    data = stream.read()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"stdin is not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
 
 
 def _not_json(name: str) -> Any:
@@ -79,8 +118,8 @@ def cmd_tool(args: argparse.Namespace) -> int:
 
     try:
         params = read_params(args.params)
-    except json.JSONDecodeError as exc:
-        print(f"pideck tool: malformed JSON parameters: {exc}", file=sys.stderr)
+    except UsageError as exc:
+        print(f"pideck tool: {exc}", file=sys.stderr)
         return EXIT_USAGE
     deck = open_deck(args).deck
     try:
@@ -96,8 +135,11 @@ def cmd_tool(args: argparse.Namespace) -> int:
 
 
 def print_json(value: Any) -> None:
-    # on a terminal every non-ASCII character is escaped, so no log text can drive it
-    print(json.dumps(value, ensure_ascii=sys.stdout.isatty(), indent=2))
+    """One JSON document on stdout, lone surrogates escaped as pi writes them. On a terminal every
+    non-ASCII character is escaped too, so no log text can drive it."""
+    from core.jsutil import escape_lone_surrogates
+
+    print(escape_lone_surrogates(json.dumps(value, ensure_ascii=sys.stdout.isatty(), indent=2)))
 
 
 def cmd_inspect(args: argparse.Namespace) -> int:
@@ -105,7 +147,7 @@ def cmd_inspect(args: argparse.Namespace) -> int:
 
     if args.at is not None:
         return inspect_at(args)
-    deck = open_deck(args).deck
+    deck = open_deck(args, create=False).deck
     if args.json:
         print_json(inspect_json(deck))
     else:
@@ -167,8 +209,17 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_gate(args: argparse.Namespace) -> int:
     """One turn-end settle: the follow-up goes to stdout and to stderr (exit 2: the agent should go
     on; harnesses read one or the other), the display-only notice to stderr; exit 0 when there is
-    nothing to say."""
-    followup, notice = open_deck(args).deck.settle()
+    nothing to say, or no session yet. A session it cannot open is exit 1: exit 2 would tell a
+    harness to keep the agent going."""
+    from core.session.errors import NoSession
+
+    try:
+        deck = open_deck(args, create=False).deck
+    except NoSession:
+        if args.session is None and not os.environ.get("PIDECK_SESSION"):
+            return EXIT_OK  # no session for this directory: nothing to settle
+        raise
+    followup, notice = deck.settle()
     if notice is not None:
         emit(notice.message, sys.stderr)
     if followup is not None:
@@ -241,8 +292,17 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     print(f"{'KIND':<7} {'ENTRIES':>7} {'SIZE':>9}  {'LAST CHANGE':<19}  PATH")
     for s in sessions:
         changed = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(s.mtime))
-        print(f"{s.kind:<7} {s.entries:>7} {human_size(s.size):>9}  {changed:<19}  {s.path}")
+        # a file name is anyone's text: never let it drive the terminal (or fail to encode)
+        emit(f"{s.kind:<7} {s.entries:>7} {human_size(s.size):>9}  {changed:<19}  {visible_path(s.path)}")
     return EXIT_OK
+
+
+def visible_path(path: str | os.PathLike[str]) -> str:
+    """A path on one line, whatever its name holds: control characters (a newline too) visible,
+    bytes that are not UTF-8 as ``\\udcxx``."""
+    from core.untrusted import visible_controls
+
+    return visible_controls(os.fspath(path))
 
 
 def human_size(size: float) -> str:
@@ -372,7 +432,7 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                        "agent should go on; print the notice on stderr; exit 0 when there is "
                        "nothing to say.")
     _session_options(p)
-    p.set_defaults(func=cmd_gate)
+    p.set_defaults(func=cmd_gate, error_status=EXIT_WARNING)
 
     p = sub.add_parser("mcp", help="serve the twelve tools to an agent over MCP (stdio)",
                        description="Serve the twelve model tools over the Model Context Protocol on "
@@ -480,16 +540,53 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
     if getattr(args, "func", None) is None:  # `pideck --write` alone is the TUI form; this is not
         build_parser().print_usage(sys.stderr)
         return EXIT_USAGE
+    _never_fail_to_encode()
     try:
-        if getattr(args, "needs_tui", False):
-            if tui is None:
-                print("pideck: the TUI is not available from this entry point; run `pideck`", file=sys.stderr)
-                return EXIT_USAGE
-            return args.func(args, tui)
-        return args.func(args)
-    except (SessionError, OSError) as exc:  # e.g. a session path that is a folder, or unreachable
-        print(f"pideck: {exc}", file=sys.stderr)
+        status = _run(args, tui)
+        sys.stdout.flush()  # a closed pipe shows here, not after main returned
+        return status
+    except BrokenPipeError:  # the reader stopped early (`pideck inspect | head`): end quietly
+        _drop_stdout()
+        return EXIT_WARNING
+    except UsageError as exc:
+        emit(f"pideck: {exc}", sys.stderr)
         return EXIT_USAGE
+    except (SessionError, OSError) as exc:  # e.g. a session path that is a folder, or unreachable
+        emit(f"pideck: {exc}", sys.stderr)
+        return getattr(args, "error_status", EXIT_USAGE)
+
+
+def _run(args: argparse.Namespace, tui: OpenTui | None) -> int:
+    for name in ("line", "name", "key", "value"):  # text handed on as it is (paths may be any bytes)
+        if isinstance(value := getattr(args, name, None), str):
+            check_text(value, name.upper())
+    if getattr(args, "needs_tui", False):
+        if tui is None:
+            print("pideck: the TUI is not available from this entry point; run `pideck`", file=sys.stderr)
+            return EXIT_USAGE
+        return int(args.func(args, tui))
+    return int(args.func(args))
+
+
+def _never_fail_to_encode() -> None:
+    """Whatever reaches stdout is written: a path whose bytes are not UTF-8 (Python holds them as
+    lone surrogates) prints as ``\\udcff``, as stderr already does, instead of failing the command.
+    Text from the log goes through ``emit`` first, which escapes the same way."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # not a TextIOWrapper (an in-process caller's stream)
+            pass
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush does not fail on the closed pipe."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (an in-process caller's stream)
+        pass
 
 
 if __name__ == "__main__":

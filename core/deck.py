@@ -18,18 +18,16 @@ from core.adapters.agent_state.adapter import AgentStateAdapter
 from core.adapters.dispatch import Dispatcher
 from core.adapters.host import Notice, ToolResult
 from core.clock import wall_clock_ms
-from core.session.errors import ReadOnlySession
+from core.session.errors import PI_SESSION_READ_ONLY, ReadOnlySession
 from core.session.interface import WritableLog
 from core.session.records import EntryRecord
 from core.todo.adapter import TodoAdapter
 from core.todo.config import TodoConfig
 from core.verdicts import Via
 
-READ_ONLY_HINT = (
-    "This session is read-only: it belongs to pi, which keeps its tree in memory, so entries "
-    "appended while pi runs would land on a branch pi no longer follows. Nothing was changed. "
-    "Open it with --write to append anyway."
-)
+READ_ONLY_HINT = PI_SESSION_READ_ONLY
+"""The refusal on one of pi's own files. A refusal always says its own reason (the log's
+``read_only_reason``): an old or newer format version, a file opened read-only, gone or emptied."""
 
 STATE, PROGRESS, HANDOFF, TODO = "state", "progress", "handoff", "todo"
 ALL_PARTS = frozenset({STATE, PROGRESS, HANDOFF, TODO})
@@ -183,13 +181,13 @@ class Deck(Generic[L]):
     def apply(self, line: str) -> list[Notice]:
         """Run one slash-command line; returns its notifications (a refused write is one notice of
         level ``refused``)."""
-        return self._mutating(lambda: self.dispatcher.run_line(line), lambda: [Notice(READ_ONLY_HINT, "refused")],
+        return self._mutating(lambda: self.dispatcher.run_line(line), lambda why: [Notice(why, "refused")],
                               via="command")
 
     def call_tool(self, name: str, params: Any) -> ToolResult:
         """Call one model tool. Raises ``UnknownTool`` for a name no adapter registers."""
         return self._mutating(lambda: self.dispatcher.call_tool(name, params),
-                              lambda: ToolResult(READ_ONLY_HINT, rejected=True, refused=True), via="tool")
+                              lambda why: ToolResult(why, rejected=True, refused=True), via="tool")
 
     def settle(
         self, *, continued: bool = False, record: tuple[str, Any] | None = None
@@ -198,39 +196,48 @@ class Deck(Generic[L]):
         ``continued``: the turn was one a Stop hook sent the agent back into. ``record``: a
         ``(custom_type, data)`` entry appended first, under the same lock (the hook's event).
         pideck runs no gates on a log it may not write."""
-        refused: tuple[str | None, Notice | None] = (None, Notice(READ_ONLY_HINT, "refused"))
-        if not self.log.writable:
-            return refused
+        def refused(why: str) -> tuple[str | None, Notice | None]:
+            return None, Notice(why, "refused")
+
+        if (why := self.log.read_only_reason) is not None:
+            return refused(why)
 
         def run() -> tuple[str | None, Notice | None]:
             if record is not None:
                 self.log.append_custom(*record)
             return self.todo.settle(continued)
 
-        return self._mutating(run, lambda: refused)
+        return self._mutating(run, refused)
 
     def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
         """One watchdog tick (the TUI calls it on its timer, tests with an injected time)."""
         if not self.log.writable:
             return []
-        return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda: [])
+        return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda why: [])
 
-    def _mutating(self, run: Callable[[], _R], refused: Callable[[], _R], via: Via | None = None) -> _R:
+    def _mutating(self, run: Callable[[], _R], refused: Callable[[str], _R], via: Via | None = None) -> _R:
         """Run a mutation under the log's lock, on state that includes every other writer's
-        entries. A read-only log runs reads as usual and refuses appends (``ReadOnlySession``).
-        A judge it ran is recorded (``core/verdicts.py``) where the log may be written."""
+        entries. A read-only log runs reads as usual and refuses appends (``ReadOnlySession``,
+        whose text is handed to ``refused``). A judge it ran (``via`` a command or a tool) is
+        recorded where the log may be written (``core/verdicts.py``)."""
         try:
             with self.log.locked() if self.log.writable else nullcontext():
                 self._take_in(observe=True)
-                judged = self.progress.judged
-                outcome = run()
-                verdict = self.progress.last_verdict()
-                if via is not None and self.progress.judged != judged and verdict is not None and self.log.writable:
-                    self.log.append_custom(verdicts.ENTRY_TYPE, verdicts.verdict_data(verdict, via))
-                return outcome
-        except ReadOnlySession:
-            self.reload()  # the adapter never moved its state, but stay exact anyway
-            return refused()
+                try:
+                    judged = self.progress.judged
+                    outcome = run()
+                    self._record_verdict(via, judged)
+                    return outcome
+                except ReadOnlySession as exc:
+                    self.reload()  # the adapter never moved its state, but stay exact anyway
+                    return refused(str(exc))
+        except ReadOnlySession as exc:  # the lock itself was refused (the file is gone): nothing ran
+            return refused(str(exc))
+
+    def _record_verdict(self, via: Via | None, judged: int) -> None:
+        verdict = self.progress.last_verdict()
+        if via is not None and self.progress.judged != judged and verdict is not None and self.log.writable:
+            self.log.append_custom(verdicts.ENTRY_TYPE, verdicts.verdict_data(verdict, via))
 
 
 @dataclass

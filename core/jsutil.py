@@ -57,6 +57,22 @@ def compact_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def has_surrogates(text: str) -> bool:
+    return _SURROGATE.search(text) is not None
+
+
+def escape_lone_surrogates(text: str) -> str:
+    """JSON text as ``JSON.stringify`` writes it: a high+low surrogate pair is one character, a lone
+    surrogate (which UTF-8 cannot encode) is written as a lowercase ``\\udxxx`` escape."""
+    if not has_surrogates(text):
+        return text
+    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return _SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
+
+
 def lower_first(message: str) -> str:
     """Adapters quote a core error with its first letter lowercased
     (docs/primitives.md#errors-and-how-adapters-word-them)."""

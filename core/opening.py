@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Callable
 
 from core.deck import Deck
-from core.session.discovery import new_session_path, newest_session
+from core.session.discovery import is_pi_session_path, new_session_path, newest_session
+from core.session.errors import NoSession, ReadOnlySession
 from core.session.log import SessionLog
 from core.todo.config import load_config
 
@@ -33,28 +34,33 @@ def choose_session(
 ) -> SessionLog:
     """``path``, else ``$PIDECK_SESSION``, else the newest session for ``cwd`` (pideck's or pi's,
     as ``pi --continue`` picks), else a new pideck session. A path that does not exist becomes a new
-    pideck session there. pi's own files open read-only unless ``write`` is set.
+    pideck session there, except inside pi's folders without ``write``. pi's own files open
+    read-only unless ``write`` is set.
 
     ``pideck_only`` leaves pi's sessions out of the search for the newest one (a path or
     ``$PIDECK_SESSION`` is still taken as given): the MCP server and the hooks write for an agent
     that is not pi, and a pi file would refuse every write (docs/agent-configs.md).
-    ``create=False`` never makes a file: a missing path or no session at all is FileNotFoundError.
+    ``create=False`` never makes a file: a missing path or no session at all is ``NoSession`` (a
+    FileNotFoundError).
     """
     cwd = os.fspath(cwd) if cwd is not None else os.getcwd()
     writable = True if write else None  # None: the log decides by where the file lives
     chosen = path if path is not None else os.environ.get("PIDECK_SESSION") or None
     if chosen is not None:
         target = Path(chosen)
-        if not target.exists():
+        if not os.path.lexists(target):  # (a dangling symbolic link is opened, and fails, never created)
             if not create:
-                raise FileNotFoundError(f"no session file at {target}")
+                raise NoSession(f"no session file at {target}")
+            if not write and is_pi_session_path(target):
+                raise ReadOnlySession(f"no session file at {target}, and pideck creates files inside pi's "
+                                      "session folders only with --write")
             return SessionLog.create(target, cwd=cwd)
         return SessionLog.open(target, writable=writable)
     newest = newest_session(cwd, kind="pideck" if pideck_only else None)
     if newest is not None:
         return SessionLog.open(newest.path, writable=writable)
     if not create:
-        raise FileNotFoundError(f"no session for {cwd} yet")
+        raise NoSession(f"no session for {cwd} yet")
     new_path, session_id, timestamp = new_session_path(cwd)
     return SessionLog.create(new_path, cwd=cwd, session_id=session_id, timestamp=timestamp)
 

@@ -114,9 +114,13 @@ class MemoryLog:
             entry["details"] = copy.deepcopy(details)
         return self._append(entry)
 
+    @property
+    def read_only_reason(self) -> str | None:
+        return None if self.writable else "This in-memory log is read-only."
+
     def _append(self, entry: dict[str, Any]) -> dict[str, Any]:
-        if not self.writable:
-            raise ReadOnlySession("this in-memory log is read-only")
+        if (reason := self.read_only_reason) is not None:
+            raise ReadOnlySession(reason)
         self.entries.append(entry)
         self.appended.append(entry)
         return entry

@@ -17,23 +17,27 @@ from typing import Any, Callable
 
 from core.activity import Activity
 from core.deck import TODO, Deck, DeckChange
+from core.session.errors import SessionError
 from core.session.log import SessionLog
 from core.todo import constants as todo_constants
 from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
 from core.view import DeckView, build_view
-from tui.messages import DeckUpdated, FileTrouble, JobDone
+from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
 
 Job = Callable[[Deck[SessionLog]], Any]
 
 
-def file_key(path: Path) -> tuple[int, int, int] | None:
-    """(inode, size, mtime_ns): any append, truncation or replacement changes it; None when the
-    file cannot be looked at."""
+FileKey = tuple[int, int, int, int]
+
+
+def file_key(path: Path) -> FileKey | None:
+    """(inode, size, mtime_ns, mode): any append, truncation, replacement or change of permissions
+    changes it; None when the file cannot be looked at."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return st.st_ino, st.st_size, st.st_mtime_ns
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode
 
 
 def file_problem(path: Path) -> str | None:
@@ -95,6 +99,15 @@ class DeckWorker:
         self._post(DeckUpdated(self.view, DeckChange(frozenset())))
 
     def run(self, cancelled: threading.Event) -> None:
+        """The thread's loop. An error nothing here expects ends it and is handed to the screen
+        (``WorkerFailed``), which raises it there: the app stops with a non-zero exit status
+        instead of going on with a dead worker."""
+        try:
+            self._loop(cancelled)
+        except Exception as exc:
+            self._post(WorkerFailed(exc))
+
+    def _loop(self, cancelled: threading.Event) -> None:
         last = file_key(self.deck.log.path)
         while not cancelled.is_set():
             try:
@@ -143,6 +156,8 @@ class DeckWorker:
 
     def _take_in(self) -> None:
         change = self._refresh()
+        if change is None and self.view.writable != self.deck.log.writable:
+            change = DeckChange(frozenset())  # nothing new to read, but the header must say it
         if change is not None:
             if change.reset:
                 self._counted = 0
@@ -150,10 +165,11 @@ class DeckWorker:
             self._post(DeckUpdated(self._view_after(change), change))
 
     def _refresh(self) -> DeckChange | None:
-        """The Deck's refresh, turned into a FileTrouble message when the file cannot be read."""
+        """The Deck's refresh, turned into a FileTrouble message when the file cannot be read
+        (gone, unreadable, no longer a session)."""
         try:
             change = self.deck.refresh()
-        except OSError as exc:
+        except (OSError, SessionError) as exc:
             self._trouble(file_problem(self.deck.log.path) or f"the session file cannot be read ({exc})")
             return None
         self._trouble(file_problem(self.deck.log.path))
@@ -165,6 +181,7 @@ class DeckWorker:
             self._post(FileTrouble(problem))
 
     def _view_after(self, change: DeckChange | None) -> DeckView:
-        if change is not None:
-            self.view = build_view(self.deck, self.view, change.parts, activity=self._activity)
+        if change is not None or self.view.writable != self.deck.log.writable:
+            self.view = build_view(self.deck, self.view, change.parts if change is not None else frozenset(),
+                                   activity=self._activity)
         return self.view

@@ -37,3 +37,10 @@ class FileTrouble(Message):
     None). Posted once per change of state, never in a loop."""
 
     problem: str | None
+
+
+@dataclass
+class WorkerFailed(Message):
+    """The worker thread met an error nothing expects and stopped: the screen raises it."""
+
+    error: Exception

@@ -106,7 +106,7 @@ def main(session: str | None, write: bool) -> int:
 
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("pideck mcp: %(message)s"))
-    log.addHandler(handler)
+    log.handlers[:] = [handler]  # (one per call: a second serve in one process must not log twice)
     log.setLevel(logging.INFO)
     log.propagate = False
     opened = open_deck(session, write=write, pideck_only=True)

@@ -80,6 +80,35 @@ def is_pi_session_path(path: str | os.PathLike[str]) -> bool:
     return any(_under(path, folder) for folder in folders)
 
 
+def is_pi_session_file(path: str | os.PathLike[str]) -> bool:
+    """True for one of pi's session files, whatever the link it is reached by: inside pi's session
+    folders (``is_pi_session_path``, which sees through symbolic links), or a hard link to a file
+    in them (same device and inode; looked for only when the file has more than one link)."""
+    if is_pi_session_path(path):
+        return True
+    try:
+        st = os.stat(path)
+    except OSError:
+        return False
+    if st.st_nlink < 2:
+        return False
+    custom = pi_custom_session_dir()
+    folders = [custom] if custom is not None else []
+    try:
+        folders += [Path(e.path) for e in os.scandir(pi_sessions_root()) if e.is_dir(follow_symlinks=False)]
+    except OSError:
+        pass
+    for folder in folders:
+        try:
+            with os.scandir(folder) as entries:
+                for e in entries:
+                    if e.inode() == st.st_ino and e.is_file(follow_symlinks=False) and e.stat(follow_symlinks=False).st_dev == st.st_dev:
+                        return True
+        except OSError:
+            continue
+    return False
+
+
 def session_file_name(session_id: str, timestamp: str) -> str:
     """``<timestamp with : and . replaced by ->_<id>.jsonl``, as pi names its files."""
     return f"{timestamp.replace(':', '-').replace('.', '-')}_{session_id}.jsonl"

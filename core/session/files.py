@@ -4,9 +4,42 @@ from __future__ import annotations
 
 import os
 import secrets
+import stat
 from pathlib import Path
 
 from .writer import write_all
+
+
+def not_regular(mode: int) -> str | None:
+    """What a path that is not a regular file is, in a person's words (None for a regular file).
+    pideck never opens such a path to read it: a FIFO blocks until a writer comes, a device like
+    ``/dev/zero`` never ends."""
+    if stat.S_ISREG(mode):
+        return None
+    for test, kind in ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO (named pipe)"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def read_small_file(path: Path, limit: int) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes, read without blocking: a FIFO or a
+    device put where a small file belongs (a config) must neither hang pideck nor feed it without
+    end. Raises FileNotFoundError, another OSError, or ValueError saying what is wrong."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if (kind := not_regular(os.fstat(fd).st_mode)) is not None:
+            raise ValueError(f"it is {kind}, not a regular file")
+        data = b""
+        while len(data) <= limit and (chunk := os.read(fd, limit + 1 - len(data))):
+            data += chunk
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ValueError(f"it is larger than {limit} bytes")
+    return data
 
 
 def make_private_dirs(folder: Path) -> None:
@@ -28,6 +61,14 @@ def replace_private_file(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (a temporary file beside it, mode 0600, then a rename),
     so a reader sees the old file or the new one, never half of one. Raises OSError."""
     make_private_dirs(path.parent)
+    write_private_file(path, data, replace=True)
+
+
+def write_private_file(path: Path, data: bytes, *, replace: bool) -> None:
+    """Write ``data`` to a temporary file beside ``path`` (mode 0600, never through a link), then
+    rename it to ``path``. With ``replace=False`` an existing ``path`` is never touched: the rename
+    is a hard link that fails when the name is taken (FileExistsError). Raises OSError; nothing is
+    left behind on failure."""
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
@@ -36,10 +77,12 @@ def replace_private_file(path: Path, data: bytes) -> None:
             write_all(fd, data)
         finally:
             os.close(fd)
-        os.replace(temporary, path)
-    except BaseException:
+        if replace:
+            os.replace(temporary, path)
+        else:
+            os.link(temporary, path)  # atomic: never over a file that appeared meanwhile
+    finally:
         try:
             os.unlink(temporary)
         except OSError:
             pass
-        raise

@@ -74,6 +74,10 @@ class WritableLog(ReadableLog, Protocol):
     def writable(self) -> bool:
         """False when appends are refused (they raise ``ReadOnlySession``)."""
 
+    @property
+    def read_only_reason(self) -> str | None:
+        """The refusal an append would meet, in a person's words; None when ``writable``."""
+
     def locked(self) -> AbstractContextManager[None]:
         """Hold the log's exclusive lock (re-entrant) across a whole read-derive-append."""
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import os
+import stat
 from array import array
 from itertools import compress, repeat
 from operator import attrgetter, ge, itemgetter, ne, sub
@@ -20,8 +21,11 @@ except ImportError:  # not POSIX: appends are not locked
     fcntl = None  # type: ignore[assignment]
 
 from . import discovery, sidecar
-from .errors import NotASession, ReadOnlySession
-from .files import make_private_dirs
+from .errors import (
+    FILE_GONE, NO_HEADER, OPENED_READ_ONLY, PI_SESSION_READ_ONLY, NotARegularFile, NotASession, ReadOnlySession,
+    cannot_write, version_read_only,
+)
+from .files import make_private_dirs, not_regular
 from .index import NO_PARENT, PENDING, EntryIndex, Kind
 from .parse import MAX_DEPTH, header_version, is_header, loads_line, parse_line, too_deep, upgrade_legacy_message
 from .records import EntryRecord, Records
@@ -92,6 +96,7 @@ class SessionLog:
         self.index_source = "file"
         """``file``, or ``saved index`` when the open started from the saved index."""
         self._saved_at: int | None = None  # bytes covered by the saved index this log started from
+        self._pi_owned: tuple[tuple[str, int, int, int], bool] | None = None  # (file identity, pi's)
         self._reset_state()
 
     header: dict[str, Any] | None
@@ -120,10 +125,14 @@ class SessionLog:
         """Open and index ``path``. ``writable=None``: read-only inside pi's session folders,
         writable elsewhere. Raises ``NotASession`` when the first parsed line is not a header."""
         log = cls(path, writable=writable, **options)
-        if log.path.is_dir():
+        try:
+            mode = os.stat(log.path).st_mode
+        except FileNotFoundError:
+            raise FileNotFoundError(f"no session file at {log.path}") from None
+        if stat.S_ISDIR(mode):
             raise IsADirectoryError(f"{log.path} is a directory, not a session file")
-        if not log.path.is_file():
-            raise FileNotFoundError(f"no session file at {log.path}")
+        if (kind := not_regular(mode)) is not None:
+            raise NotARegularFile(f"{log.path} is {kind}, not a session file")
         log._start_from_saved_index()
         log.refresh()
         if log.header is None:
@@ -267,19 +276,34 @@ class SessionLog:
 
     @property
     def read_only_reason(self) -> str | None:
-        """Why appends are refused, or None when the log is writable."""
-        if self.version < 3:
-            return (f"{self.path} is a version {self.version} session file: pideck reads it but never writes "
-                    "to it (pi migrates such files to version 3 by rewriting them)")
-        if self._requested_writable is True:
-            return None
-        if self._requested_writable is None and not discovery.is_pi_session_path(self.path):
-            return None
-        if self._requested_writable is None:
-            return (f"{self.path} is one of pi's own session files, opened read-only: pi keeps its session "
-                    "tree in memory, so entries appended while pi runs land on a branch pi no longer "
-                    "follows. Pass --write to append anyway.")
-        return f"{self.path} was opened read-only; pass --write to append to it"
+        """Why appends are refused, as the refusal a person reads, or None when the log is
+        writable (docs/session-format.md#the-read-only-rule)."""
+        if self.header is not None and self.version != 3:
+            return version_read_only(self.version)
+        if self._requested_writable is False:
+            return OPENED_READ_ONLY
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return FILE_GONE
+        except OSError as exc:
+            return cannot_write(exc.strerror or str(exc))
+        if self._requested_writable is None and self._belongs_to_pi(st):
+            return PI_SESSION_READ_ONLY
+        if (kind := not_regular(st.st_mode)) is not None:
+            return cannot_write(f"it is {kind} now")
+        if not os.access(self.path, os.W_OK):
+            return cannot_write("permission denied")
+        if self.header is None:
+            return NO_HEADER
+        return None
+
+    def _belongs_to_pi(self, st: os.stat_result) -> bool:
+        """``discovery.is_pi_session_file``, asked again only when the file's identity changes."""
+        key = (os.fspath(self.path), st.st_dev, st.st_ino, st.st_nlink)
+        if self._pi_owned is None or self._pi_owned[0] != key:
+            self._pi_owned = (key, discovery.is_pi_session_file(self.path))
+        return self._pi_owned[1]
 
     @property
     def writable(self) -> bool:
@@ -492,6 +516,9 @@ class SessionLog:
             self._legacy = self.version < 3
             if self._legacy:
                 self._warn(f"line {n}: version {self.version} session file; opened read-only")
+            elif self.version > 3:
+                self._warn(f"line {n}: version {self.version} session file, newer than pideck knows "
+                           "(3); read as version 3 and opened read-only")
             return
         if not isinstance(value, dict):
             self._warn(f"line {n}: not a JSON object; skipped")
@@ -719,7 +746,7 @@ class SessionLog:
         if self._lock_fd is not None or fcntl is None:
             yield
             return
-        fd = os.open(self.path, os.O_RDONLY)
+        fd = self._open(os.O_RDONLY)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             self._lock_fd = fd
@@ -733,11 +760,13 @@ class SessionLog:
         if reason is not None:
             raise ReadOnlySession(reason)
         serialise(build("00000000", None, ""))  # a value JSON cannot hold fails here, before any write
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND)
+        fd = self._open(os.O_RDWR | os.O_APPEND)
         try:
             if fcntl is not None and self._lock_fd is None:
                 fcntl.flock(fd, fcntl.LOCK_EX)  # released by close
             self.refresh()  # another process may have appended: choose the parent from the file
+            if (reason := self.read_only_reason) is not None:  # emptied or replaced meanwhile
+                raise ReadOnlySession(reason)
             if self._tail.partial:
                 write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line
                 self.refresh()
@@ -747,6 +776,17 @@ class SessionLog:
         finally:
             os.close(fd)
         return entry
+
+
+    def _open(self, flags: int) -> int:
+        """The session file opened to lock or append to it. Non-blocking (something put in its
+        place must not hang pideck); a file that is gone or may not be written is a refusal."""
+        try:
+            return os.open(self.path, flags | getattr(os, "O_NONBLOCK", 0))
+        except FileNotFoundError:
+            raise ReadOnlySession(FILE_GONE) from None
+        except PermissionError as exc:
+            raise ReadOnlySession(cannot_write(exc.strerror or "permission denied")) from None
 
 
 def _branch_digest(branch: list[int], covers: int) -> str:

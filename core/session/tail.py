@@ -2,7 +2,8 @@
 (docs/session-format.md#following-a-file-that-grows).
 
 Each call stats the file and reads only the bytes appended since the last call, so following a
-session costs O(appended bytes). An unterminated last line is held back until its ``\\n`` arrives.
+session costs O(appended bytes). An unterminated last line is held back until its ``\\n`` arrives;
+a path that is not a regular file is never read (``NotARegularFile``).
 The file counts as replaced, truncated or rewritten (pi rewrites version < 3 files when it migrates
 them) when its inode changes, its size drops below what was read, its first line changes, or the
 byte before the read position is no longer a ``\\n``; the reader then starts again from offset 0 and
@@ -15,6 +16,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
+
+from .errors import NotARegularFile
+from .files import not_regular
 
 CHUNK = 1 << 20
 _FINGERPRINT = 4096  # bytes of the first line compared to detect a rewrite
@@ -110,12 +114,16 @@ class Tailer:
         A reset with no complete line yet is still reported (as an empty chunk).
         """
         try:
-            st = os.stat(self.path)
+            # non-blocking, then checked: a FIFO put in the file's place must not hang the reader
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
             return None
         reset = False
         first_line_no = self.lines + 1  # (counts the previous chunk before its buffer is reused)
-        with open(self.path, "rb", buffering=0) as fh:
+        with open(fd, "rb", buffering=0) as fh:
+            st = os.fstat(fd)
+            if (kind := not_regular(st.st_mode)) is not None:
+                raise NotARegularFile(f"{self.path} is {kind}, not a session file")
             if self._inode is not None and self._changed_under_us(st, fh):
                 self._clear()
                 reset = True

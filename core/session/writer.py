@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import secrets
 import time
 import uuid
 from datetime import datetime, timezone
 from typing import Any, Callable, Container
 
-from core.jsutil import compact_json
+from core.jsutil import compact_json, escape_lone_surrogates
 
 Clock = Callable[[], datetime]
 IdFactory = Callable[[], str]
@@ -116,24 +115,13 @@ _NONCE = secrets.token_hex(8)
 guess this process's random nonce)."""
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _escape_lone_surrogates(text: str) -> str:
-    """JavaScript keeps a high+low pair as one character and writes a lone one as ``\\udxxx``."""
-    if not _SURROGATE.search(text):
-        return text
-    text = text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
-    return _SURROGATE.sub(lambda m: "\\u%04x" % ord(m.group()), text)
-
-
 def serialise(entry: dict[str, Any]) -> bytes:
     """One log line: compact JSON, non-ASCII as is, lone surrogates escaped, ``\\n``, UTF-8."""
     raw: dict[str, str] = {}
     text = compact_json(_js_value(entry, raw))
     for key, number in raw.items():
         text = text.replace(compact_json(key), number, 1)
-    return (_escape_lone_surrogates(text) + "\n").encode("utf-8")
+    return (escape_lone_surrogates(text) + "\n").encode("utf-8")
 
 
 def custom_entry(custom_type: str, data: Any, id: str, parent_id: str | None, timestamp: str) -> dict[str, Any]:

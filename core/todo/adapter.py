@@ -7,7 +7,6 @@ stale state.
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
@@ -22,6 +21,7 @@ from core.todo import commands as cmd
 from core.todo import constants as c
 from core.todo.config import TodoConfig
 from core.todo.display import GoalRow, StripLine, goal_rows, goal_table_text, strip_lines
+from core.todo.export import write_export
 from core.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, open_items
 from core.todo.observations import Observation
 from core.todo.overlay import overlay_markdown
@@ -290,22 +290,15 @@ class TodoAdapter:
             self._append_custom(c.CYCLE_CUSTOM_TYPE, step.cycle)
 
     def _export(self, tokens: list[str]) -> list[Notice]:
-        unknown = cmd.unknown_format(tokens)
-        if unknown is not None:
-            return [Notice(unknown, "warning")]
         parsed = cmd.parse_export(tokens)
         if parsed is None:
             return [Notice(cmd.USAGE, "warning")]
-        fmt, path = parsed
-        target = Path(path or f"todos.{fmt}").expanduser()
-        if not target.is_absolute():
-            target = (self.cwd or Path.cwd()) / target
+        fmt, path, force = parsed
+        target = ((self.cwd or Path.cwd()) / Path(path or f"todos.{fmt}").expanduser()).absolute()
         text = pretty(self.state.to_json()) if fmt == "json" else self.overlay_markdown()
-        try:
-            target.write_text(text + "\n", encoding="utf-8")
-        except OSError as exc:
-            reason = exc.strerror or exc
-            return [Notice(f"Could not export todos to {target}: {reason}.", "warning")]
+        problem = write_export(target, text, force)
+        if problem is not None:
+            return [Notice(f"Could not export todos to {target}: {problem}.", "warning")]
         return [Notice(cmd.EXPORTED.format(path=target.resolve()))]
 
     def _clear(self, confirmed: bool, rest: list[str]) -> list[Notice]:

@@ -12,13 +12,13 @@ POKE_ACTIONS = ("on", "off", "status", "trigger")
 
 SUBCOMMANDS: tuple[SubCommand, ...] = tuple(SubCommand(COMMAND, sub, args, help) for sub, args, help in (
     ("", (), "Open the todos overlay"),
-    ("export", (arg("[md|json]", *EXPORT_FORMATS), arg("[PATH]")),
-     "Write the todos overlay as Markdown, or the list as JSON (default todos.md)"),
+    ("export", (arg("[md|json]", *EXPORT_FORMATS), arg("[PATH]"), arg("[--force]", "--force")),
+     "Write the todos overlay as Markdown, or the list as JSON (default todos.md; --force replaces a file)"),
     ("clear", (arg("[--yes]", "--yes"),), "Clear the todo list, plan and goals"),
     ("poke", (arg("on|off|status|trigger", *POKE_ACTIONS),), "Control the auto-poke cycle"),
 ))
 
-USAGE = "Usage: /todos [export [md|json] [PATH] | clear [--yes] | poke on|off|status|trigger]"
+USAGE = "Usage: /todos [export [md|json] [PATH] [--force] | clear [--yes] | poke on|off|status|trigger]"
 POKE_USAGE = "Usage: /todos poke on|off|status|trigger"
 CLEARED = "Todos cleared."
 ALREADY_EMPTY = "Todos are already empty."
@@ -38,8 +38,6 @@ POKE_OFF = "Auto-poke disabled."
 POKE_STATUS = "Auto-poke: {state}. {n} incomplete todo{s}."
 POKE_STATUS_BUSY = " A turn is currently running."
 EXPORTED = "Exported todos to {path}."
-UNKNOWN_FORMAT = ('Unknown export format "{word}": use md or json. '
-                  "To write a file with no extension, give its path: ./{word}")
 
 
 def poke_on_idle(n: int) -> str:
@@ -51,26 +49,21 @@ def poke_status(armed: bool, n: int, busy: bool) -> str:
     return text + (POKE_STATUS_BUSY if busy else "")
 
 
-def unknown_format(tokens: list[str]) -> str | None:
-    """The reply when the only word looks like a format pideck does not write (``xml``: a bare
-    word with no extension and no folder), else None: writing a file named ``xml`` would look
-    like success while the person asked for something else."""
-    if len(tokens) != 1:
-        return None
-    word = tokens[0]
-    if word in EXPORT_FORMATS or "." in word or "/" in word or "\\" in word:
-        return None
-    return UNKNOWN_FORMAT.format(word=word)
-
-
-def parse_export(tokens: list[str]) -> tuple[str, str | None] | None:
-    """``[md|json] [PATH]`` -> (format, path or None); None when there are too many words."""
+def parse_export(tokens: list[str]) -> tuple[str, str | None, bool] | None:
+    """``[md|json] [PATH] [--force]`` -> (format, path or None, force); None for anything else,
+    such as too many words or a bare word that is neither a format nor a path (``xml``: a mistyped
+    format must not become a file of that name; a path has a ``.`` or a ``/``)."""
+    force = bool(tokens) and tokens[-1] == "--force"
+    if force:
+        tokens = tokens[:-1]
     fmt = None
     if tokens and tokens[0] in EXPORT_FORMATS:
         fmt, tokens = tokens[0], tokens[1:]
     if len(tokens) > 1:
         return None
     path = tokens[0] if tokens else None
+    if path is not None and not ("." in path or "/" in path):
+        return None
     if fmt is None:
         fmt = "json" if path and path.lower().endswith(".json") else "md"
-    return fmt, path
+    return fmt, path, force

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from core.session.discovery import pi_agent_dir
+from core.session.files import read_small_file, write_private_file
 from core.todo.constants import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_OBSERVATIONS
 
 _AT_LEAST_ONE = ("widget_max_lines", "watchdog_tick_ms", "max_gate_observations")
@@ -102,7 +104,18 @@ def config_path() -> Path:
 
 
 def pi_jtodo_config_path() -> Path:
-    return Path.home() / ".pi" / "agent" / "state" / "pi-jtodo" / "config.json"
+    """pi-jtodo's JSON config, in pi's agent folder (``$PI_CODING_AGENT_DIR``, else ``~/.pi/agent``)."""
+    return pi_agent_dir() / "state" / "pi-jtodo" / "config.json"
+
+
+MAX_BYTES = 1 << 20
+"""A config file is small: anything larger (``PIDECK_CONFIG=/dev/zero``) is not read."""
+
+
+def _read_text(path: Path) -> str:
+    """The file's text. Raises FileNotFoundError, OSError, or ValueError (not a regular file, too
+    large, not UTF-8)."""
+    return read_small_file(path, MAX_BYTES).decode("utf-8")
 
 
 def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], source: Path,
@@ -120,11 +133,11 @@ def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], s
 
 def _read_toml(path: Path, warnings: list[str]) -> dict[str, Any]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_text(path)
     except FileNotFoundError:
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        warnings.append(f"{path}: not valid TOML, ignored ({exc}).")
+    except (OSError, ValueError) as exc:
+        warnings.append(f"{path}: cannot be read, ignored ({exc}).")
         return {}
     import tomllib  # (only for a file that exists: most runs have none)
 
@@ -142,10 +155,10 @@ def load_config(
     warnings: list[str] = []
     values = dict(_DEFAULTS)
     json_path = json_path or pi_jtodo_config_path()
-    if include_pi_jtodo and json_path.exists():
+    if include_pi_jtodo and os.path.lexists(json_path):
         try:
-            raw = json.loads(json_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
+            raw = json.loads(_read_text(json_path))
+        except (OSError, ValueError, RecursionError) as exc:
             warnings.append(f"{json_path}: not valid JSON, ignored ({exc}).")
             raw = {}
         if isinstance(raw, dict):
@@ -206,10 +219,15 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
     current = load_config(path)[0] if table == "todo" else load_tui_config(path)[0]
     values = {**asdict(current), key: value}
     document[table] = values
+    # a new file beside the old one, renamed over it: a failed write never leaves half a config
+    # (the rename goes to where a symbolic link points, so a linked dotfile stays linked)
     path.parent.mkdir(parents=True, exist_ok=True)
     import tomli_w
 
-    path.write_text(tomli_w.dumps(document), encoding="utf-8")
+    try:
+        write_private_file(Path(os.path.realpath(path)), tomli_w.dumps(document).encode("utf-8"), replace=True)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be written ({exc.strerror or exc})") from None
     return TABLES[table](**values)
 
 

@@ -113,7 +113,7 @@ def test_inspect_text_shows_every_status(pideck, tmp_path):
 
 def test_a_missing_path_becomes_a_new_private_pideck_session(pideck, tmp_path):
     s = tmp_path / "deep" / "new.jsonl"
-    assert pideck("inspect", "--session", str(s), "--json")[0] == 0
+    assert pideck("run", "--session", str(s), "/agent-state status")[0] == 0
     header = read_lines(s)
     assert len(header) == 1 and header[0]["type"] == "session" and header[0]["cwd"] == os.getcwd()
     assert stat.S_IMODE(s.stat().st_mode) == 0o600

@@ -25,7 +25,7 @@ for i in range(calls):
 
 def test_eight_processes_of_100_tool_calls_each_land_on_one_chain(tmp_path: Path, capsys) -> None:
     session = tmp_path / "s.jsonl"
-    assert main(["inspect", "--session", str(session), "--json"]) == 0  # creates the file
+    assert main(["run", "--session", str(session), "/agent-progress status"]) == 0  # creates the file
     root = Path(__file__).resolve().parents[2]
     procs = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(session), str(k), str(CALLS)], cwd=root,

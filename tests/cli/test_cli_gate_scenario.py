@@ -69,6 +69,7 @@ def test_tool_and_gate_walk_poke_digest_completion_spike_pass(pideck, tmp_path):
 
 def test_gate_on_a_fresh_session_disarms_quietly(pideck, tmp_path):
     s = str(tmp_path / "s.jsonl")
+    pideck("run", "--session", s, "/agent-state status")  # creates the session (gate never does)
     assert pideck("gate", "--session", s) == (0, "", "")
     assert [e.get("data") for e in read_lines(tmp_path / "s.jsonl")[1:]] == [{"armed": False, "reason": "no_todos"}]
 

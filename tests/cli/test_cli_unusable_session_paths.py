@@ -25,7 +25,7 @@ def test_a_directory_given_as_the_session(pideck, tmp_path):
     assert "Traceback" not in err
 
 
-@pytest.mark.parametrize("command", [("inspect",), ("run", "/agent-state"), ("tool", "agent_state_get", "{}")])
+@pytest.mark.parametrize("command", [("run", "/agent-state"), ("tool", "agent_state_get", "{}")])
 def test_a_new_session_path_whose_folder_cannot_be_made(pideck, tmp_path, command):
     (tmp_path / "file").write_text("x")
     target = tmp_path / "file" / "s.jsonl"

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from core.adapters.host import Notice
-from core.deck import READ_ONLY_HINT, Deck
+from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
+from core.session.errors import OPENED_READ_ONLY
 from core.todo.config import TodoConfig
 
 START = datetime(2026, 11, 30, 12, 0, 0, tzinfo=timezone.utc)
@@ -113,10 +114,10 @@ def test_read_only_sessions_refuse_mutations_and_change_nothing(tmp_path: Path) 
     before = path.read_bytes()
     deck = Deck(SessionLog.open(path, writable=False))
     notices = deck.apply("/agent-state objective Mine")
-    assert [(n.message, n.level) for n in notices] == [(READ_ONLY_HINT, "refused")]
-    assert deck.call_tool("agent_state_add_work_item", {"id": "a", "content": "x"}).text == READ_ONLY_HINT
+    assert [(n.message, n.level) for n in notices] == [(OPENED_READ_ONLY, "refused")]
+    assert deck.call_tool("agent_state_add_work_item", {"id": "a", "content": "x"}).text == OPENED_READ_ONLY
     assert "objective" not in deck.state.snapshot()
-    assert deck.settle() == (None, Notice(READ_ONLY_HINT, "refused"))
+    assert deck.settle() == (None, Notice(OPENED_READ_ONLY, "refused"))
     assert deck.watchdog_tick(10**15) == []
     assert path.read_bytes() == before
 

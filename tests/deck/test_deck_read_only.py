@@ -7,8 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from core.adapters.host import Notice
-from core.deck import READ_ONLY_HINT, Deck
+from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
+from core.session.errors import OPENED_READ_ONLY
 
 
 def read_only_deck(tmp_path: Path) -> tuple[Deck, Path]:
@@ -21,13 +22,13 @@ def test_read_only_refusal_is_the_same_for_every_primitive(tmp_path: Path) -> No
     deck, path = read_only_deck(tmp_path)
     before = path.read_bytes()
     fresh = {"hasBaseline": False, "currentMilestones": [], "recordedMilestones": []}
-    assert deck.call_tool("agent_progress_add_milestone", {"milestone": "m"}).text == READ_ONLY_HINT
+    assert deck.call_tool("agent_progress_add_milestone", {"milestone": "m"}).text == OPENED_READ_ONLY
     assert deck.progress.state() == fresh
-    assert deck.call_tool("agent_progress_judge", {}).text == READ_ONLY_HINT
+    assert deck.call_tool("agent_progress_judge", {}).text == OPENED_READ_ONLY
     assert deck.progress.state() == fresh
-    assert deck.apply("/agent-progress judge") == [Notice(READ_ONLY_HINT, "refused")]
+    assert deck.apply("/agent-progress judge") == [Notice(OPENED_READ_ONLY, "refused")]
     assert deck.progress.state() == fresh
     packet = {"schemaVersion": 1, "id": "h", "source": "s", "goal": "g"}
-    assert deck.call_tool("agent_handoff_create", packet).text == READ_ONLY_HINT
+    assert deck.call_tool("agent_handoff_create", packet).text == OPENED_READ_ONLY
     assert deck.handoff.packets() == []
     assert path.read_bytes() == before

@@ -7,13 +7,16 @@ import json
 from pathlib import Path
 from typing import Any
 
+from core.jsutil import escape_lone_surrogates
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 HEADER = {"type": "session", "version": 3, "id": "01a22cf2-253f-70fd-b26f-f043e48c877f",
           "timestamp": "2026-11-30T14:53:16.479Z", "cwd": "/home/user/demo-project"}
 
 
 def line(value: Any) -> bytes:
-    return (json.dumps(value, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8")
+    """One line as pi writes it (a lone surrogate as its ``\\udxxx`` escape)."""
+    return (escape_lone_surrogates(json.dumps(value, separators=(",", ":"), ensure_ascii=False)) + "\n").encode("utf-8")
 
 
 def entry(id: str, parent: str | None, type: str = "custom", **fields: Any) -> dict[str, Any]:

@@ -12,10 +12,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from session_helpers import HEADER, NotSession, entry, identity, line, message, read_back, reference_read, session_bytes
 
-from core.session import NotASession, SessionLog
+from core.jsutil import escape_lone_surrogates
+from core.session import NotASession, ReadOnlySession, SessionLog
 
 IDS = [f"{i:08x}" for i in range(12)]  # a small pool: duplicates, cycles and missing parents happen
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+TEXT = st.one_of(  # any text; half the time with a lone surrogate or a control character in it
+    st.text(max_size=20),
+    st.builds(lambda a, c, b: a + c + b, st.text(max_size=10), st.sampled_from("\ud800\udbff\udc00\udfff\x1b\x07\x00\u202e"),
+              st.text(max_size=10)),
+)
 DEEP = 5000  # deeper than any Python parser goes
 FAIRLY_DEEP = 300  # past pideck's limit, within the parsers'
 
@@ -24,14 +30,25 @@ FAIRLY_DEEP = 300  # past pideck's limit, within the parsers'
 def entry_lines(draw) -> bytes:
     id_ = draw(st.sampled_from(IDS))
     parent = draw(st.one_of(st.none(), st.sampled_from(IDS + ["ffffffff"])))
-    kind = draw(st.sampled_from(["custom", "message", "message", "unknown"]))
+    kind = draw(st.sampled_from(["custom", "message", "message", "unknown", "state"]))
     if kind == "custom":
         value = {"type": "custom", "customType": draw(st.sampled_from(["agent-state-state", "x"])),
-                 "data": {"n": draw(st.integers()), "t": draw(st.text(max_size=20))},
+                 "data": {"n": draw(st.integers()), "t": draw(TEXT)},
+                 "id": id_, "parentId": parent, "timestamp": "2026-11-30T14:53:16.480Z"}
+    elif kind == "state":  # valid states whose text is shown and printed
+        custom_type, data = draw(st.sampled_from([
+            ("agent-state-state", {"schemaVersion": 1, "state": {"schemaVersion": 1, "objective": draw(TEXT),
+             "workItems": [{"id": "w" + draw(TEXT), "content": draw(TEXT), "status": "open"}], "decisions": []}}),
+            ("agent-progress-state", {"schemaVersion": 1, "hasBaseline": False,
+                                      "currentMilestones": ["m" + draw(TEXT)], "recordedMilestones": []}),
+            ("pi-jtodo/state", {"schemaVersion": 1, "todos": [{"id": "t" + draw(TEXT), "content": draw(TEXT),
+                                "status": "pending", "priority": "high", "confidence": 50}], "plan": {}, "goals": []}),
+        ]))
+        value = {"type": "custom", "customType": custom_type, "data": data,
                  "id": id_, "parentId": parent, "timestamp": "2026-11-30T14:53:16.480Z"}
     elif kind == "message":
         size = draw(st.sampled_from([0, 10, 900, 3000, 70_000]))  # small, around 1 KB, huge
-        text = draw(st.text(max_size=30)) + "y" * size
+        text = draw(TEXT) + "y" * size
         role = draw(st.sampled_from(["user", "assistant", "toolResult"]))
         message = {"role": role}
         if role == "toolResult":
@@ -82,7 +99,7 @@ def entry_lines(draw) -> bytes:
         spelled = b'"' + "".join(f"\\u{ord(c):04x}" if i == 0 else c for i, c in enumerate(key[1:-1].decode())).encode() + b'"'
         raw = raw.replace(key, spelled, 1)
     elif mutation == "spaces":
-        raw = (json.dumps(value, indent=None, ensure_ascii=False) + " \r\n").encode()
+        raw = (escape_lone_surrogates(json.dumps(value, indent=None, ensure_ascii=False)) + " \r\n").encode()
     elif mutation == "deep_value":  # a valid-looking entry whose data (or content) nests deeply
         levels = draw(st.sampled_from([DEEP, FAIRLY_DEEP]))
         head = line({k: v for k, v in value.items() if k not in ("data", "message")})[:-2]
@@ -269,3 +286,60 @@ def test_an_entry_that_is_its_own_parent_after_a_saved_index_is_a_cycle(tmp_path
     warm, cold = SessionLog.open(path), SessionLog.open(path, saved_index=False)
     assert [r.id for r in warm.branch()] == [r.id for r in cold.branch()] == reference_read(path.read_bytes())[1]
     assert warm.warnings == cold.warnings and any("cycle" in w for w in warm.warnings)
+
+
+# The classes of issue 9: whatever a file holds, everything derived from it can be shown and printed
+# (a lone surrogate once failed every later inspect), and an append lands only after a version 3
+# header, as whole entries, whatever happened to the file since it was opened.
+
+
+@FUZZ
+@given(data=session_files())
+def test_every_fuzzed_session_can_be_derived_shown_and_printed(tmp_path, data, capsys):
+    from core.cli import main
+    from core.deck import Deck
+    from core.view import build_view
+
+    path = fresh(tmp_path, data)
+    log = open_or_none(path)
+    if log is None:
+        return
+    build_view(Deck(log))  # what the TUI draws
+    for argv in (["inspect"], ["inspect", "--json"], ["tool", "agent_state_get"], ["run", "/todos"]):
+        capsys.readouterr()
+        assert main([*argv[:1], "--session", str(path), *argv[1:]]) in (0, 1)
+        out = capsys.readouterr().out  # (the captured stream encodes strictly, as a UTF-8 pipe does)
+        if argv[-1] == "--json":
+            json.loads(out)
+    assert path.read_bytes() == data  # reading never writes
+
+
+HEADERS = [HEADER, {**HEADER, "version": 99}, {**HEADER, "version": 2}, {**HEADER, "version": "3"},
+           {k: v for k, v in HEADER.items() if k != "version"}, {**HEADER, "id": 5}, {"type": "custom", "id": "x"}]
+
+
+@FUZZ
+@given(header=st.sampled_from(HEADERS), body=session_files(), cut=st.one_of(st.none(), st.integers(0, 400)))
+def test_an_append_is_whole_entries_after_a_version_3_header_or_nothing(tmp_path, header, body, cut):
+    data = line(header) + body[len(line(HEADER)):]
+    path = fresh(tmp_path, data)
+    log = open_or_none(path)
+    if log is None:
+        return
+    if cut is not None:  # the file is truncated under the open log
+        path.write_bytes(data[:cut])
+    before = path.read_bytes()
+    try:
+        log.append_custom("x", {"n": 1})
+    except (ReadOnlySession, NotASession):
+        assert path.read_bytes() == before
+        return
+    after = path.read_bytes()
+    assert after.startswith(before) and header == HEADER
+    added = after[len(before):]
+    if before and not before.endswith(b"\n"):
+        assert added.startswith(b"\n")  # the torn last line gets its own line first
+        added = added[1:]
+    [entry] = [json.loads(raw) for raw in added.splitlines()]
+    assert entry["customType"] == "x" and entry["id"] == log.leaf_id
+    assert reference_read(after)[1][-1] == entry["id"]  # pi's leaf is the new entry

@@ -12,6 +12,7 @@ import pytest
 from session_helpers import HEADER, entry, line, session_bytes
 
 from core.session import ReadOnlySession, SessionLog
+from core.session.errors import OPENED_READ_ONLY, PI_SESSION_READ_ONLY
 from core.session.writer import iso_timestamp, uuid7
 
 T0 = datetime(2026, 11, 30, 14, 53, 48, 437999, tzinfo=timezone.utc)
@@ -143,7 +144,7 @@ def test_pi_sessions_open_read_only(tmp_path, monkeypatch):
     assert not log.writable
     with pytest.raises(ReadOnlySession) as err:
         log.append_custom("x", 1)
-    assert "--write" in str(err.value) and "pi keeps its session tree in memory" in str(err.value)
+    assert str(err.value) == PI_SESSION_READ_ONLY
     with pytest.raises(ReadOnlySession):
         log.append_custom_message("x", "c", True)
     assert p.read_bytes() == before
@@ -162,8 +163,9 @@ def test_unserialisable_data_writes_nothing(tmp_path):
 
 def test_explicitly_read_only(tmp_path):
     log = make(tmp_path, writable=False)
-    with pytest.raises(ReadOnlySession, match="--write"):
+    with pytest.raises(ReadOnlySession) as err:
         log.append_custom("x", 1)
+    assert str(err.value) == OPENED_READ_ONLY
 
 
 def test_many_appends_keep_one_chain(tmp_path):

@@ -4,8 +4,10 @@ naming the key, set/show."""
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +92,73 @@ def test_config_set_keeps_the_values_read_from_the_pi_jtodo_json(tmp_path, monke
     after, warnings = load_config(toml_path)
     assert warnings == []
     assert after == replace(before, widget_max_lines=8)
+
+
+# Hostile config paths (issue 9, item 9): never read without end, never hang, never half written.
+
+
+@pytest.mark.parametrize("where", ["/dev/zero", "fifo", "folder", "huge"])
+def test_a_config_path_that_is_not_a_small_file_is_ignored_with_a_warning(where, paths, tmp_path, monkeypatch):
+    if where == "/dev/zero":
+        target = "/dev/zero"
+        said = "it is a character device, not a regular file"
+    elif where == "fifo":
+        target = str(tmp_path / "fifo.toml")
+        os.mkfifo(target)  # nobody writes it: reading would wait forever
+        said = "it is a FIFO (named pipe), not a regular file"
+    elif where == "folder":
+        target, said = str(tmp_path), "it is a directory, not a regular file"
+    else:
+        target = str(tmp_path / "huge.toml")
+        Path(target).write_bytes(b"# " + b"x" * (1 << 20) + b"\n")
+        said = f"it is larger than {1 << 20} bytes"
+    monkeypatch.setenv("PIDECK_CONFIG", target)
+    config, warnings = load_config()
+    assert config == TodoConfig()
+    assert warnings == [f"{target}: cannot be read, ignored ({said})."]
+    with pytest.raises(ConfigError, match="cannot be read"):
+        set_config_value("widget_max_lines", "3")
+
+
+def test_pi_jtodo_config_follows_pi_coding_agent_dir(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIDECK_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    real_home = tmp_path / "home" / ".pi" / "agent" / "state" / "pi-jtodo"
+    real_home.mkdir(parents=True)
+    (real_home / "config.json").write_text(json.dumps({"widgetMaxLines": 2}))
+    agent = tmp_path / "agent" / "state" / "pi-jtodo"
+    agent.mkdir(parents=True)
+    (agent / "config.json").write_text(json.dumps({"widgetMaxLines": 9}))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    assert load_config()[0].widget_max_lines == 9
+    monkeypatch.delenv("PI_CODING_AGENT_DIR")
+    assert load_config()[0].widget_max_lines == 2
+
+
+def test_a_pi_jtodo_config_nested_too_deep_is_a_warning(tmp_path, monkeypatch):
+    monkeypatch.setenv("PIDECK_CONFIG", str(tmp_path / "config.toml"))
+    monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
+    folder = tmp_path / "agent" / "state" / "pi-jtodo"
+    folder.mkdir(parents=True)
+    (folder / "config.json").write_text("[" * 100_000 + "]" * 100_000)
+    config, warnings = load_config()
+    assert config == TodoConfig() and len(warnings) == 1 and "not valid JSON" in warnings[0]
+
+
+def test_config_set_replaces_the_file_whole_and_keeps_a_symbolic_link(paths, tmp_path, monkeypatch):
+    toml_path, _ = paths
+    dotfiles = tmp_path / "dotfiles.toml"
+    dotfiles.write_text("[other]\nx = 1\n")
+    toml_path.symlink_to(dotfiles)
+    set_config_value("widget_max_lines", "3")
+    assert toml_path.is_symlink() and tomllib.loads(dotfiles.read_text())["other"] == {"x": 1}
+    assert tomllib.loads(dotfiles.read_text())["todo"]["widget_max_lines"] == 3
+
+    def full_disk(fd, data):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("core.session.files.write_all", full_disk)
+    with pytest.raises(ConfigError, match="No space left on device"):
+        set_config_value("widget_max_lines", "4")
+    assert tomllib.loads(dotfiles.read_text())["todo"]["widget_max_lines"] == 3
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []

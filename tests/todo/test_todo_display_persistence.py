@@ -169,22 +169,9 @@ def test_D04_clear_and_export(tmp_path):
     assert (tmp_path / "todos.md").exists()
     bad = adapter.command(f"export md {tmp_path}/missing/dir/x.md")[0]
     assert bad.level == "warning" and bad.message.startswith("Could not export todos to ")
-    usage = "Usage: /todos [export [md|json] [PATH] | clear [--yes] | poke on|off|status|trigger]"
-    for args in ("nope", "export a b", "clear now"):
+    usage = "Usage: /todos [export [md|json] [PATH] [--force] | clear [--yes] | poke on|off|status|trigger]"
+    for args in ("nope", "export a b", "export xml", "clear now"):
         assert adapter.command(args) == [Notice(usage, "warning")]
-
-
-def test_export_to_a_bare_word_that_is_no_format_writes_nothing(tmp_path):
-    # "/todos export xml" wrote a file named xml and replied as if it had exported XML.
-    adapter, _, _ = make()
-    adapter.cwd = tmp_path
-    adapter.call_tool("todo", {"todos": [item("a")]})
-    notice = adapter.command("export xml")[0]
-    assert notice == Notice('Unknown export format "xml": use md or json. '
-                            "To write a file with no extension, give its path: ./xml", "warning")
-    assert list(tmp_path.iterdir()) == []
-    assert adapter.command("export ./xml")[0].message == f"Exported todos to {(tmp_path / 'xml').resolve()}."
-    assert adapter.command("export notes.txt")[0].message.startswith("Exported todos to ")
 
 
 def test_todos_words_split_on_javascript_whitespace_only():

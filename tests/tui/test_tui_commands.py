@@ -228,11 +228,11 @@ def test_help_and_export_agree_with_the_readme(tmp_path):
     async def scenario(pilot):
         await pilot.press("f1")
         await pilot.pause()
-        assert "/todos export [md|json] [PATH]" in str(app.screen.query_one("#help-body").render())
+        assert "/todos export [md|json] [PATH] [--force]" in str(app.screen.query_one("#help-body").render())
         await pilot.press("escape")
         await type_line(pilot, "/todos export xml")
-        assert app.query_one(MessageLog).messages[-1][2].startswith('Unknown export format "xml"')
+        assert app.query_one(MessageLog).messages[-1][2].startswith("Usage: /todos [export [md|json] [PATH]")
 
     run(app, scenario)
     readme = (Path(__file__).parents[2] / "README.md").read_text()
-    assert "/todos [export [md|json] [PATH] |" in readme
+    assert "/todos [export [md|json] [PATH] [--force] |" in readme

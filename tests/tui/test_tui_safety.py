@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from textual.command import CommandList
 
 from tui.text import clean, safe
@@ -16,7 +19,9 @@ def _log_lines(app) -> list[str]:
 
 
 def test_read_only_pi_session_refuses_with_the_reason_and_the_way_out(tmp_path):
-    deck = open_deck(pi_session(tmp_path), writable=False)
+    folder = Path(os.environ["PI_CODING_AGENT_DIR"]) / "sessions" / "--home-user-project--"
+    folder.mkdir(parents=True)
+    deck = open_deck(pi_session(folder))  # read-only because it is in pi's folder
     app = make_app(deck)
 
     async def scenario(pilot):

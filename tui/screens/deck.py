@@ -34,7 +34,7 @@ from core.view import DeckView, build_view
 from tui.commands import PacketProvider, ShowProvider
 from tui.filtering import Rule, filtered, next_status
 from tui.live import DeckWorker, Job
-from tui.messages import DeckUpdated, FileTrouble, JobDone
+from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
 from tui.screens.detail import (Detail, DetailScreen, decision_detail, event_detail, goal_detail, history,
                                 milestone_detail, todo_detail, work_item_detail)
 from tui.screens.help import HelpScreen
@@ -246,6 +246,10 @@ class DeckScreen(Screen[None]):
     @on(DeckUpdated)
     def on_deck_updated(self, message: DeckUpdated) -> None:
         self.take(message.view, message.change)
+
+    @on(WorkerFailed)
+    def on_worker_failed(self, message: WorkerFailed) -> None:
+        raise message.error  # the app ends with its traceback and exit status 1, never 0
 
     @on(FileTrouble)
     def on_file_trouble(self, message: FileTrouble) -> None:

@@ -31,7 +31,7 @@ from core.timetravel import AsOf, TimeMachine
 from core.todo.config import TodoConfig
 from core.view import DeckView, build_view
 from tui.jobs import JobThread
-from tui.live import file_key
+from tui.live import FileKey, file_key
 from tui.screens.diff import PART_STYLES, DiffScreen
 from tui.screens.past import PastScreen
 from tui.text import clock_time, one_line
@@ -138,7 +138,7 @@ class TimelineScreen(Screen[None]):
         self._log: SessionLog | None = None
         self._machine: TimeMachine | None = None
         self._activity: Activity | None = None
-        self._key: tuple[int, int, int] | None = None
+        self._key: FileKey | None = None
         self._thread = JobThread("timeline", poll, self._follow, self._failed)
 
     def compose(self) -> ComposeResult:
