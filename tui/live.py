@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import queue
-import threading
 from pathlib import Path
 from typing import Any, Callable
 
@@ -22,6 +20,7 @@ from core.session.log import SessionLog
 from core.todo import constants as todo_constants
 from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
 from core.view import DeckView, build_view
+from tui.jobs import JobThread
 from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
 
 Job = Callable[[Deck[SessionLog]], Any]
@@ -68,20 +67,25 @@ class DeckWorker:
         self.deck = deck
         self.view = view
         self._post = post
-        self._poll = poll
         self._following = following
-        self._jobs: queue.Queue[tuple[int, Job] | tuple[()] | None] = queue.Queue()  # None: stop
+        # Jobs run in order on one thread; between them it polls the file (``_poll_file``).
+        self._thread = JobThread(f"deck {deck.log.path.name}", poll, self._poll_file, self._failed)
+        self._last: FileKey | None = None  # the file as last read
         self._problem: str | None = None
         self._activity: Activity | None = None  # made on the thread: the first walk may take a while
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
         if note_writers:
             self._note_writers()
 
+    def start(self) -> None:
+        self._last = file_key(self.deck.log.path)
+        self._thread.start()
+
     def submit(self, ticket: int, job: Job) -> None:
-        self._jobs.put((ticket, job))
+        self._thread.submit(lambda: self._run_job(ticket, job))
 
     def stop(self) -> None:
-        self._jobs.put(None)
+        self._thread.stop()
 
     def finish_opening(self, deck: Deck[SessionLog]) -> None:
         """A job: the parts the screen's first view left out (the todo fold and its warnings),
@@ -98,32 +102,19 @@ class DeckWorker:
         self.view = build_view(deck, self.view, frozenset(), activity=self._activity)
         self._post(DeckUpdated(self.view, DeckChange(frozenset())))
 
-    def run(self, cancelled: threading.Event) -> None:
-        """The thread's loop. An error nothing here expects ends it and is handed to the screen
-        (``WorkerFailed``), which raises it there: the app stops with a non-zero exit status
-        instead of going on with a dead worker."""
-        try:
-            self._loop(cancelled)
-        except Exception as exc:
-            self._post(WorkerFailed(exc))
+    def _failed(self, exc: Exception) -> None:
+        """An error nothing here expects stops the thread and goes to the screen (``WorkerFailed``),
+        which raises it there: the app stops with a non-zero exit status instead of going on with
+        a dead worker."""
+        self._thread.stop()
+        self._post(WorkerFailed(exc))
 
-    def _loop(self, cancelled: threading.Event) -> None:
-        last = file_key(self.deck.log.path)
-        while not cancelled.is_set():
-            try:
-                item = self._jobs.get(timeout=self._poll)
-            except queue.Empty:
-                item = ()  # nothing to do: poll the file
-            if item is None:
-                return
-            if item:
-                self._run_job(*item)
-                last = file_key(self.deck.log.path)
-            elif self._following():
-                key = file_key(self.deck.log.path)
-                if key != last:
-                    last = key
-                    self._take_in()
+    def _poll_file(self) -> None:
+        if self._following():
+            key = file_key(self.deck.log.path)
+            if key != self._last:
+                self._last = key
+                self._take_in()
 
     def _note_writers(self) -> None:
         """When another writer last appended (the agent): the newest entry appended since the last
@@ -151,6 +142,7 @@ class DeckWorker:
         except Exception as exc:  # an I/O error while appending: the screen says so, the loop goes on
             error = exc
         change = self._refresh()
+        self._last = file_key(self.deck.log.path)
         self._counted = len(self.deck.log.records)  # the app's own appends are not the agent's
         self._post(JobDone(ticket, outcome, error, self._view_after(change), change))
 

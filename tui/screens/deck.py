@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import threading
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
@@ -130,7 +129,6 @@ class DeckScreen(Screen[None]):
         self._tickets = itertools.count(1)
         self._waiting: dict[int, Callable[[Any], None] | None] = {}
         self._reported: set[str] = set()
-        self._cancel = threading.Event()
         todo = deck.todo.config  # read before the worker owns the Deck (the config never changes)
         self._todo_watchdog = todo.enabled and todo.watchdog
         self._idle_ms = todo.watchdog_idle_ms
@@ -166,7 +164,7 @@ class DeckScreen(Screen[None]):
         for hidden in ("#log", "#goals-more", "#activity", "#filter-row"):
             self.query_one(hidden).display = False
         self.action_focus_command()
-        self.run_deck_worker()
+        self._worker.start()
         # Once the first view is on screen: the todo fold (on a long session), then the branch's
         # events for the activity view; both would hold the first paint up.
         self.call_after_refresh(self._finish_opening)
@@ -203,15 +201,7 @@ class DeckScreen(Screen[None]):
 
     def stop(self) -> None:
         """End the worker thread (the screen is going away)."""
-        self._cancel.set()
         self._worker.stop()
-
-    def run_deck_worker(self) -> None:
-        """A plain daemon thread rather than a Textual worker: it lives as long as the screen, and
-        waiting for the app's workers to finish (as tests and the palette do) must not wait on it."""
-        self._thread = threading.Thread(target=self._worker.run, args=(self._cancel,), daemon=True,
-                                        name=f"deck {self.view.name}")
-        self._thread.start()
 
     # ------------------------------------------------------------------ the worker
 
