@@ -103,7 +103,33 @@ class EntryRecord(Mapping):
 
 
 class _RecordSequence(Sequence):
-    """Compares equal to a list (or another such sequence) holding the very same records."""
+    """Records at positions of one index, made as they are looked at. Compares equal to a list
+    (or another such sequence) holding the very same records."""
+
+    def _positions(self) -> Sequence[int]:
+        raise NotImplementedError
+
+    def _record(self, position: int) -> EntryRecord:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        return len(self._positions())
+
+    @overload
+    def __getitem__(self, i: int) -> EntryRecord: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[EntryRecord]: ...
+    def __getitem__(self, i: int | slice) -> EntryRecord | list[EntryRecord]:
+        positions = self._positions()  # a range or a list: negative indexes and IndexError as usual
+        if isinstance(i, slice):
+            return [self._record(p) for p in positions[i]]
+        return self._record(positions[i])
+
+    def __iter__(self) -> Iterator[EntryRecord]:
+        return map(self._record, self._positions())
+
+    def __reversed__(self) -> Iterator[EntryRecord]:
+        return map(self._record, reversed(self._positions()))
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, (list, tuple, _RecordSequence)):
@@ -136,25 +162,11 @@ class Records(_RecordSequence):
             )
         return made
 
-    def __len__(self) -> int:
-        return len(self._index)
+    def _positions(self) -> Sequence[int]:
+        return range(len(self._index))
 
-    @overload
-    def __getitem__(self, i: int) -> EntryRecord: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[EntryRecord]: ...
-    def __getitem__(self, i: int | slice) -> EntryRecord | list[EntryRecord]:
-        if isinstance(i, slice):
-            return [self.record(n) for n in range(*i.indices(len(self._index)))]
-        n = len(self._index)
-        if i < 0:
-            i += n
-        if not 0 <= i < n:
-            raise IndexError("record index out of range")
-        return self.record(i)
-
-    def __iter__(self) -> Iterator[EntryRecord]:
-        return (self.record(i) for i in range(len(self._index)))
+    def _record(self, position: int) -> EntryRecord:
+        return self.record(position)
 
     def picked(self, positions: Sequence[int]) -> RecordList:
         """The records at ``positions`` (a snapshot), made as they are looked at."""
@@ -169,27 +181,13 @@ class RecordList(_RecordSequence):
 
     def __init__(self, records: Records, positions: Sequence[int]) -> None:
         self._records = records
-        self._positions = positions
+        self._positions_held = positions
 
-    def __len__(self) -> int:
-        return len(self._positions)
+    def _positions(self) -> Sequence[int]:
+        return self._positions_held
 
-    @overload
-    def __getitem__(self, i: int) -> EntryRecord: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[EntryRecord]: ...
-    def __getitem__(self, i: int | slice) -> EntryRecord | list[EntryRecord]:
-        if isinstance(i, slice):
-            return [self._records.record(p) for p in self._positions[i]]
-        return self._records.record(self._positions[i])
-
-    def __iter__(self) -> Iterator[EntryRecord]:
-        record = self._records.record
-        return (record(p) for p in self._positions)
-
-    def __reversed__(self) -> Iterator[EntryRecord]:
-        record = self._records.record
-        return (record(p) for p in reversed(self._positions))
+    def _record(self, position: int) -> EntryRecord:
+        return self._records.record(position)
 
     def __repr__(self) -> str:
         return f"<RecordList of {len(self)} entries>"

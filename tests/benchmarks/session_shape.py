@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 HEADER = {"type": "session", "version": 3, "id": "01a22cf2-253f-70fd-b26f-f043e48c877f",
           "timestamp": "2026-11-30T14:53:16.479Z", "cwd": "/bench"}
@@ -136,12 +137,10 @@ def generate(path: Path, n: int = 100_000, seed: int = 12) -> None:
                            content=[{"type": "text", "text": text(rng, size)}], isError=False))
 
 
-def generate_timed(path: Path) -> Path:
-    """``generate(path)``, printing the size and how long it took (the benchmarks' fixtures)."""
-    import time
-
+def generate_timed(path: Path, n: int = 100_000, write: Callable[[Path, int], None] = generate) -> Path:
+    """``write(path, n)``, printing the size and how long it took (the benchmarks' fixtures)."""
     start = time.perf_counter()
-    generate(path)
+    write(path, n)
     print(f"\ngenerated {path.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - start:.1f} s")
     return path
 
@@ -179,3 +178,11 @@ if __name__ == "__main__":
     out = Path(sys.argv[1])
     generate(out, int(sys.argv[2]) if len(sys.argv) > 2 else 100_000)
     print(f"{out}: {out.stat().st_size / 1e6:.0f} MB")
+
+
+def big_and_small(folder: Path, write: Callable[[Path, int], None] = generate) -> tuple[Path, Path]:
+    """A 100,000-entry and a 100-entry session of the same shape in ``folder``, for the benchmarks
+    that compare one call on both."""
+    small = folder / "small.jsonl"
+    write(small, 100)
+    return generate_timed(folder / "big.jsonl", 100_000, write), small

@@ -20,7 +20,7 @@ from mcp import ClientSession
 
 from mcp_client import client_session, server_params
 from private_homes import use_private_homes
-from session_shape import generate
+from session_shape import big_and_small
 
 pytestmark = pytest.mark.benchmark
 
@@ -37,12 +37,7 @@ CALLS = {
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("mcp-bench")
-    big, small = folder / "big.jsonl", folder / "small.jsonl"
-    t = time.perf_counter()
-    generate(big, 100_000)
-    generate(small, 100)
-    print(f"\ngenerated {big.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - t:.1f} s")
-    return big, small
+    return big_and_small(folder)
 
 
 async def round_trip(session: ClientSession, name: str, arguments: dict) -> float:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from session_shape import big_and_small
 from session_shape import text as _text
 
 from core.deck import Deck
@@ -145,12 +146,7 @@ def append_cost(path: Path, rounds: int = 60) -> float:
 @pytest.fixture(scope="module")
 def sessions(tmp_path_factory):
     folder = tmp_path_factory.mktemp("bench")
-    big, small = folder / "big.jsonl", folder / "small.jsonl"
-    t = time.perf_counter()
-    generate(big, 100_000)
-    generate(small, 100)
-    print(f"\ngenerated {big.stat().st_size / 1e6:.0f} MB in {time.perf_counter() - t:.1f} s")
-    return big, small
+    return big_and_small(folder, generate)
 
 
 def test_open_derive_memory_and_append(sessions):
