@@ -14,7 +14,7 @@ def session_summary(deck: Deck[F]) -> dict[str, Any]:
     log = deck.log
     header = log.header or {}  # an open log always has its header
     return {
-        "path": str(log.path),
+        "path": str(log.shown_path),
         "id": header.get("id"),
         "cwd": header.get("cwd"),
         "writable": log.writable,
@@ -32,6 +32,7 @@ def inspect_json(deck: Deck[F]) -> dict[str, Any]:
         "handoff": {"packets": deck.handoff.packets()},
         "todo": deck.todo.snapshot() if deck.has_todo_state() else None,
         "warnings": list(deck.warnings) + list(deck.log.warnings),
+        **({"agent": agent} if (agent := deck.log.agent()) is not None else {}),
     }
 
 

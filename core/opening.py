@@ -5,6 +5,7 @@ end's business (inside the TUI, stderr is not on screen)."""
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -55,7 +56,7 @@ def choose_session(
                 raise ReadOnlySession(f"no session file at {target}, and pideck creates files inside pi's "
                                       "session folders only with --write")
             return SessionLog.create(target, cwd=cwd)
-        return SessionLog.open(target, writable=writable)
+        return open_log(target, writable=writable)
     newest = newest_session(cwd, kind="pideck" if pideck_only else None)
     if newest is not None:
         return SessionLog.open(newest.path, writable=writable)
@@ -63,6 +64,26 @@ def choose_session(
         raise NoSession(f"no session for {cwd} yet")
     new_path, session_id, timestamp = new_session_path(cwd)
     return SessionLog.create(new_path, cwd=cwd, session_id=session_id, timestamp=timestamp)
+
+
+def open_log(path: str | os.PathLike[str], writable: bool | None = None) -> SessionLog:
+    """The log of the file at ``path``: an agent's conversation (Claude Code, Codex, Gemini CLI),
+    told by its content and always read-only, else a pi-format session (``SessionLog.open``)."""
+    from core.conversations.detect import detect_kind
+
+    try:
+        regular = stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        regular = False  # SessionLog.open says what is wrong with it
+    try:
+        kind = detect_kind(path) if regular else None
+    except OSError:
+        kind = None  # unreadable: SessionLog.open says so in its own words
+    if kind is not None:
+        from core.conversations.log import ConversationLog
+
+        return ConversationLog.open_transcript(path, kind)
+    return SessionLog.open(path, writable=writable)
 
 
 def open_deck(

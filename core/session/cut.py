@@ -76,6 +76,14 @@ class CutLog:
         return self.live.path
 
     @property
+    def shown_path(self) -> Path:
+        return self.live.shown_path
+
+    def agent(self) -> dict[str, Any] | None:
+        """None: what an agent is doing is known of now, not of a past entry."""
+        return None
+
+    @property
     def header(self) -> dict[str, Any] | None:
         return self.live.header
 

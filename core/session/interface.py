@@ -98,6 +98,13 @@ class SessionFile(WritableLog, Protocol):
     def path(self) -> Path: ...
 
     @property
+    def shown_path(self) -> Path:
+        """The file a person knows the session by (an agent's transcript for a conversation)."""
+
+    def agent(self) -> dict[str, Any] | None:
+        """The agent object of a followed conversation (docs/agent-conversations.md), else None."""
+
+    @property
     def header(self) -> dict[str, Any] | None: ...
 
     @property

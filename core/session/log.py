@@ -262,6 +262,17 @@ class SessionLog:
     # -- header facts -----------------------------------------------------------------------------
 
     @property
+    def shown_path(self) -> Path:
+        """The file a person knows this session by: the session file itself (a conversation's log
+        shows the agent's transcript instead, ``core/conversations/log.py``)."""
+        return self.path
+
+    def agent(self) -> dict[str, Any] | None:
+        """What the agent whose conversation this is was last seen doing; None for a pi or pideck
+        session (docs/agent-conversations.md#the-agent-object)."""
+        return None
+
+    @property
     def session_id(self) -> str | None:
         return self.header.get("id") if self.header else None
 

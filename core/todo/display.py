@@ -23,7 +23,7 @@ from core.todo.model import (
 )
 
 Band = Literal["success", "warning", "error", "missing"]
-ICONS = {"in_progress": "▶", "pending": "○", "completed": "✓", "cancelled": "✗"}
+ICONS = {"in_progress": "▶", "pending": "○", "completed": "✓", "cancelled": "✗", "blocked": "⏸"}
 _RANK = {"in_progress": 0, "pending": 1, "completed": 2, "cancelled": 3}
 _FILL = {"in_progress": 0, "pending": 1, "completed": 3, "cancelled": 4}  # other: 2
 _COUNT_LABELS = (
@@ -67,10 +67,16 @@ class StripLine:
     active: bool = False  # header: some item is open
 
 
-def _item_line(item: TodoItem, branch: str, targets: set[str]) -> StripLine:
+def _item_line(item: TodoItem, branch: str, targets: set[str], scored: bool = True) -> StripLine:
+    """One item's row; an agent's own plan (not ``scored``) has no confidence to show, and its
+    item in progress says what the agent is doing in the agent's words (``activeForm``)."""
     conf = display_confidence(item)
     shown = "?" if conf is None else str(conf)
-    text = f"{branch} {icon(item.status)} #{item.id} {item.content} · conf {shown}"
+    if scored:
+        text = f"{branch} {icon(item.status)} #{item.id} {item.content} · conf {shown}"
+    else:
+        doing = item.active_form if item.status == "in_progress" and item.active_form else None
+        text = f"{branch} {icon(item.status)} #{item.id} {item.content}" + (f" · {doing}" if doing else "")
     targeted = item.id in targets
     if targeted:
         text += " 👉"
@@ -85,7 +91,10 @@ def strip_lines(state: TodoState, targets: list[str], max_lines: int) -> list[St
         return []
     settled = sum(1 for t in todos if not is_open(t))
     active = any(is_open(t) for t in todos)
-    header = f"{'●' if active else '○'} Todos ({settled}/{len(todos)})"
+    from core.conversations.plan import plan_title
+
+    title = "Todos" if state.agent_plan is None else plan_title(state.agent_plan)
+    header = f"{'●' if active else '○'} {title} ({settled}/{len(todos)})"
     intention = state.plan.user_intention
     if intention is not None and not is_blank(intention):
         header += f" — {intention}"
@@ -103,7 +112,7 @@ def strip_lines(state: TodoState, targets: list[str], max_lines: int) -> list[St
     target_set = set(targets)
     for n, i in enumerate(shown):
         last = not hidden and n == len(shown) - 1
-        lines.append(_item_line(todos[i], "└─" if last else "├─", target_set))
+        lines.append(_item_line(todos[i], "└─" if last else "├─", target_set, state.agent_plan is None))
     if hidden:
         counts = {label: 0 for label, _ in _COUNT_LABELS}
         for i in hidden:
@@ -124,10 +133,12 @@ class GoalRow:
     feedback: int | None
     feedback_loop: str | None
 
+    scored: bool = True  # False: an agent's own plan, which has no scores at all
+
     @property
     def cells(self) -> list[str]:
         def show(v: int | None) -> str:
-            return "—" if v is None else str(v)
+            return ("—" if self.scored else "n/a") if v is None else str(v)
 
         scores = [show(self.conf), show(self.own), show(self.feedback)]
         return [self.label, f"{self.settled}/{self.total}", *scores]
@@ -142,6 +153,13 @@ GOAL_COLUMNS = ("Todo Goal", "Settled", "Conf", "Own", "Feedback")
 
 
 def goal_rows(state: TodoState) -> list[GoalRow]:
+    if state.agent_plan is not None and state.todos:
+        # One row for an agent's plan: how far it got, and that it has no scores (not 0).
+        from core.conversations.plan import plan_title
+
+        settled = sum(1 for t in state.todos if not is_open(t))
+        return [GoalRow(None, f"{plan_title(state.agent_plan)} (no scores)", settled, len(state.todos),
+                        None, None, None, None, scored=False)]
     rows = []
     for group in groups_in_order(state.todos):
         members = [t for t in state.todos if t.group == group]

@@ -38,6 +38,10 @@ _HISTORY_KEYS = (
 )
 
 
+_JSON_NAMES = {"active_form": "activeForm", "blocked_by": "blockedBy"}
+"""Fields an agent's own plan tool gives an item, under the names the agents use."""
+
+
 class _JsonFields:
     def to_json(self) -> dict[str, Any]:
         """Fields in declaration order; None values and empty histories are left out."""
@@ -46,20 +50,28 @@ class _JsonFields:
             value = getattr(self, key)
             if value is None or (key in _HISTORY_KEYS and not value):
                 continue
-            out[key] = list(value) if isinstance(value, list) else value
+            out[_JSON_NAMES.get(key, key)] = list(value) if isinstance(value, list) else value
         return out
 
 
 @dataclass
 class TodoItem(_JsonFields):
+    """One todo. An item of an agent's own plan (docs/agent-conversations.md) has no priority and
+    no scores, and may carry what the agent's tool gave it: the in-progress wording, a
+    description, the ids of the items it blocks and of those it waits for."""
+
     content: str
     status: str
-    priority: str
+    priority: str | None
     id: str
     group: str | None = None
     confidence: int | None = None
     completion_confidence: int | None = None
     confidence_history: list[int] = field(default_factory=list)
+    active_form: str | None = None
+    description: str | None = None
+    blocks: list[str] | None = None
+    blocked_by: list[str] | None = None
 
 
 @dataclass
@@ -84,13 +96,19 @@ class TodoState:
     todos: list[TodoItem] = field(default_factory=list)
     plan: TodoPlan = field(default_factory=TodoPlan)
     goals: list[TodoGoal] = field(default_factory=list)
+    agent_plan: dict[str, Any] | None = None
+    """Set when the list is an agent's own plan: ``agent`` (claude, codex, gemini), the plan
+    ``tool``, the ``noun`` an item is called by, and the agent's ``explanation`` where it gave one."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "todos": [t.to_json() for t in self.todos],
             "plan": self.plan.to_json(),
             "goals": [g.to_json() for g in self.goals],
         }
+        if self.agent_plan is not None:
+            out["agentPlan"] = dict(self.agent_plan)
+        return out
 
     def is_empty(self) -> bool:
         return not self.todos and not self.plan.to_json() and not self.goals
@@ -120,8 +138,8 @@ def display_confidence(item: TodoItem) -> int | None:
     return item.confidence
 
 
-def priority_weight(priority: str) -> int:
-    return {"high": 3, "medium": 2}.get(priority, 1)
+def priority_weight(priority: str | None) -> int:
+    return {"high": 3, "medium": 2}.get(priority or "", 1)
 
 
 def weighted_average(pairs: list[tuple[int, int]]) -> int | None:

@@ -68,7 +68,7 @@ def _item_lines(item: TodoItem, lit: Literal = _verbatim) -> list[str]:
     conf = "?" if item.confidence is None else f"{item.confidence}%"
     ref = f"`#{item.id}`" if lit is _verbatim else code_span(visible_controls(f"#{item.id}"))
     lines = [
-        f"- {icon(item.status)} {ref} {lit('[' + item.priority + ']')} {lit(item.content)}",
+        f"- {icon(item.status)} {ref} {lit('[' + (item.priority or '') + ']')} {lit(item.content)}",
         f"  - confidence: `{conf}`",
     ]
     if item.completion_confidence is not None:
@@ -87,7 +87,7 @@ def _status_blocks(items: list[TodoItem], level: str, lit: Literal = _verbatim) 
             members = [t for t in items if t.status == status]
         if not members:
             continue
-        members.sort(key=lambda t: (_PRIORITY_ORDER.get(t.priority, 3), t.content, t.id))
+        members.sort(key=lambda t: (_PRIORITY_ORDER.get(t.priority or '', 3), t.content, t.id))
         lines = [f"{level} {title}"]
         for t in members:
             lines += _item_lines(t, lit)
@@ -105,6 +105,8 @@ def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = No
     values are inserted verbatim, as the template says (export, inspect, the /todos reply)."""
     lit = literal or _verbatim
     todos = state.todos
+    if state.agent_plan is not None:
+        return agent_plan_markdown(state, lit)
     if not todos:
         return EMPTY
     completed = [t for t in todos if t.status == "completed"]
@@ -165,3 +167,47 @@ def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = No
             title = "(ungrouped)" if goal.group is None else lit(goal.group)
             blocks.append("\n".join([f"### {title}", *_goal_lines(goal, lit)]))
     return "\n\n".join(blocks)
+
+
+def agent_plan_markdown(state: TodoState, literal: Literal | None = None) -> str:
+    """The overlay of an agent's own plan (docs/agent-conversations.md#the-plan-as-todos): the items
+    in the agent's order with what its tool gave them, and no scores, which such a plan has not."""
+    from core.conversations.plan import NO_SCORES, plan_title, status_words
+
+    lit = literal or _verbatim
+    agent_plan = state.agent_plan or {}
+    todos = state.todos
+    noun = str(agent_plan.get("noun") or "todo")
+    tool = str(agent_plan.get("tool") or "")
+    title = plan_title(agent_plan)
+    if not todos:
+        return f"# {title}\n\nThe plan is empty."
+    completed = sum(1 for t in todos if t.status == "completed")
+    pct = math.floor(completed * 100 / len(todos) + 0.5)
+    count = lambda s: sum(1 for t in todos if t.status == s)  # noqa: E731
+    summary = [
+        f"- Progress: **{completed}/{len(todos)} completed** ({pct}%)",
+        f"- In progress: {count('in_progress')}",
+        f"- Pending: {count('pending')}",
+    ]
+    for status in ("blocked", "cancelled"):
+        if count(status):
+            summary.append(f"- {status.capitalize()}: {count(status)}")
+    summary.append(f"- Confidence: {NO_SCORES}")
+    summary.append(f"- From: the agent's `{tool}` tool, read-only")
+    explanation = agent_plan.get("explanation")
+    if isinstance(explanation, str) and not is_blank(explanation):
+        summary.append(f"- Explanation: {lit(explanation)}")
+    lines = [f"## {noun.capitalize()}s"]
+    for t in todos:
+        ref = f"`#{t.id}`" if lit is _verbatim else code_span(visible_controls(f"#{t.id}"))
+        lines.append(f"- {icon(t.status)} {ref} {lit(t.content)} ({status_words(t.status)})")
+        if t.status == "in_progress" and t.active_form:
+            lines.append(f"  - now: {lit(t.active_form)}")
+        if t.description:
+            lines.append(f"  - {lit(t.description)}")
+        if t.blocked_by:
+            lines.append(f"  - waits for: {', '.join('#' + lit(i) for i in t.blocked_by)}")
+        if t.blocks:
+            lines.append(f"  - blocks: {', '.join('#' + lit(i) for i in t.blocks)}")
+    return "\n\n".join([f"# {title}", "\n".join(summary), "\n".join(lines)])

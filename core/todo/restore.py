@@ -46,24 +46,41 @@ def _text(d: dict[str, Any], key: str) -> str | None:
     return value
 
 
-def _item(raw: Any) -> TodoItem:
+def _item(raw: Any, agent: bool = False) -> TodoItem:
+    """One item; ``agent``: an item of an agent's own plan, which has no priority and may carry
+    the agent tool's fields (docs/agent-conversations.md#the-plan-as-todos)."""
     if not isinstance(raw, dict):
         raise _Invalid("item")
-    for key in ("content", "status", "priority"):
+    for key in ("content", "status") if agent else ("content", "status", "priority"):
         if not isinstance(raw.get(key), str):
             raise _Invalid(key)
     if not is_non_empty_string(raw.get("id")):
         raise _Invalid("id")
-    return TodoItem(
+    item = TodoItem(
         content=raw["content"],
         status=raw["status"],
-        priority=raw["priority"],
+        priority=_text(raw, "priority") if agent else raw["priority"],
         id=raw["id"],
         group=normalise_group(_text(raw, "group")),
         confidence=_score(raw, "confidence"),
         completion_confidence=_score(raw, "completion_confidence"),
         confidence_history=_history(raw, "confidence_history"),
     )
+    if agent:
+        item.active_form = _text(raw, "activeForm")
+        item.description = _text(raw, "description")
+        item.blocks = _ids(raw, "blocks")
+        item.blocked_by = _ids(raw, "blockedBy")
+    return item
+
+
+def _ids(d: dict[str, Any], key: str) -> list[str] | None:
+    value = d.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Invalid(key)
+    return list(value)
 
 
 def _plan(raw: dict[str, Any]) -> TodoPlan:
@@ -96,12 +113,14 @@ def _goal(raw: Any) -> TodoGoal:
     )
 
 
-def _state(todos: Any, plan: Any, goals: Any) -> TodoState | None:
+def _state(todos: Any, plan: Any, goals: Any, agent_plan: dict[str, Any] | None = None) -> TodoState | None:
     if not isinstance(todos, list) or not isinstance(plan, dict) or not isinstance(goals, list):
         return None
+    agent = agent_plan is not None
     try:
         return TodoState(
-            todos=[_item(t) for t in todos], plan=_plan(plan), goals=[_goal(g) for g in goals]
+            todos=[_item(t, agent) for t in todos], plan=_plan(plan), goals=[_goal(g) for g in goals],
+            agent_plan=agent_plan,
         )
     except _Invalid:
         return None
@@ -111,7 +130,7 @@ def restore_state_data(data: Any) -> TodoState | None:
     """A ``pi-jtodo/state`` entry's data, or None when invalid."""
     if not isinstance(data, dict) or not is_schema_version_one(data.get("schemaVersion")):
         return None
-    return _state(data.get("todos"), data.get("plan"), data.get("goals"))
+    return _state(data.get("todos"), data.get("plan"), data.get("goals"), _agent_plan(data))
 
 
 def is_state_details(details: Any) -> bool:
@@ -125,7 +144,14 @@ def restore_tool_details(details: dict[str, Any]) -> TodoState | None:
     """A ``todo`` tool result's details (plan and goals may be absent), or None when invalid."""
     plan, goals = details.get("plan"), details.get("goals")
     plan = {} if plan is None else plan
-    return _state(details.get("todos"), plan, [] if goals is None else goals)
+    return _state(details.get("todos"), plan, [] if goals is None else goals, _agent_plan(details))
+
+
+def _agent_plan(data: dict[str, Any]) -> dict[str, Any] | None:
+    """``agentPlan``: present only where pideck told an agent's own plan as todos (a conversation's
+    mirror), never in what pi-jtodo writes."""
+    value = data.get("agentPlan")
+    return value if isinstance(value, dict) else None
 
 
 def state_entry_data(state: TodoState) -> dict[str, Any]:

@@ -1,0 +1,52 @@
+"""Which agent wrote a file, told from its content (the first line), never from its name or folder
+(docs/agent-conversations.md#telling-the-formats-apart)."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from core.session.parse import loads_line
+
+HEAD_BYTES = 1 << 18
+"""Bytes read to tell the format. Codex's first line holds the agent's whole instructions (22 KB
+in the samples); a first line longer than this is told by how it starts."""
+
+_CODEX_START = re.compile(rb'\A\{"timestamp":"[^"]*",("ordinal":\d+,)?"type":"')
+_CLAUDE_START = re.compile(rb'\A\{"(parentUuid|type|leafUuid|isSidechain)":')
+
+
+def detect_kind(path: str | os.PathLike[str]) -> str | None:
+    """``claude``, ``codex`` or ``gemini`` for an agent's transcript, None for anything else (a pi
+    session among them). Reads at most ``HEAD_BYTES``; raises OSError as ``open`` does."""
+    with open(path, "rb") as f:
+        head = f.read(HEAD_BYTES)
+    first, newline, _ = head.partition(b"\n")
+    first = first.strip()
+    if not first:
+        return None
+    try:
+        value = loads_line(first)
+    except (ValueError, RecursionError):
+        if newline:
+            return None  # a whole first line that is not JSON: not a transcript pideck knows
+        if _CODEX_START.match(first):
+            return "codex"
+        return "claude" if _CLAUDE_START.match(first) else None
+    return kind_of_line(value)
+
+
+def kind_of_line(value: Any) -> str | None:
+    """The agent whose transcript starts with this (parsed) line."""
+    if not isinstance(value, dict):
+        return None
+    if value.get("type") == "session" and "version" in value:
+        return None  # pi's header (pideck's sessions too)
+    if isinstance(value.get("payload"), dict) and isinstance(value.get("type"), str) and "timestamp" in value:
+        return "codex"
+    if "type" not in value and ("projectHash" in value or "$set" in value) and ("sessionId" in value or "$set" in value):
+        return "gemini"
+    if isinstance(value.get("type"), str) and any(k in value for k in ("sessionId", "parentUuid", "leafUuid")):
+        return "claude"
+    return None

@@ -1,0 +1,101 @@
+"""What the readers of agent conversations share: the agent's own plan as todo items, the entries
+they add to a conversation's mirror, and the words a plan change is told in
+(docs/agent-conversations.md).
+
+An agent's plan has no confidence scores, no priorities and no groups: an item holds only what the
+agent's tool gave it (text, status, and where the tool has them the id, the in-progress wording,
+a description and the items it blocks or waits for).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Mapping, Sequence
+
+AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
+"""The agents whose conversations pideck follows, by the kind a reader detects."""
+
+
+
+_STATUS_WORDS = {"in_progress": "in progress"}
+
+
+def plan_title(agent_plan: Mapping[str, Any]) -> str:
+    """What the strip, the goal table and the overlay call an agent's plan: ``Claude Code tasks``,
+    ``Codex plan``, ``Gemini CLI todos``."""
+    agent = AGENT_NAMES.get(str(agent_plan.get("agent")), str(agent_plan.get("agent")))
+    noun = agent_plan.get("noun")
+    return f"{agent} {'tasks' if noun == 'task' else 'plan' if noun == 'step' else 'todos'}"
+
+
+NO_SCORES = "no confidence scores: the agent's plan tool has none, so the gates that need them do not apply"
+
+
+def plan_item(item_id: str, content: str, status: str, **extra: Any) -> dict[str, Any]:
+    """One item in the todo model's JSON (``content``, ``status``, ``id``), then what the agent's
+    tool adds (``activeForm``, ``description``, ``blocks``, ``blockedBy``), left out when absent."""
+    item: dict[str, Any] = {"content": content, "status": status, "id": item_id}
+    for key in ("activeForm", "description", "blocks", "blockedBy"):
+        value = extra.get(key)
+        if value is not None:
+            item[key] = value
+    return item
+
+
+def tidy(item: Mapping[str, Any]) -> dict[str, Any]:
+    """``item`` with its keys in ``plan_item``'s order, however it was built up."""
+    rest = {k: v for k, v in item.items() if k not in ("id", "content", "status")}
+    return plan_item(str(item.get("id", "")), str(item.get("content", "")), str(item.get("status", "")), **rest)
+
+
+def describe_change(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]], noun: str) -> str:
+    """The change from one plan to the next in a few words, as the activity view and the mirror's
+    tool results tell it: ``task #4 added: Document the flag``, ``step #2 completed``,
+    ``plan: 2 todos changed``; ``plan unchanged`` when nothing moved."""
+    old = {str(i.get("id")): i for i in before}
+    new = {str(i.get("id")): i for i in after}
+    parts: list[str] = []
+    added = [i for key, i in new.items() if key not in old]
+    removed = [i for key, i in old.items() if key not in new]
+    changed = [(old[key], i) for key, i in new.items() if key in old and dict(old[key]) != dict(i)]
+    if len(added) == 1 and not removed and not changed:
+        return f"{noun} #{added[0]['id']} added: {added[0].get('content', '')}"
+    if len(removed) == 1 and not added and not changed:
+        return f"{noun} #{removed[0]['id']} removed: {removed[0].get('content', '')}"
+    if len(changed) == 1 and not added and not removed:
+        was, now = changed[0]
+        if was.get("status") != now.get("status"):
+            return f"{noun} #{now['id']} {status_words(str(now.get('status')))}"
+        return f"{noun} #{now['id']} changed: {now.get('content', '')}"
+    for count, verb in ((len(added), "added"), (len(removed), "removed"), (len(changed), "changed")):
+        if count:
+            parts.append(f"{count} {noun}{'' if count == 1 else 's'} {verb}")
+    return "plan: " + ", ".join(parts) if parts else "plan unchanged"
+
+
+def status_words(status: str) -> str:
+    return _STATUS_WORDS.get(status, status)
+
+
+def numbered(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Items of a tool that sends its whole list each call (TodoWrite, update_plan, write_todos)
+    get their place in the list as their id, counted from 1."""
+    return [dict(item, id=str(n)) for n, item in enumerate(items, 1)]
+
+
+def text_of(value: Any) -> str | None:
+    """A string field as given, or None for anything else (a hostile line may put a number, a list
+    or null where a string belongs)."""
+    return value if isinstance(value, str) else None
+
+
+def first_line(text: str, limit: int = 200) -> str:
+    """The first non-blank line of an agent's message, cut at ``limit`` characters."""
+    for line in text.splitlines():
+        if line.strip():
+            line = line.strip()
+            return line if len(line) <= limit else line[: limit - 1] + "…"
+    return ""
+
+
+def int_or_none(value: Any) -> int | None:
+    return value if type(value) is int and value >= 0 else None
