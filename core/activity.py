@@ -15,7 +15,7 @@ docs/activity.md for what each entry gives and how its source is told.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from core import verdicts
@@ -159,6 +159,11 @@ class Activity:
         events = self._state_entry(position, entry, source, extra)
         if not events and extra:  # a rejection whose result holds no state candidate
             events = [self._event(position, entry, TODO, source, extra[0])]
+        details = message.get("details")
+        agent_plan = details.get("agentPlan") if isinstance(details, dict) else None
+        noun = agent_plan.get("noun") if isinstance(agent_plan, dict) else None
+        if isinstance(noun, str) and noun != "todo":  # an agent's own plan: its items by their name
+            events = [replace(e, text=_renamed(e.text, noun)) for e in events]
         return events
 
     def _cycle(self, position: int, entry: Mapping[str, Any]) -> list[Event]:
@@ -288,6 +293,14 @@ def names(keys: Sequence[str], mark: str = "") -> str:
     return ", ".join(shown)
 
 
+def _renamed(text: str, noun: str) -> str:
+    """``todo #2 started`` as an agent's plan names its items: ``task #2 started``."""
+    for word, name in (("todos ", f"{noun}s "), ("todo ", f"{noun} ")):
+        if text.startswith(word):
+            return name + text[len(word):]
+    return text
+
+
 def _plural(subject: str, n: int) -> str:
     return subject if n == 1 else {"work item": "work items", "todo": "todos", "decision": "decisions",
                                    "packet": "packets", "milestone": "milestones", "goal": "goals"}[subject]
@@ -359,6 +372,8 @@ def _group_text(key: tuple[Any, ...], changes: list[Change]) -> str:
     if subject == "objective":
         return {"added": "objective set", "removed": "objective cleared", "changed": "objective changed"}[first.kind]
     if subject == "plan":
+        if first.field == "explanation":
+            return "explanation given" if first.before is None else "explanation changed"
         if first.field == "user_intention":
             return ("user intention set" if first.before is None else
                     "user intention cleared" if first.after is None else "user intention changed")

@@ -37,7 +37,8 @@ class Change:
 
 
 WORK_ITEM_FIELDS = ("status", "content")
-TODO_FIELDS = ("status", "content", "priority", "group", "confidence", "completion_confidence")
+TODO_FIELDS = ("status", "content", "priority", "group", "confidence", "completion_confidence",
+               "activeForm", "description", "blocks", "blockedBy")  # (the last four: an agent's own plan)
 PLAN_FIELDS = ("user_intention", "understands_user_intent")
 GOAL_FIELDS = ("feedback_loop", "closed_feedback_loop", "end_to_end_ownership")
 
@@ -52,6 +53,8 @@ def diff_points(a: Point, b: Point) -> list[Change]:
     changes += _keyed(HANDOFF, "packet", a.packets, b.packets, None)
     changes += _keyed(TODO, "todo", a.todos["todos"], b.todos["todos"], TODO_FIELDS)
     changes += _fields(TODO, "plan", "", a.todos["plan"], b.todos["plan"], PLAN_FIELDS)
+    changes += _fields(TODO, "plan", "", a.todos.get("agentPlan") or {}, b.todos.get("agentPlan") or {},
+                       ("explanation",))  # Codex's word on why its plan changed
     changes += _keyed(TODO, "goal", a.todos["goals"], b.todos["goals"], GOAL_FIELDS, key="group")
     return changes
 

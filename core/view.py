@@ -8,7 +8,7 @@ view reuses the parts of the previous one that did not change.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, TypeVar, cast
+from typing import Any, Callable, Mapping, TypeVar, cast
 
 from core import verdicts
 from core.activity import Activity, Event
@@ -48,6 +48,7 @@ class DeckView:
     activity: tuple[Event, ...] = ()  # the branch's events, oldest first (with ``activity=``)
     activity_epoch: int = 0  # bumped when the events were worked out again from the start
     agent_at: str | None = None  # when another writer last appended (set by a front end that follows)
+    agent: Mapping[str, Any] | None = None  # a followed conversation's agent object (kind, status, tokens...)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -117,9 +118,10 @@ def build_view(
         update = activity.update()
         if update.reset or update.new or len(events) != len(activity.events):
             events, epoch = tuple(activity.events), epoch + (1 if update.reset else 0)
+    agent = log.agent()
     return DeckView(
-        path=str(log.path),
-        name=log.name or log.path.name,
+        path=str(log.shown_path),
+        name=log.name or (f"{agent['name']} {str(agent.get('sessionId') or '')[:8]}".rstrip() if agent else log.path.name),
         cwd=log.cwd or "",
         entries=len(log.records),
         writable=log.writable,
@@ -140,4 +142,5 @@ def build_view(
         activity=events,
         activity_epoch=epoch,
         agent_at=old.agent_at if old is not None else None,
+        agent=agent,
     )

@@ -29,6 +29,11 @@ Job = Callable[[Deck[SessionLog]], Any]
 FileKey = tuple[int, int, int, int]
 
 
+def watch_key(log: SessionLog) -> tuple[FileKey | None, ...]:
+    """The keys of every file the log's news can come from (``SessionLog.watched``)."""
+    return tuple(file_key(path) for path in log.watched())
+
+
 def file_key(path: Path) -> FileKey | None:
     """(inode, size, mtime_ns, mode): any append, truncation, replacement or change of permissions
     changes it; None when the file cannot be looked at."""
@@ -70,7 +75,7 @@ class DeckWorker:
         self._following = following
         # Jobs run in order on one thread; between them it polls the file (``_poll_file``).
         self._thread = JobThread(f"deck {deck.log.path.name}", poll, self._poll_file, self._failed)
-        self._last: FileKey | None = None  # the file as last read
+        self._last: tuple[FileKey | None, ...] | None = None  # the files as last read
         self._problem: str | None = None
         self._activity: Activity | None = None  # made on the thread: the first walk may take a while
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
@@ -78,7 +83,7 @@ class DeckWorker:
             self._note_writers()
 
     def start(self) -> None:
-        self._last = file_key(self.deck.log.path)
+        self._last = watch_key(self.deck.log)
         self._thread.start()
 
     def submit(self, ticket: int, job: Job) -> None:
@@ -111,7 +116,7 @@ class DeckWorker:
 
     def _poll_file(self) -> None:
         if self._following():
-            key = file_key(self.deck.log.path)
+            key = watch_key(self.deck.log)
             if key != self._last:
                 self._last = key
                 self._take_in()
@@ -142,13 +147,13 @@ class DeckWorker:
         except Exception as exc:  # an I/O error while appending: the screen says so, the loop goes on
             error = exc
         change = self._refresh()
-        self._last = file_key(self.deck.log.path)
+        self._last = watch_key(self.deck.log)
         self._counted = len(self.deck.log.records)  # the app's own appends are not the agent's
         self._post(JobDone(ticket, outcome, error, self._view_after(change), change))
 
     def _take_in(self) -> None:
         change = self._refresh()
-        if change is None and self.view.writable != self.deck.log.writable:
+        if change is None and (self.view.writable != self.deck.log.writable or self.view.agent is not None):
             change = DeckChange(frozenset())  # nothing new to read, but the header must say it
         if change is not None:
             if change.reset:
@@ -162,9 +167,9 @@ class DeckWorker:
         try:
             change = self.deck.refresh()
         except (OSError, SessionError) as exc:
-            self._trouble(file_problem(self.deck.log.path) or f"the session file cannot be read ({exc})")
+            self._trouble(file_problem(self.deck.log.shown_path) or f"the session file cannot be read ({exc})")
             return None
-        self._trouble(file_problem(self.deck.log.path))
+        self._trouble(file_problem(self.deck.log.shown_path))
         return change
 
     def _trouble(self, problem: str | None) -> None:

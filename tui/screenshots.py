@@ -87,6 +87,37 @@ async def work_item(pilot: Pilot) -> None:
 # -- the history screens: the timeline of pi's branched fixture, and the sessions overview -------------
 
 BRANCHED = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "pi_sessionmanager_branched.jsonl"
+TRANSCRIPTS = BRANCHED.parent / "agent-transcripts"
+"""Real transcripts of Claude Code, Codex and Gemini CLI (its README says how they were made)."""
+
+
+def conversation_copy(folder: Path, sample: str, lines: int, mtime_ms: int) -> Path:
+    """The first ``lines`` lines of a sample's transcript, at its path under ``folder`` (the agent's
+    home), last written at ``mtime_ms``: the conversation as it was while the agent worked."""
+    final = TRANSCRIPTS / sample / "final"
+    source = next(p for p in sorted(final.rglob("*.jsonl")))
+    target = folder / source.relative_to(final)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with source.open("rb") as src, target.open("wb") as out:
+        for _, line in zip(range(lines), src):
+            out.write(line)
+    os.utime(target, ns=(mtime_ms * 1_000_000, mtime_ms * 1_000_000))
+    return target
+
+
+def conversation_app(sample: str, lines: int) -> Callable[[Path], PideckApp]:
+    """The deck on a sample conversation cut after ``lines`` lines, its last line 3 s old (the
+    agent's home and pideck's are ``folder``: set here for the screenshots; tests set their own)."""
+    def make(folder: Path) -> PideckApp:
+        from core.conversations.log import ConversationLog
+
+        os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
+        log = ConversationLog.open_transcript(conversation_copy(folder, sample, lines, CONVERSATION_MS - 3000))
+        return app_of(Deck(log, clock=lambda: CONVERSATION_MS), CONVERSATION_MS)
+    return make
+
+
+CONVERSATION_MS = 1796109420000  # 2026-12-01T07:17:00Z, after the samples' runs
 LATER_MS = 1796054400000  # 2026-11-30T16:00:00Z, after every entry of the overview's sessions
 
 
@@ -211,6 +242,8 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("timeline.svg", branched_app, (120, 40), timeline(4)),
     ("past-point.svg", branched_app, (120, 40), timeline(10, past)),
     ("diff.svg", branched_app, (120, 40), timeline(24, diff)),
+    ("claude-conversation.svg", conversation_app("claude-tasks", 67), (120, 40), pause),
+    ("codex-conversation.svg", conversation_app("codex-update-plan", 30), (120, 40), pause),
 ]
 
 
@@ -223,7 +256,7 @@ async def shoot(name: str, app: PideckApp, size: tuple[int, int], step: Step) ->
 
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
-    saved = {k: os.environ.get(k) for k in ("PIDECK_HOME", "PI_CODING_AGENT_DIR")}
+    saved = {k: os.environ.get(k) for k in ("PIDECK_HOME", "PI_CODING_AGENT_DIR", "HOME")}
     for name, make, size, step in SHOTS:
         with tempfile.TemporaryDirectory() as folder:
             try:

@@ -47,7 +47,7 @@ class ConversationLog(SessionLog):
             raise NotASession(f"{source} is not a conversation of Claude Code, Codex or Gemini CLI")
         mirror = Mirror(source, kind)
         mirror.sync()
-        log = cls.open(mirror.path, writable=False, saved_index=False)
+        log = cls.open(mirror.path, writable=False)
         assert isinstance(log, ConversationLog)
         log.mirror = mirror
         log.warnings.extend(mirror.warnings)
@@ -94,6 +94,14 @@ class ConversationLog(SessionLog):
         sid = self.mirror.info.get("sessionId") if self.mirror is not None else None
         return sid if isinstance(sid, str) else super().session_id
 
+    def watched(self) -> tuple[Path, ...]:
+        """The transcript, and for Claude Code its live-session folder (a Claude that exits
+        deletes its file there without writing to the transcript)."""
+        if self.mirror is None:
+            return (self.path,)
+        live = claude_sessions_folder(self.mirror.source) if self.kind == "claude" else None
+        return (self.mirror.source,) + ((live,) if live is not None else ())
+
     def agent(self) -> dict[str, Any]:
         """The agent object of ``inspect --json`` (docs/agent-conversations.md#the-agent-object)."""
         mirror = self.mirror
@@ -124,9 +132,9 @@ def claude_live_status(transcript: Path, session_id: Any) -> str | None:
     """Claude Code's word on a session: each running Claude writes ``<config>/sessions/<pid>.json``
     (``sessionId``, ``status`` busy or idle) and deletes it at exit. None when this transcript is
     not inside a Claude config folder, or that folder has no ``sessions`` folder to ask."""
-    if transcript.parent.parent.name != "projects" or not isinstance(session_id, str):
+    folder = claude_sessions_folder(transcript)
+    if folder is None or not isinstance(session_id, str):
         return None
-    folder = transcript.parent.parent.parent / "sessions"
     try:
         names = [n for n in os.listdir(folder) if n.endswith(".json")]
     except OSError:
@@ -143,6 +151,14 @@ def claude_live_status(transcript: Path, session_id: Any) -> str | None:
             continue  # a Claude that died without cleaning up
         return WORKING if live.get("status") == "busy" else WAITING
     return ENDED
+
+
+def claude_sessions_folder(transcript: Path) -> Path | None:
+    """``<config>/sessions`` of the Claude config folder a transcript lies in
+    (``<config>/projects/<cwd>/<id>.jsonl``), or None when it lies elsewhere."""
+    if transcript.parent.parent.name != "projects":
+        return None
+    return transcript.parent.parent.parent / "sessions"
 
 
 def _alive(pid: int) -> bool:

@@ -272,6 +272,11 @@ class SessionLog:
         session (docs/agent-conversations.md#the-agent-object)."""
         return None
 
+    def watched(self) -> tuple[Path, ...]:
+        """The files whose change means there may be something new to read (a follower polls
+        them): the session file itself."""
+        return (self.path,)
+
     @property
     def session_id(self) -> str | None:
         return self.header.get("id") if self.header else None

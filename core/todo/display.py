@@ -23,7 +23,8 @@ from core.todo.model import (
 )
 
 Band = Literal["success", "warning", "error", "missing"]
-ICONS = {"in_progress": "▶", "pending": "○", "completed": "✓", "cancelled": "✗", "blocked": "⏸"}
+ICONS = {"in_progress": "▶", "pending": "○", "completed": "✓", "cancelled": "✗"}
+BLOCKED_ICON = "⏸"  # Gemini's write_todos has a blocked status (pi-jtodo shows an unknown one as pending)
 _RANK = {"in_progress": 0, "pending": 1, "completed": 2, "cancelled": 3}
 _FILL = {"in_progress": 0, "pending": 1, "completed": 3, "cancelled": 4}  # other: 2
 _COUNT_LABELS = (
@@ -43,7 +44,9 @@ def band(score: int | None) -> Band:
     return "warning" if score >= SEVERE_INTENT else "error"
 
 
-def icon(status: str) -> str:
+def icon(status: str, agent_plan: bool = False) -> str:
+    if agent_plan and status == "blocked":
+        return BLOCKED_ICON
     return ICONS.get(status, "○")
 
 
@@ -65,6 +68,8 @@ class StripLine:
     confidence: int | None = None
     targeted: bool = False
     active: bool = False  # header: some item is open
+    scored: bool = True  # False: an item of an agent's own plan, which has no confidence
+    doing: str | None = None  # an agent's in-progress item: what the agent says it is doing
 
 
 def _item_line(item: TodoItem, branch: str, targets: set[str], scored: bool = True) -> StripLine:
@@ -72,16 +77,18 @@ def _item_line(item: TodoItem, branch: str, targets: set[str], scored: bool = Tr
     item in progress says what the agent is doing in the agent's words (``activeForm``)."""
     conf = display_confidence(item)
     shown = "?" if conf is None else str(conf)
+    doing = item.active_form if item.status == "in_progress" and item.active_form else None
+    mark = icon(item.status, not scored)
     if scored:
-        text = f"{branch} {icon(item.status)} #{item.id} {item.content} · conf {shown}"
+        text = f"{branch} {mark} #{item.id} {item.content} · conf {shown}"
     else:
-        doing = item.active_form if item.status == "in_progress" and item.active_form else None
-        text = f"{branch} {icon(item.status)} #{item.id} {item.content}" + (f" · {doing}" if doing else "")
+        text = f"{branch} {mark} #{item.id} {item.content}" + (f" · {doing}" if doing else "")
     targeted = item.id in targets
     if targeted:
         text += " 👉"
     return StripLine(
-        "item", text, branch, icon(item.status), item.id, item.content, item.status, conf, targeted
+        "item", text, branch, mark, item.id, item.content, item.status, conf, targeted,
+        scored=scored, doing=None if scored else doing,
     )
 
 

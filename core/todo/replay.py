@@ -249,6 +249,8 @@ class _Walker:
         rejected = c.OWNERSHIP_CONTINUATION in message_text(msg.get("content"))
         if msg.get("isError") is True or rejected:
             is_write = False
+        elif restored is not None and restored.agent_plan is not None:
+            is_write = True  # an agent's own plan tool changed its plan (there is no todo call to look up)
         else:
             found, arguments = self.call_arguments(msg.get("toolCallId"))
             if found:

@@ -43,9 +43,10 @@ from tui.screens.todos import TodosScreen
 from tui.text import clean
 from tui.widgets.command_line import CommandLine, FilterBar, FilterRow
 from tui.widgets.events import ActivityPanel, EventList
-from tui.widgets.header import DeckHeader, HeaderInfo, agent_status
+from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_detail, conversation_status
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
+from tui.widgets.conversation import ConversationPane
 from tui.widgets.panes import PANE_TITLES, HandoffPane, ProgressPane, StatePane
 from tui.widgets.todos import GoalTable, TodoStrip, goal_key, more_goals_text
 
@@ -114,6 +115,7 @@ class DeckScreen(Screen[None]):
         self.flash = flash  # seconds a changed row stays highlighted (0: tests, for stable snapshots)
         self.rule = Rule(max_lines=deck.todo.config.widget_max_lines)
         self.current_pane = "state"
+        self.panes: tuple[str, ...] = PANES  # a followed conversation has one pane instead (set on mount)
         self._agent_active = False
         self._history = history if history is not None else []
         self._remember = remember or (lambda line: self._history.append(line))
@@ -145,6 +147,7 @@ class DeckScreen(Screen[None]):
             yield StatePane(id="state", classes="pane -current")
             yield ProgressPane(id="progress", classes="pane")
             yield HandoffPane(id="handoff", classes="pane")
+            yield ConversationPane(id="conversation", classes="pane")
         yield GoalTable(id="goals")
         yield Static("", id="goals-more", markup=False)
         yield ActivityPanel(id="activity")
@@ -163,6 +166,12 @@ class DeckScreen(Screen[None]):
         self.draw(self.view, ALL_PARTS)
         for hidden in ("#log", "#goals-more", "#activity", "#filter-row"):
             self.query_one(hidden).display = False
+        conversation = self.view.agent is not None
+        for name in PANES if conversation else ("conversation",):  # (never shown inline: narrow screens
+            self.query_one(f"#{name}").display = False                 # show panes by class)
+        if conversation:
+            self.panes, self.current_pane = ("conversation",), "conversation"
+            self.show_current_pane()
         self.action_focus_command()
         self._worker.start()
         # Once the first view is on screen: the todo fold (on a long session), then the branch's
@@ -280,6 +289,8 @@ class DeckScreen(Screen[None]):
                 self.query_one(ProgressPane).show(view)
             if HANDOFF in parts:
                 self.query_one(HandoffPane).show(view.packets)
+            if view.agent is not None:
+                self.query_one(ConversationPane).show(view.agent, view.todo_state)
             if TODO in parts:
                 self.query_one(TodoStrip).show(view.strip)
                 self.query_one(GoalTable).show_goals(view.goals)
@@ -293,9 +304,15 @@ class DeckScreen(Screen[None]):
         self.update_header()
         todos = self.view.todo_state.todos
         open_todos = sum(1 for t in todos if t.status in ("pending", "in_progress"))
-        _, active = agent_status(self.view.agent_at, self.clock(), self._idle_ms)
+        if self.view.agent is not None:  # a conversation: the agent's own word on its turn
+            _, active = conversation_status(self.view.agent, self.clock())
+            who = str(self.view.agent.get("name"))
+        else:
+            _, active = agent_status(self.view.agent_at, self.clock(), self._idle_ms)
+            who = "The agent"
+        noun = str((self.view.todo_state.agent_plan or {}).get("noun") or "todo")
         if self._agent_active and not active and open_todos:
-            self.alert(f"The agent went quiet with {open_todos} open todo{'' if open_todos == 1 else 's'}.")
+            self.alert(f"{who} went quiet with {open_todos} open {noun}{'' if open_todos == 1 else 's'}.")
         self._agent_active = active
 
     def ring_for_pokes(self, before: DeckView, after: DeckView) -> None:
@@ -316,7 +333,12 @@ class DeckScreen(Screen[None]):
         clock = ""
         if self.show_clock:
             clock = datetime.fromtimestamp(self.clock() / 1000, timezone.utc).strftime("%H:%M")
-        agent, active = agent_status(view.agent_at, self.clock(), self._idle_ms)
+        if view.agent is not None:
+            agent, active = conversation_status(view.agent, self.clock())
+            detail = conversation_detail(view.agent)
+        else:
+            agent, active = agent_status(view.agent_at, self.clock(), self._idle_ms)
+            detail = ""
         self.query_one(DeckHeader).show(HeaderInfo(
             name=self.path_label or view.name,
             cwd=view.cwd,
@@ -330,6 +352,7 @@ class DeckScreen(Screen[None]):
             agent=agent,
             agent_active=active,
             filter=self.rule.describe(),
+            detail=detail,
         ))
 
     def report_warnings(self) -> None:
@@ -464,29 +487,29 @@ class DeckScreen(Screen[None]):
         self.action_focus_command()
 
     def action_next_pane(self) -> None:
-        self.current_pane = PANES[(PANES.index(self.current_pane) + 1) % len(PANES)]
+        self.current_pane = self.panes[(self.panes.index(self.current_pane) + 1) % len(self.panes)]
         self.show_current_pane()
 
     def show_current_pane(self) -> None:
         """Mark the current pane; below ``NARROW`` columns it is the one shown, and every pane's
         title names all three with the current one lit (tabs that cost no line)."""
         narrow = self.has_class("narrow")
-        for name in PANES:
+        for name in self.panes:
             pane = self.query_one(f"#{name}")
             pane.set_class(name == self.current_pane, "-current")
-            if narrow:
+            if narrow and len(self.panes) > 1:
                 tabs = Content("  ").join(Content.styled(f" {PANE_TITLES[n]} ", "reverse bold" if n == name else "dim")
-                                          for n in PANES)
+                                          for n in self.panes)
                 pane.border_title = tabs + Content.styled("  ctrl+n", "dim")
             else:
                 pane.border_title = PANE_TITLES[name]
-        if self.maximized is not None and self.maximized.id in PANES:
+        if self.maximized is not None and self.maximized.id in self.panes:
             self.maximized = self.query_one(f"#{self.current_pane}")
 
     def zoom_target(self) -> Widget:
         """The pane that holds focus, else the current pane."""
         focused = self.focused
-        for candidate in (*(self.query_one(f"#{n}") for n in PANES), self.query_one(ActivityPanel),
+        for candidate in (*(self.query_one(f"#{n}") for n in self.panes), self.query_one(ActivityPanel),
                           self.query_one(GoalTable)):
             if focused is not None and (focused is candidate or candidate in focused.ancestors):
                 return candidate

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Mapping
 from datetime import datetime, timezone
 
 from rich.text import Text
@@ -27,11 +28,13 @@ class HeaderInfo:
     agent_active: bool = False  # it wrote within the idle time
     filter: str = ""  # the filter the panes show, described
     past: bool = False  # the deck as it was at an earlier entry (the timeline's)
+    detail: str = ""  # a followed conversation's second line: the agent's last words, its tokens
 
 
 class DeckHeader(Widget):
     DEFAULT_CSS = """
     DeckHeader { height: 1; background: $panel; dock: top; }
+    DeckHeader.-detail { height: 2; }
     """
 
     def __init__(self, **kwargs) -> None:
@@ -41,10 +44,18 @@ class DeckHeader(Widget):
     def show(self, info: HeaderInfo) -> None:
         if info != self.info:
             self.info = info
+            self.set_class(bool(info.detail), "-detail")
             self.refresh()
 
     def render(self) -> Text:
-        return render_header(self.info, self.size.width) if self.info else Text()
+        if not self.info:
+            return Text()
+        line = render_header(self.info, self.size.width)
+        if not self.info.detail:
+            return line
+        detail = Text(" " + clean(self.info.detail), "dim", no_wrap=True, overflow="ellipsis")
+        detail.truncate(self.size.width, overflow="ellipsis")
+        return Text("\n").join([line, detail])
 
 
 def badges(info: HeaderInfo) -> list[tuple[str, str]]:
@@ -97,6 +108,48 @@ def ago(ms: int) -> str:
         if seconds >= size:
             return f"{seconds // size} {unit}"
     return f"{seconds} s"
+
+
+def conversation_status(agent: Mapping[str, Any], now_ms: int) -> tuple[str, bool]:
+    """("Claude Code working, last line 3 s ago", working) for a followed conversation
+    (docs/agent-conversations.md#what-the-agent-is-doing)."""
+    status = str(agent.get("status") or "waiting")
+    text = status
+    last = agent.get("lastActivity")
+    ms = _ms(last) if isinstance(last, str) else None
+    if ms is not None:
+        text += f", last line {ago(now_ms - ms)} ago"
+    return text, status == "working"
+
+
+def conversation_detail(agent: Mapping[str, Any]) -> str:
+    """The second header line: the first line of the agent's last message, then the last turn's
+    tokens and, where the log says the model's window, the share of it in use."""
+    parts = []
+    if agent.get("lastMessage"):
+        parts.append(f"“{agent['lastMessage']}”")
+    tokens = agent.get("tokens")
+    if isinstance(tokens, Mapping):
+        parts.append(token_text(tokens))
+    return "  ·  ".join(parts)
+
+
+def token_text(tokens: Mapping[str, Any]) -> str:
+    text = (f"tokens in {tokens.get('input', 0):,} out {tokens.get('output', 0):,} "
+            f"cache {tokens.get('cacheRead', 0):,} read {tokens.get('cacheWrite', 0):,} written")
+    if isinstance(tokens.get("contextWindow"), int) and isinstance(tokens.get("contextShare"), (int, float)):
+        text += f", {tokens['contextShare'] * 100:.1f}% of a {tokens['contextWindow']:,} window"
+    return text
+
+
+def _ms(value: str) -> int | None:
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return int(moment.timestamp() * 1000)
 
 
 def agent_status(agent_at: str | None, now_ms: int, idle_ms: int) -> tuple[str, bool]:

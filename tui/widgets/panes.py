@@ -86,7 +86,8 @@ class Clamped(Widget):
         return self.clamped(self.content_region.width)
 
 
-PANE_TITLES = {"state": "Agent State", "progress": "Agent Progress", "handoff": "Agent Handoff"}
+PANE_TITLES = {"state": "Agent State", "progress": "Agent Progress", "handoff": "Agent Handoff",
+               "conversation": "Conversation"}
 
 
 class StatePane(Vertical):

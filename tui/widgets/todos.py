@@ -28,16 +28,20 @@ def strip_line_text(line: StripLine, markers: bool = True) -> Text:
         return text
     if line.kind == "overflow":
         return Text(clean(line.text), "dim italic")
-    style = {"in_progress": ACCENT, "completed": "dim strike", "cancelled": "dim strike"}.get(line.status or "", "")
+    style = {"in_progress": ACCENT, "completed": "dim strike", "cancelled": "dim strike",
+             "blocked": "dark_orange"}.get(line.status or "", "")
     text = Text()
     text.append(f"{line.branch} ", "dim")
     text.append(f"{line.icon} ", style)
     if markers:
         text.append("👉 " if line.targeted else "   ")
-    conf = "?" if line.confidence is None else str(line.confidence)
-    text.append(f"conf {conf:>2} · ", "dim")
+    if line.scored:
+        conf = "?" if line.confidence is None else str(line.confidence)
+        text.append(f"conf {conf:>2} · ", "dim")
     text.append(f"#{clean(line.id)} ", "bold")
     text.append(clean(line.content), style)
+    if line.doing:
+        text.append(f" · {clean(line.doing)}", "italic")
     return text
 
 

@@ -1,0 +1,105 @@
+"""The pane a followed agent conversation shows in place of the three primitive panes
+(docs/agent-conversations.md#what-the-deck-shows): who the agent is and what it last said, then
+its own plan in its own order, with what the plan tool gave each item.
+
+A conversation is the agent's own log, read-only: its Agent State, Progress and Handoff would
+always be empty, so their room goes to what the agent did declare.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Mapping
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from core.conversations.plan import NO_SCORES, plan_title, status_words
+from core.todo.display import icon
+from core.todo.model import TodoState
+from tui.text import clean
+from tui.widgets.header import token_text
+
+_STYLES = {"in_progress": "bold cyan", "completed": "dim", "cancelled": "dim strike", "blocked": "dark_orange"}
+
+
+def conversation_text(agent: Mapping[str, Any], state: TodoState) -> Text:
+    """The pane's text: every value from the log goes through ``clean`` (shown literally)."""
+    text = Text()
+
+    def fact(label: str, value: Any) -> None:
+        if value is None or value == "":
+            return
+        text.append(f"{label:<11}", "bold")
+        text.append(clean(str(value)))
+        text.append("\n")
+
+    fact("Agent", " ".join(str(v) for v in (agent.get("name"), agent.get("version")) if v))
+    fact("Model", agent.get("model"))
+    fact("Session", agent.get("sessionId"))
+    fact("Folder", agent.get("cwd"))
+    fact("Transcript", home_relative(agent.get("transcript")))
+    tokens = agent.get("tokens")
+    if isinstance(tokens, Mapping):
+        fact("Last turn", token_text(tokens))
+    fact("Last said", agent.get("lastMessage"))
+    text.append("\n")
+    if state.agent_plan is None:
+        text.append("No plan yet: the agent has not called its plan tool.", "dim italic")
+        return text
+    text.append(clean(plan_title(state.agent_plan)), "bold")
+    text.append(f"  from its {clean(str(state.agent_plan.get('tool')))} tool, read-only\n", "dim")
+    text.append(NO_SCORES + ".\n", "dim italic")
+    explanation = state.agent_plan.get("explanation")
+    if isinstance(explanation, str) and explanation.strip():
+        text.append("Why: ", "bold")
+        text.append(clean(explanation) + "\n")
+    if not state.todos:
+        text.append("The plan is empty.", "dim italic")
+    for item in state.todos:
+        style = _STYLES.get(item.status, "")
+        text.append(f"{icon(item.status, True)} ", style)
+        text.append(f"#{clean(item.id)} ", "bold")
+        text.append(clean(item.content), style)
+        text.append(f"  {status_words(item.status)}", "dim")
+        if item.status == "in_progress" and item.active_form:
+            text.append(f" · {clean(item.active_form)}", "italic")
+        text.append("\n")
+        if item.description:
+            text.append(f"    {clean(item.description)}\n", "dim")
+        if item.blocked_by:
+            text.append(f"    waits for {', '.join('#' + clean(i) for i in item.blocked_by)}\n", "dark_orange")
+        if item.blocks:
+            text.append(f"    blocks {', '.join('#' + clean(i) for i in item.blocks)}\n", "dim")
+    text.rstrip()
+    return text
+
+
+def home_relative(path: Any) -> Any:
+    """``~/.claude/...`` for a path in the person's home: shorter, and the part they know."""
+    home = os.path.expanduser("~")
+    if isinstance(path, str) and home not in ("", "/") and path.startswith(home.rstrip("/") + "/"):
+        return "~" + path[len(home.rstrip("/")):]
+    return path
+
+
+class ConversationPane(VerticalScroll):
+    """The agent and its plan, scrollable when the plan is long."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._body = Static("", markup=False)
+        self._shown: Text | None = None
+
+    def compose(self) -> ComposeResult:
+        yield self._body
+
+    def show(self, agent: Mapping[str, Any] | None, state: TodoState) -> None:
+        if agent is None:
+            return
+        text = conversation_text(agent, state)
+        if self._shown is None or text.plain != self._shown.plain or text.spans != self._shown.spans:
+            self._shown = text
+            self._body.update(text)
