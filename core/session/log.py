@@ -605,8 +605,11 @@ class SessionLog:
                 self._branch = None
                 return
         branch.append(i)
-        if self._index.pending.get(branch[0]) == entry_id:  # the root pointed at this id: a cycle
-            self._warn_cycle(entry_id)
+        if self._index.pending.get(branch[0]) == entry_id:
+            # The root pointed at this id: a cycle. Leave it to the walk, which warns of the cycles
+            # of the branch as it is when asked for, as a fresh read does (an entry appended later
+            # may leave this one off the branch; a warning now would tell of a state that passed).
+            self._branch = None
 
     def _load(self, record: EntryRecord) -> dict[str, Any]:
         """Read one entry's line back from the file."""

@@ -8,7 +8,7 @@ import json
 import uuid
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from session_helpers import HEADER, NotSession, entry, identity, line, message, read_back, reference_read, session_bytes
 
@@ -16,6 +16,9 @@ from core.jsutil import escape_lone_surrogates
 from core.session import NotASession, ReadOnlySession, SessionLog
 
 IDS = [f"{i:08x}" for i in range(12)]  # a small pool: duplicates, cycles and missing parents happen
+CYCLE_THEN_NEW_ROOT = (
+    b'{"type":"session","version":3,"id":"01a22cf2-253f-70fd-b26f-f043e48c877f","timestamp":"2026-11-30T14:53:16.479Z","cwd":"/home/user/demo-project"}\n{"type":"custom","customType":"agent-state-state","data":{"n":0,"t":""},"id":"00000000","parentId":null,"timestamp":"2026-11-30T14:53:16.480Z"}\n{"type":"custom","customType":"agent-state-state","data":{"schemaVersion":1,"state":{"schemaVersion":1,"objective":"","workItems":[{"id":"w","content":"","status":"open"}],"decisions":[]}},"id":"00000000","parentId":"00000001","timestamp":"2026-11-30T14:53:16.480Z"}\n{"type":"custom","customType":"agent-state-state","data":{"n":0,"t":""},"id":"00000001","parentId":"00000000","timestamp":"2026-11-30T14:53:16.480Z"}\n{"type":"custom","customType":"agent-state-state","data":{"n":0,"t":""},"id":"00000000","parentId":null,"timestamp":"2026-11-30T14:53:16.480Z"}\n'
+)
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 TEXT = st.one_of(  # any text; half the time with a lone surrogate or a control character in it
     st.text(max_size=20),
@@ -187,6 +190,9 @@ def test_tailing_in_pieces_equals_one_read(tmp_path, data, cuts):
 
 @FUZZ
 @given(data=session_files(), cut=st.integers(0, 200_000))
+# A cycle that only an earlier state of the file had (an entry appended later starts a new root):
+# following the leaf warned of it, a fresh read does not.
+@example(data=CYCLE_THEN_NEW_ROOT, cut=411)
 def test_a_saved_index_then_appends_equals_a_cold_open(tmp_path, monkeypatch, data, cut):
     monkeypatch.setenv("PIDECK_INDEX", "always")
     monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "home"))
