@@ -373,7 +373,7 @@ def _group_text(key: tuple[Any, ...], changes: list[Change]) -> str:
         return {"added": "objective set", "removed": "objective cleared", "changed": "objective changed"}[first.kind]
     if subject == "plan":
         if first.field == "explanation":
-            return "explanation given" if first.before is None else "explanation changed"
+            return f"explanation: {first.after}"
         if first.field == "user_intention":
             return ("user intention set" if first.before is None else
                     "user intention cleared" if first.after is None else "user intention changed")

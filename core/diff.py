@@ -53,10 +53,19 @@ def diff_points(a: Point, b: Point) -> list[Change]:
     changes += _keyed(HANDOFF, "packet", a.packets, b.packets, None)
     changes += _keyed(TODO, "todo", a.todos["todos"], b.todos["todos"], TODO_FIELDS)
     changes += _fields(TODO, "plan", "", a.todos["plan"], b.todos["plan"], PLAN_FIELDS)
-    changes += _fields(TODO, "plan", "", a.todos.get("agentPlan") or {}, b.todos.get("agentPlan") or {},
-                       ("explanation",))  # Codex's word on why its plan changed
+    changes += _explanation(a.todos.get("agentPlan"), b.todos.get("agentPlan"))
     changes += _keyed(TODO, "goal", a.todos["goals"], b.todos["goals"], GOAL_FIELDS, key="group")
     return changes
+
+
+def _explanation(before: Any, after: Any) -> list[Change]:
+    """Codex's word on why it changed its plan: it comes with one call, so a call without one
+    takes nothing back; only a new one is a change."""
+    was = before.get("explanation") if isinstance(before, dict) else None
+    now = after.get("explanation") if isinstance(after, dict) else None
+    if now is None or now == was:
+        return []
+    return [Change(TODO, "plan", "", "changed", "explanation", was, now)]
 
 
 def _objective(before: str | None, after: str | None) -> list[Change]:

@@ -121,7 +121,8 @@ def build_view(
     agent = log.agent()
     return DeckView(
         path=str(log.shown_path),
-        name=log.name or (f"{agent['name']} {str(agent.get('sessionId') or '')[:8]}".rstrip() if agent else log.path.name),
+        name=log.name or (f"{agent['name']} {str(agent.get('sessionId') or '')[:8]}".rstrip() if agent
+                          else log.shown_path.name),
         cwd=log.cwd or "",
         entries=len(log.records),
         writable=log.writable,

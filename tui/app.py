@@ -144,7 +144,7 @@ class PideckApp(App[None]):
     def action_timeline(self) -> None:
         if isinstance(self.screen, DeckScreen):
             deck = self.screen.deck
-            self.push_screen(TimelineScreen(deck.log.path, clock=self.clock, todo_config=deck.todo.config,
+            self.push_screen(TimelineScreen(deck.log.shown_path, clock=self.clock, todo_config=deck.todo.config,
                                             follow=self.following))
 
     def action_overview(self) -> None:

@@ -80,8 +80,12 @@ class CutLog:
         return self.live.shown_path
 
     def agent(self) -> dict[str, Any] | None:
-        """None: what an agent is doing is known of now, not of a past entry."""
-        return None
+        """The live conversation's agent object without what is known only of now (its status,
+        last activity, last words and tokens); None for a session."""
+        agent = self.live.agent()
+        if agent is None:
+            return None
+        return {**agent, "status": None, "lastActivity": None, "lastMessage": None, "tokens": None}
 
     @property
     def header(self) -> dict[str, Any] | None:

@@ -106,6 +106,21 @@ def todo_detail(view: DeckView, todo_id: str) -> Detail | None:
     status = f"{todo_icon(todo.status)} {todo.status}" + (" · 👉 named by the last follow-up"
                                                           if todo.id in view.targets else "")
     field_text(body, "Status", status)
+    agent_plan = view.todo_state.agent_plan
+    if agent_plan is not None:  # an item of the agent's own plan: what its tool gave it, no scores
+        from core.conversations.plan import NO_SCORES
+
+        noun = str(agent_plan.get("noun") or "todo")
+        field_text(body, noun.capitalize(), todo.content)
+        for label, value in (("Doing", todo.active_form), ("Description", todo.description),
+                             ("Waits for", ", ".join(f"#{i}" for i in todo.blocked_by or []) or None),
+                             ("Blocks", ", ".join(f"#{i}" for i in todo.blocks or []) or None)):
+            if value:
+                field_text(body, label, value)
+        field_text(body, "Confidence", NO_SCORES)
+        subjects = frozenset({("todo", todo_id)})
+        return Detail("todo", todo_id, f"{noun.capitalize()} #{clean(todo_id)}", body, subjects,
+                      events=history(view, subjects))
     field_text(body, "Todo", todo.content)
     field_text(body, "Priority", todo.priority)
     field_text(body, "Group", todo.group if todo.group is not None else "(ungrouped)")

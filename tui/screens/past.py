@@ -18,6 +18,7 @@ from core.timetravel import AsOf
 from core.view import DeckView
 from tui.screens.packet import PacketScreen
 from tui.screens.todos import TodosScreen
+from tui.widgets.conversation import ConversationPane
 from tui.widgets.header import DeckHeader, HeaderInfo
 from tui.widgets.panes import HandoffPane, ProgressPane, StatePane
 from tui.widgets.todos import GoalTable, TodoStrip
@@ -55,6 +56,7 @@ class PastScreen(Screen[None]):
             yield StatePane(id="state", classes="pane")
             yield ProgressPane(id="progress", classes="pane")
             yield HandoffPane(id="handoff", classes="pane")
+            yield ConversationPane(id="conversation", classes="pane")
         yield GoalTable(id="goals")
         yield TodoStrip(id="strip")
         yield Footer()
@@ -69,7 +71,15 @@ class PastScreen(Screen[None]):
         self.query_one(HandoffPane).show(view.packets)
         self.query_one(TodoStrip).show(view.strip)
         self.query_one(GoalTable).show_goals(view.goals)
-        self.query_one("#work-items").focus()
+        conversation = view.agent is not None  # an agent's conversation: its pane, as the live deck has
+        for name in ("state", "progress", "handoff") if conversation else ("conversation",):
+            self.query_one(f"#{name}").display = False
+        if conversation:
+            pane = self.query_one(ConversationPane)
+            pane.border_title = "Conversation"
+            pane.show(view.agent, view.todo_state)
+        else:
+            self.query_one("#work-items").focus()
 
     def action_live(self) -> None:
         """Close this screen and the timeline under it."""

@@ -24,6 +24,7 @@ from textual.widgets.tree import TreeNode
 
 from core.activity import COMMAND, GATE, TOOL, Activity, Event
 from core.diff import Change, diff_points
+from core.opening import open_log
 from core.points import point_of
 from core.session.log import SessionLog
 from core.session.tree import SessionTree, read_tree
@@ -31,7 +32,7 @@ from core.timetravel import AsOf, TimeMachine
 from core.todo.config import TodoConfig
 from core.view import DeckView, build_view
 from tui.jobs import JobThread
-from tui.live import FileKey, file_key
+from tui.live import FileKey, watch_key
 from tui.screens.diff import PART_STYLES, DiffScreen
 from tui.screens.past import PastScreen
 from tui.text import clock_time, one_line
@@ -138,7 +139,7 @@ class TimelineScreen(Screen[None]):
         self._log: SessionLog | None = None
         self._machine: TimeMachine | None = None
         self._activity: Activity | None = None
-        self._key: FileKey | None = None
+        self._key: tuple[FileKey | None, ...] | None = None
         self._thread = JobThread("timeline", poll, self._follow, self._failed)
 
     def compose(self) -> ComposeResult:
@@ -169,18 +170,18 @@ class TimelineScreen(Screen[None]):
         self.post_message(TimelineFailed(str(exc)))
 
     def _load(self) -> None:
-        self._log = SessionLog.open(self.path, writable=False)
+        self._log = open_log(self.path, writable=False)  # (an agent's transcript too)
         self._machine = TimeMachine(self._log, todo_config=self._todo_config)
         self._activity = Activity(self._log)
-        self._key = file_key(self.path)
+        self._key = watch_key(self._log)
         self._activity.update()
         self._post_timeline(None)
 
     def _follow(self) -> None:
         """Between jobs: take in what the session gained (when the current branch is shown)."""
-        if not self.follow or self._activity is None or self.branch is not None:
+        if not self.follow or self._activity is None or self._log is None or self.branch is not None:
             return
-        key = file_key(self.path)
+        key = watch_key(self._log)
         if key == self._key:
             return
         self._key = key
@@ -191,7 +192,8 @@ class TimelineScreen(Screen[None]):
     def _post_timeline(self, branch: str | None) -> None:
         assert self._log is not None and self._activity is not None
         self.post_message(TimelineChanged(tuple(self._activity.events), read_tree(self._log),
-                                          self._log.name or self.path.name, len(self._log.records), branch))
+                                          self._log.name or self._log.shown_path.name, len(self._log.records),
+                                          branch))
 
     def _show_branch(self, leaf: str) -> None:
         assert self._log is not None and self._machine is not None
