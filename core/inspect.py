@@ -36,11 +36,29 @@ def inspect_json(deck: Deck[F]) -> dict[str, Any]:
     }
 
 
+def agent_text(agent: dict[str, Any]) -> str:
+    """A followed conversation's agent in a few lines (docs/agent-conversations.md#the-agent-object)."""
+    who = " ".join(str(v) for v in (agent.get("name"), agent.get("version")) if v)
+    lines = [f"Agent: {who}" + (f", {agent['status']}" if agent.get("status") else "")
+             + (f" (last line {agent['lastActivity']})" if agent.get("lastActivity") else "")]
+    for label, key in (("Model", "model"), ("Session", "sessionId"), ("Folder", "cwd"), ("Last said", "lastMessage")):
+        if agent.get(key):
+            lines.append(f"{label}: {agent[key]}")
+    tokens = agent.get("tokens")
+    if isinstance(tokens, dict):
+        from core.conversations.plan import token_text
+
+        lines.append(f"Last turn: {token_text(tokens)}")
+    return "\n".join(lines)
+
+
 def inspect_text(deck: Deck[F]) -> str:
     """The adapters' own status texts (read-only commands: nothing is appended)."""
     s = session_summary(deck)
+    agent = deck.log.agent()
     parts = [
         f"Session: {s['path']} ({s['entries']} entries, {'writable' if s['writable'] else 'read-only'})",
+        *([agent_text(agent)] if agent is not None else []),
         deck.state.call_tool("agent_state_get", {}).text,
         deck.progress.call_tool("agent_progress_get", {}).text,
         deck.handoff.call_tool("agent_handoff_get", {}).text,

@@ -97,5 +97,14 @@ def first_line(text: str, limit: int = 200) -> str:
     return ""
 
 
+def token_text(tokens: Mapping[str, Any]) -> str:
+    """A turn's token use as the header, the Conversation pane and ``inspect`` say it."""
+    text = (f"tokens in {tokens.get('input', 0):,} out {tokens.get('output', 0):,} "
+            f"cache {tokens.get('cacheRead', 0):,} read {tokens.get('cacheWrite', 0):,} written")
+    if isinstance(tokens.get("contextWindow"), int) and isinstance(tokens.get("contextShare"), (int, float)):
+        text += f", {tokens['contextShare'] * 100:.1f}% of a {tokens['contextWindow']:,} window"
+    return text
+
+
 def int_or_none(value: Any) -> int | None:
     return value if type(value) is int and value >= 0 else None

@@ -16,11 +16,10 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from core.conversations.plan import NO_SCORES, plan_title, status_words
+from core.conversations.plan import NO_SCORES, plan_title, status_words, token_text
 from core.todo.display import icon
 from core.todo.model import TodoState
 from tui.text import clean
-from tui.widgets.header import token_text
 
 _STYLES = {"in_progress": "bold cyan", "completed": "dim", "cancelled": "dim strike", "blocked": "dark_orange"}
 

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from core.jsutil import plural
+from core.conversations.plan import token_text
 from tui.text import clean
 
 
@@ -132,14 +133,6 @@ def conversation_detail(agent: Mapping[str, Any]) -> str:
     if isinstance(tokens, Mapping):
         parts.append(token_text(tokens))
     return "  ·  ".join(parts)
-
-
-def token_text(tokens: Mapping[str, Any]) -> str:
-    text = (f"tokens in {tokens.get('input', 0):,} out {tokens.get('output', 0):,} "
-            f"cache {tokens.get('cacheRead', 0):,} read {tokens.get('cacheWrite', 0):,} written")
-    if isinstance(tokens.get("contextWindow"), int) and isinstance(tokens.get("contextShare"), (int, float)):
-        text += f", {tokens['contextShare'] * 100:.1f}% of a {tokens['contextWindow']:,} window"
-    return text
 
 
 def _ms(value: str) -> int | None:
