@@ -84,19 +84,23 @@ class ClaudeReader(Reader):
         return out
 
     def _result(self, block: dict[str, Any], result: Any, timestamp: Any) -> list[dict[str, Any]]:
-        call = self.extra.get("calls", {}).pop(block.get("tool_use_id"), None)
+        call_id = block.get("tool_use_id")
+        if not isinstance(call_id, str):
+            return []
+        call = self.extra.get("calls", {}).pop(call_id, None)
         if call is None or block.get("is_error") is True:
             return []
         name, given = call["name"], call["input"] if isinstance(call["input"], dict) else {}
         result = result if isinstance(result, dict) else {}
-        call_id = str(block.get("tool_use_id"))
         if name == "TodoWrite":
-            todos = result.get("newTodos", given.get("todos"))
-            if not isinstance(todos, list):
+            # the result's list is what Claude kept; the call's is what the model sent
+            todos = next((t for t in (result.get("newTodos"), given.get("todos")) if isinstance(t, list)), None)
+            if todos is None:
+                self.warn("TodoWrite without a list of todos (ignored)")
                 return []
-            items = [plan_item("", text_of(t.get("content")) or "", text_of(t.get("status")) or "pending",
+            items = [plan_item("", self.text(t, "content", name, ""), self.text(t, "status", name, "pending"),
                                activeForm=text_of(t.get("activeForm")))
-                     for t in todos if isinstance(t, dict)]
+                     for t in self.objects(todos, name, "todo")]
             return self.new_plan(numbered(items), timestamp, "TodoWrite", "todo", call_id)
         tasks = self._tasks_after(name, given, result)
         if tasks is None:
@@ -109,45 +113,64 @@ class ClaudeReader(Reader):
         by_id = {t["id"]: t for t in tasks}
         if name == "TaskCreate":
             task = result.get("task")
-            if not isinstance(task, dict) or not isinstance(task.get("id"), str):
+            task_id = task_id_of(task.get("id")) if isinstance(task, dict) else None
+            if not isinstance(task, dict) or task_id is None:
+                self.warn("TaskCreate's result names no task id (the new task is not shown)")
                 return None
-            tasks.append(plan_item(task["id"], text_of(task.get("subject")) or text_of(given.get("subject")) or "",
-                                   "pending", activeForm=text_of(given.get("activeForm")),
-                                   description=text_of(task.get("description")) or text_of(given.get("description")),
-                                   blocks=[], blockedBy=[]))
-            return tasks
+            new = plan_item(task_id, text_of(task.get("subject")) or text_of(given.get("subject")) or "",
+                            "pending", activeForm=text_of(given.get("activeForm")),
+                            description=text_of(task.get("description")) or text_of(given.get("description")),
+                            blocks=[], blockedBy=[])
+            if task_id in by_id:  # Claude never reuses an id; the newer task replaces the older
+                self.warn(f"TaskCreate's result names task #{task_id} again (the older one is replaced)")
+                return [new if t["id"] == task_id else t for t in tasks]
+            return tasks + [new]
         if name == "TaskUpdate":
             if result.get("success") is False:
                 return None
-            task = by_id.get(text_of(given.get("taskId")) or "")
+            task_id = task_id_of(given.get("taskId"))
+            task = by_id.get(task_id or "")
             if task is None:
+                self.warn(f"TaskUpdate of {'task #' + task_id + ', which is not in the plan' if task_id else 'no task id'} "
+                          "(ignored)")
                 return None
+            for key in ("subject", "status", "activeForm", "description"):
+                if given.get(key) is not None and not isinstance(given[key], str):
+                    self.warn(f"TaskUpdate: {key} is not text (ignored)")
             if given.get("status") == "deleted":
                 return [t for t in tasks if t is not task]
             _apply(task, given)
             for key, field in (("addBlocks", "blocks"), ("addBlockedBy", "blockedBy")):
-                more = [v for v in given.get(key) or [] if isinstance(v, str)] if isinstance(given.get(key), list) else []
+                more = _ids(given.get(key))
                 if more:
-                    task[field] = list(task.get(field) or []) + [v for v in more if v not in (task.get(field) or [])]
+                    task[field] = list(dict.fromkeys([*(task.get(field) or []), *more]))
             return tasks
         if name == "TaskList":
             listed = result.get("tasks")
             if not isinstance(listed, list):
+                self.warn("TaskList's result holds no list of tasks (ignored)")
                 return None
-            out = []
-            for each in listed:
-                if isinstance(each, dict) and isinstance(each.get("id"), str):
-                    task = dict(by_id.get(each["id"]) or plan_item(each["id"], "", "pending"))
-                    out.append(_apply(task, each))
-            return out
+            ids = [task_id_of(each.get("id")) if isinstance(each, dict) else None for each in listed]
+            if None in ids:  # the whole list or nothing: a task left out would read as deleted
+                self.warn("TaskList's result has tasks without an id (ignored)")
+                return None
+            out: dict[str, dict[str, Any]] = {}
+            for task_id, each in zip(ids, listed):
+                if task_id is not None and isinstance(each, dict):  # (every one, as checked above)
+                    known = out.get(task_id) or by_id.get(task_id) or plan_item(task_id, "", "pending")
+                    out[task_id] = _apply(dict(known), each)
+            return list(out.values())
         if name == "TaskGet":
             each = result.get("task")
-            if not isinstance(each, dict) or not isinstance(each.get("id"), str):
+            task_id = task_id_of(each.get("id")) if isinstance(each, dict) else None
+            if not isinstance(each, dict) or task_id is None:
+                if each is not None:  # (a result without a task restates nothing)
+                    self.warn("TaskGet's result names no task id (ignored)")
                 return None
-            if each["id"] in by_id:
-                _apply(by_id[each["id"]], each)
+            if task_id in by_id:
+                _apply(by_id[task_id], each)
             else:
-                tasks.append(_apply(plan_item(each["id"], "", "pending"), each))
+                tasks.append(_apply(plan_item(task_id, "", "pending"), each))
             return tasks
         return None
 
@@ -163,5 +186,22 @@ def _apply(task: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
     for key in ("blocks", "blockedBy"):
         value = fields.get(key)
         if isinstance(value, list):
-            task[key] = [v for v in value if isinstance(v, str)]
+            task[key] = _ids(value)
     return task
+
+
+def task_id_of(value: Any) -> str | None:
+    """A task id as Claude writes it (a string of digits), or a whole number taken as one; None for
+    anything else, the empty string among them (an item must have an id)."""
+    if isinstance(value, str):
+        return value or None
+    if type(value) is int:
+        return str(value)
+    return None
+
+
+def _ids(value: Any) -> list[str]:
+    """The task ids in a list of them (``blocks``, ``addBlockedBy``...); anything else is none."""
+    if not isinstance(value, list):
+        return []
+    return [i for i in map(task_id_of, value) if i is not None]

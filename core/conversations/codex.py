@@ -67,8 +67,9 @@ class CodexReader(Reader):
     def _item(self, payload: dict[str, Any], timestamp: Any) -> list[dict[str, Any]]:
         item = payload.get("type")
         if item == "message":
-            texts = [b["text"] for b in payload.get("content") or [] if isinstance(b, dict)
-                     and b.get("type") in ("input_text", "output_text") and isinstance(b.get("text"), str)]
+            blocks = payload.get("content")
+            texts = [b["text"] for b in blocks if isinstance(b, dict) and b.get("type") in ("input_text", "output_text")
+                     and isinstance(b.get("text"), str)] if isinstance(blocks, list) else []
             text = "\n".join(texts)
             if not text.strip():
                 return []
@@ -82,14 +83,19 @@ class CodexReader(Reader):
             self._status(WORKING)
             if payload.get("name") != "update_plan":
                 return []
-            try:
-                arguments = json.loads(payload["arguments"]) if isinstance(payload.get("arguments"), str) else None
-            except (ValueError, RecursionError):
-                arguments = None
+            arguments = payload.get("arguments")
+            if isinstance(arguments, str):  # as 0.169 writes them (an object is taken as they are)
+                try:
+                    arguments = json.loads(arguments)
+                except (ValueError, RecursionError):
+                    self.warn("update_plan's arguments are not JSON (ignored)")
+                    return []
             if not isinstance(arguments, dict) or not isinstance(arguments.get("plan"), list):
+                self.warn("update_plan's arguments hold no plan list (ignored)")
                 return []
-            items = [plan_item("", text_of(step.get("step")) or "", text_of(step.get("status")) or "pending")
-                     for step in arguments["plan"] if isinstance(step, dict)]
+            items = [plan_item("", self.text(step, "step", "update_plan", ""),
+                               self.text(step, "status", "update_plan", "pending"))
+                     for step in self.objects(arguments["plan"], "update_plan", "step")]
             return self.new_plan(numbered(items), timestamp, "update_plan", "step",
                                  str(payload.get("call_id") or ""), text_of(arguments.get("explanation")))
         return []

@@ -77,11 +77,14 @@ class GeminiReader(Reader):
 
     def _call(self, call: dict[str, Any], timestamp: Any, record_id: str) -> list[dict[str, Any]]:
         args = call.get("args")
-        if call.get("name") != "write_todos" or call.get("status") not in (None, "success") \
-                or not isinstance(args, dict) or not isinstance(args.get("todos"), list):
+        if call.get("name") != "write_todos" or call.get("status") not in (None, "success"):
             return []
-        items = [plan_item("", text_of(t.get("description")) or "", text_of(t.get("status")) or "pending")
-                 for t in args["todos"] if isinstance(t, dict)]
+        if not isinstance(args, dict) or not isinstance(args.get("todos"), list):
+            self.warn("write_todos without a list of todos (ignored)")
+            return []
+        items = [plan_item("", self.text(t, "description", "write_todos", ""),
+                           self.text(t, "status", "write_todos", "pending"))
+                 for t in self.objects(args["todos"], "write_todos", "todo")]
         entries = self.new_plan(numbered(items), timestamp, "write_todos", "todo", str(call.get("id")))
         self.extra.setdefault("plans", []).append([record_id, self.plan])
         return entries
@@ -89,6 +92,7 @@ class GeminiReader(Reader):
     def _rewind(self, target: Any) -> list[dict[str, Any]]:
         order: list[str] = self.extra.get("order", [])
         if not isinstance(target, str) or target not in order:
+            self.warn("$rewindTo names no record of this file (ignored)")
             return []
         kept = set(order[: order.index(target)])
         self.extra["order"] = order[: order.index(target)]

@@ -142,7 +142,7 @@ def claude_live_status(transcript: Path, session_id: Any) -> str | None:
     for name in names:
         try:
             live = json.loads(read_small_file(folder / name, LIVE_FILE_BYTES))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             continue  # rewritten in place under us, or not Claude's: the next look will tell
         if not isinstance(live, dict) or live.get("sessionId") != session_id:
             continue

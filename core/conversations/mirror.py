@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,10 +46,10 @@ BLOCK = 4096
 CHUNK = 8 << 20  # transcript bytes read at a time
 MAX_WARNINGS = 200
 
-_WANTED: dict[str, tuple[bytes, ...]] = {
+_WANTED: dict[str, re.Pattern[bytes]] = {
     # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
     # nothing about the conversation: only lines that can be a user or assistant line are parsed.
-    "claude": (b'"type":"user"', b'"type":"assistant"'),
+    "claude": re.compile(rb'"type":"(?:user|assistant)"'),
 }
 
 
@@ -180,7 +181,7 @@ class Mirror:
                 for raw in data[:end].split(b"\n"):
                     state["lines"] += 1
                     state["offset"] += len(raw) + 1
-                    if wanted is not None and not any(w in raw for w in wanted):
+                    if wanted is not None and wanted.search(raw) is None:
                         continue
                     if not raw.strip():
                         continue
@@ -192,13 +193,17 @@ class Mirror:
                     try:
                         entries = self.reader.feed(line)
                     except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
+                        self.reader.notes.clear()
                         self._warn(state, synced, f"line {state['lines']}: not understood ({type(exc).__name__}; skipped)")
                         continue
+                    for note in self.reader.notes:
+                        self._warn(state, synced, f"line {state['lines']}: {note}")
+                    self.reader.notes.clear()
                     for entry in entries:
                         state["entries"] += 1
                         entry_id = f"{state['entries']:08x}"
-                        out += serialise({"type": entry["type"], "id": entry_id, "parentId": state["leaf"],
-                                          **{k: v for k, v in entry.items() if k != "type"}})
+                        out += mirror_line({"type": entry["type"], "id": entry_id, "parentId": state["leaf"],
+                                            **{k: v for k, v in entry.items() if k != "type"}})
                         state["leaf"] = entry_id
                         synced.entries += 1
         return synced
@@ -226,6 +231,14 @@ class _Lock:
         if self.fd is not None:
             os.close(self.fd)  # releases the lock
             self.fd = None
+
+
+def mirror_line(entry: dict[str, Any]) -> bytes:
+    """One mirror line. Not pi's serialiser (which writes JavaScript's number forms and keeps
+    non-ASCII as is, so that pi reads pideck's own entries back unchanged): the mirror is read only
+    by pideck, holds no floats of the agent's, and ASCII escapes keep any lone surrogate a
+    transcript held; the C encoder is many times faster on a plan restated at every change."""
+    return (json.dumps(entry, separators=(",", ":"), ensure_ascii=True) + "\n").encode("ascii")
 
 
 def _why(exc: BaseException) -> str:

@@ -43,6 +43,9 @@ class Reader:
         """What a reader needs across lines besides the plan (pending tool calls and the like)."""
         self.last_ts: str | None = saved.get("last_ts")
         self.first_ts: str | None = saved.get("first_ts")
+        self.notes: list[str] = []
+        """Warnings about the line just fed (the mirror tells them with the line's number and
+        clears them); never saved."""
 
     def save(self) -> dict[str, Any]:
         return {"plan": self.plan, "info": self.info, "extra": self.extra, "last_ts": self.last_ts,
@@ -66,6 +69,29 @@ class Reader:
 
     def _status(self, status: str) -> None:
         self.info["status"] = status
+
+    def warn(self, text: str) -> None:
+        """Something in the line being fed that the reader could not use (said once per line)."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def objects(self, values: list[Any], tool: str, noun: str) -> list[dict[str, Any]]:
+        """The objects among a plan tool's list items; a warning when some are not objects."""
+        kept = [v for v in values if isinstance(v, dict)]
+        if len(kept) < len(values):
+            left = len(values) - len(kept)
+            self.warn(f"{tool}: {left} {noun}{'' if left == 1 else 's'} that {'is' if left == 1 else 'are'} "
+                      "not an object left out")
+        return kept
+
+    def text(self, holder: dict[str, Any], key: str, tool: str, default: str) -> str:
+        """``holder[key]`` when it is a string, else ``default``, with a warning when the field is
+        there but holds something else (a number, a list, null)."""
+        value = holder.get(key, default)
+        if isinstance(value, str):
+            return value
+        self.warn(f"{tool}: {key} is not text (taken as {default!r})")
+        return default
 
     def user_prompt(self, text: str, timestamp: Any) -> list[dict[str, Any]]:
         self._status(WORKING)

@@ -1,0 +1,114 @@
+"""Time travel on the sample conversations: ``inspect --at`` every entry of a conversation's mirror
+shows the plan the agent had at the transcript line the entry came from (plan_oracle.py), and
+``diff`` between the first and the last plan tells the changes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plan_oracle import plans_by_line
+from transcript_samples import BY_NAME, SAMPLES, Sample
+
+from core.conversations.mirror import Mirror
+
+
+def line_of_each_entry(sample: Sample, folder: Path) -> list[int]:
+    """``[k - 1]``: the transcript line that added mirror entry ``k``, found by growing a copy a
+    line at a time."""
+    growing = folder / sample.transcript
+    growing.parent.mkdir(parents=True)
+    growing.write_bytes(b"")
+    mirror = Mirror(growing, sample.kind)
+    lines: list[int] = []
+    for n, raw in enumerate(sample.lines, 1):
+        with open(growing, "ab") as f:
+            f.write(raw)
+        added = mirror.sync().entries
+        assert added <= 1, f"line {n} added {added} entries"  # so each entry's plan is the line's
+        lines += [n] * added
+    return lines
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[s.name for s in SAMPLES])
+def test_inspect_at_every_entry(sample: Sample, tmp_path: Path, pideck: Any) -> None:
+    expected = plans_by_line(sample.kind, sample.lines)
+    line_of = line_of_each_entry(sample, tmp_path / "grown")
+    path = sample.copy_home(tmp_path / "home")
+    for k, n in enumerate(line_of, 1):
+        entry = f"{k:08x}"
+        code, out, err = pideck("inspect", "--session", str(path), "--at", entry, "--json")
+        assert (code, err) == (0, "")
+        shown = json.loads(out)
+        assert (shown["session"]["leaf"], shown["session"]["entries"]) == (entry, k)
+        todos = shown["todo"]["todos"] if shown["todo"] is not None else []
+        assert (entry, n, todos) == (entry, n, expected[n][0])
+    code, out, _ = pideck("inspect", "--session", str(path), "--at", f"{len(line_of) + 1:08x}", "--json")
+    assert code != 0 and out == ""  # no such entry
+
+
+DIFFS = {
+    "claude-tasks": """\
+From 00000002, as of 2026-12-01 07:15:54 UTC, entry 2 of 16
+to 0000000f, as of 2026-12-01 07:16:15 UTC, entry 15 of 16:
+Todos
+  ~ todo #1 status: pending → completed
+  + todo #2 [completed]: Add the --session flag
+  + todo #3 [completed]: Test the flag
+  + todo #4 [completed]: Document the flag in the README
+""",
+    "claude-todowrite": """\
+From 00000002, as of 2026-12-01 07:16:21 UTC, entry 2 of 12
+to 0000000b, as of 2026-12-01 07:16:33 UTC, entry 11 of 12:
+Todos
+  ~ todo #1 status: pending → completed
+  ~ todo #2 status: pending → completed
+  ~ todo #3 status: pending → completed
+  + todo #4 [completed]: Document the flag in the README
+""",
+    "codex-update-plan": """\
+From 00000002, as of 2026-12-01 07:16:37 UTC, entry 2 of 12
+to 0000000b, as of 2026-12-01 07:16:49 UTC, entry 11 of 12:
+Todos
+  ~ todo #1 status: pending → completed
+  ~ todo #2 status: pending → completed
+  ~ todo #3 status: pending → completed
+  + todo #4 [completed]: Document the flag in the README
+  ~ plan explanation: Three steps to add the flag. → All done.
+""",
+    "gemini-write-todos": """\
+From 00000002, as of 2026-12-01 07:17:34 UTC, entry 2 of 12
+to 0000000b, as of 2026-12-01 07:17:46 UTC, entry 11 of 12:
+Todos
+  ~ todo #1 status: pending → completed
+  ~ todo #2 status: pending → completed
+  ~ todo #3 status: pending → completed
+  + todo #4 [completed]: Document the flag in the README
+""",
+}
+"""The first plan entry holds the agent's first plan (Claude's Task tools: task #1 alone; the
+whole-list tools: three pending items), the last one the plan as the run ended (four completed)."""
+
+
+def plan_entries(mirror: Path) -> list[str]:
+    entries = [json.loads(line) for line in mirror.read_bytes().splitlines()[1:]]
+    return [e["id"] for e in entries if e["type"] == "message" and e["message"].get("toolName") == "todo"]
+
+
+@pytest.mark.parametrize("name", sorted(DIFFS))
+def test_diff_between_the_first_and_the_last_plan(name: str, tmp_path: Path, pideck: Any) -> None:
+    sample = BY_NAME[name]
+    path = sample.copy_home(tmp_path / "home")
+    assert pideck("inspect", "--session", str(path))[0] == 0  # the mirror is made
+    mirror = Mirror(path, sample.kind)
+    assert mirror.path.is_file()
+    first, *_, last = plan_entries(mirror.path)
+    assert pideck("diff", "--session", str(path), first, last) == (0, DIFFS[name], "")
+    code, out, err = pideck("diff", "--session", str(path), first, last, "--json")
+    assert (code, err) == (0, "") and json.loads(out)
+    # to the live state (the last entry is the agent's closing answer): the plan is the same
+    code, out, _ = pideck("diff", "--session", str(path), last, "leaf")
+    assert code == 0 and "Todos" not in out
