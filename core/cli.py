@@ -188,7 +188,7 @@ def inspect_at(args: argparse.Namespace) -> int:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     """``diff FROM TO``: what changed in the derived state between two entries (any branches)."""
-    from core.diff import change_json, diff_points, diff_text
+    from core.diff import change_json, diff_points, diff_text, plan_noun
     from core.timetravel import UnknownEntry
 
     machine = open_time_machine(args)
@@ -202,7 +202,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.json:
         print_json({"from": a.json(), "to": b.json(), "changes": [change_json(c) for c in changes]})
     else:
-        emit(f"From {a.entry_id}, {a.banner}\nto {b.entry_id}, {b.banner}:\n{diff_text(changes)}")
+        emit(f"From {a.entry_id}, {a.banner}\nto {b.entry_id}, {b.banner}:\n{diff_text(changes, plan_noun(before, after))}")
     return EXIT_OK
 
 
@@ -285,9 +285,9 @@ def cmd_sessions(args: argparse.Namespace) -> int:
 
     from core.session.discovery import list_sessions
 
-    sessions = list_sessions(os.getcwd())
+    sessions = list_sessions(None if args.all else os.getcwd())
     if not sessions:
-        print("No sessions for this directory. `pideck` starts one.")
+        print("No sessions yet." if args.all else "No sessions for this directory. `pideck` starts one.")
         return EXIT_OK
     print(f"{'KIND':<7} {'ENTRIES':>7} {'SIZE':>9}  {'LAST CHANGE':<19}  PATH")
     for s in sessions:
@@ -340,7 +340,12 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
     args.session = args.session if args.path is None else args.path
     from core.opening import open_deck as open_session_deck
 
-    opened = open_session_deck(args.session, write=args.write)
+    prefer = None
+    if args.session is None and not os.environ.get("PIDECK_SESSION"):
+        from core.todo.config import load_tui_config
+
+        prefer = load_tui_config()[0].prefer_kind  # (its warnings are the app's to show)
+    opened = open_session_deck(args.session, write=args.write, agents=True, prefer=prefer)
     return tui(opened)
 
 
@@ -468,18 +473,24 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_demo, needs_tui=True)
 
     p = sub.add_parser("overview", help="one row per session: todos, work items, milestones, packets, activity",
-                       description="One row per session of this directory (pi's and pideck's), the most "
+                       description="One row per session of this directory (pi's and pideck's, and the "
+                       "conversations of Claude Code, Codex and Gemini CLI), the most "
                        "recently active first: kind, name, todos settled/total with the lowest confidence, "
                        "work items open/in progress/blocked/done, declared milestones, packets, last "
                        "activity and a flag when the agent stopped with todos open (poked: a gate "
                        "follow-up is unanswered; waiting: the agent ended its turn; gave up: the gates "
-                       "stopped poking). The TUI shows the same rows live: `pideck --overview`.")
-    p.add_argument("--all", action="store_true", help="every session pideck knows, in pi's and pideck's folders")
+                       "stopped poking; ended: an agent's process is gone). An agent's conversation "
+                       "shows its own plan as the todos and its status (working, waiting, ended). "
+                       "The TUI shows the same rows live: `pideck --overview`.")
+    p.add_argument("--all", action="store_true",
+                   help="every session pideck knows, in pi's and pideck's folders, and every agent conversation")
     p.add_argument("--json", action="store_true", help="a JSON array of the rows, for scripts")
     p.set_defaults(func=cmd_overview)
 
     p = sub.add_parser("sessions", help="list sessions for this directory",
-                       description="List pi's and pideck's sessions for this directory, newest first.")
+                       description="List pi's and pideck's sessions and the conversations of Claude Code, "
+                       "Codex and Gemini CLI for this directory, newest first.")
+    p.add_argument("--all", action="store_true", help="of every directory")
     p.set_defaults(func=cmd_sessions)
 
     from core.agents import NAMES as AGENT_NAMES

@@ -148,11 +148,13 @@ def shown(value: Any) -> str:
     return "none" if value is None else str(value)
 
 
-def change_line(change: Change) -> str:
-    """One change as one line, e.g. ``~ work item parse status: open → done``."""
+def change_line(change: Change, noun: str = "todo") -> str:
+    """One change as one line, e.g. ``~ work item parse status: open → done``; ``noun``: what a
+    todo is called (an agent's own plan names its items: task, step)."""
     mark, subject, key = _MARK[change.kind], change.subject, change.key
     name = f"#{key}" if subject == "todo" else key
-    label = f"{subject} {name}" if name else "goal (no group)" if subject == "goal" else subject
+    said = noun if subject == "todo" else subject
+    label = f"{said} {name}" if name else "goal (no group)" if subject == "goal" else said
     if change.kind == "changed" and change.field:
         return f"{mark} {label} {FIELD_NAMES.get(change.field, change.field)}: {shown(change.before)} → {shown(change.after)}"
     if subject == "objective":
@@ -202,13 +204,22 @@ _PROGRESS_WORDS = {
 }
 
 
-def diff_text(changes: Sequence[Change]) -> str:
+def plan_noun(*points: Point) -> str:
+    """What the todos of these points are called: ``todo``, or the noun of an agent's own plan."""
+    for point in points:
+        agent_plan = point.todos.get("agentPlan")
+        if isinstance(agent_plan, Mapping) and isinstance(agent_plan.get("noun"), str):
+            return str(agent_plan["noun"])
+    return "todo"
+
+
+def diff_text(changes: Sequence[Change], noun: str = "todo") -> str:
     """The changes under one heading per part, or "No changes." when there are none."""
     if not changes:
         return "No changes."
     out: list[str] = []
     for part in PART_ORDER:
-        lines = [change_line(c) for c in changes if c.part == part]
+        lines = [change_line(c, noun) for c in changes if c.part == part]
         if lines:
             out.append(PART_TITLES[part])
             out += [f"  {line}" for line in lines]

@@ -55,10 +55,10 @@ DIFFS = {
 From 00000002, as of 2026-12-01 07:15:54 UTC, entry 2 of 16
 to 0000000f, as of 2026-12-01 07:16:15 UTC, entry 15 of 16:
 Todos
-  ~ todo #1 status: pending → completed
-  + todo #2 [completed]: Add the --session flag
-  + todo #3 [completed]: Test the flag
-  + todo #4 [completed]: Document the flag in the README
+  ~ task #1 status: pending → completed
+  + task #2 [completed]: Add the --session flag
+  + task #3 [completed]: Test the flag
+  + task #4 [completed]: Document the flag in the README
 """,
     "claude-todowrite": """\
 From 00000002, as of 2026-12-01 07:16:21 UTC, entry 2 of 12
@@ -73,10 +73,10 @@ Todos
 From 00000002, as of 2026-12-01 07:16:37 UTC, entry 2 of 12
 to 0000000b, as of 2026-12-01 07:16:49 UTC, entry 11 of 12:
 Todos
-  ~ todo #1 status: pending → completed
-  ~ todo #2 status: pending → completed
-  ~ todo #3 status: pending → completed
-  + todo #4 [completed]: Document the flag in the README
+  ~ step #1 status: pending → completed
+  ~ step #2 status: pending → completed
+  ~ step #3 status: pending → completed
+  + step #4 [completed]: Document the flag in the README
   ~ plan explanation: Three steps to add the flag. → All done.
 """,
     "gemini-write-todos": """\
