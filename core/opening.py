@@ -11,10 +11,13 @@ from pathlib import Path
 from typing import Callable
 
 from core.deck import Deck
-from core.session.discovery import is_pi_session_path, new_session_path, newest_session
+from core.session.discovery import AGENT_KINDS, is_pi_session_path, new_session_path, newest_session
 from core.session.errors import NoSession, ReadOnlySession
 from core.session.log import SessionLog
 from core.todo.config import load_config
+
+KINDS = ("pi", "pideck", *AGENT_KINDS)
+"""Every kind ``prefer`` may name."""
 
 
 @dataclass
@@ -32,11 +35,18 @@ def choose_session(
     cwd: str | os.PathLike[str] | None = None,
     create: bool = True,
     pideck_only: bool = False,
+    agents: bool = False,
+    prefer: str | None = None,
 ) -> SessionLog:
     """``path``, else ``$PIDECK_SESSION``, else the newest session for ``cwd`` (pideck's or pi's,
     as ``pi --continue`` picks), else a new pideck session. A path that does not exist becomes a new
     pideck session there, except inside pi's folders without ``write``. pi's own files open
     read-only unless ``write`` is set.
+
+    ``agents`` lets the agents' own conversations (Claude Code, Codex, Gemini CLI; always
+    read-only) compete for the newest, as ``pideck`` in a directory does; ``prefer`` names a kind
+    whose newest session or conversation is taken first when the directory has one (the
+    ``[tui] prefer_kind`` setting; ``any`` or None: no preference).
 
     ``pideck_only`` leaves pi's sessions out of the search for the newest one (a path or
     ``$PIDECK_SESSION`` is still taken as given): the MCP server and the hooks write for an agent
@@ -57,8 +67,14 @@ def choose_session(
                                       "session folders only with --write")
             return SessionLog.create(target, cwd=cwd)
         return open_log(target, writable=writable)
-    newest = newest_session(cwd, kind="pideck" if pideck_only else None)
+    if agents and not pideck_only:
+        preferred = newest_session(cwd, kind=prefer) if prefer in KINDS else None
+        newest = preferred or newest_session(cwd, agents=True)
+    else:
+        newest = newest_session(cwd, kind="pideck" if pideck_only else None)
     if newest is not None:
+        if newest.kind in AGENT_KINDS:
+            return open_log(newest.path)
         return SessionLog.open(newest.path, writable=writable)
     if not create:
         raise NoSession(f"no session for {cwd} yet")
@@ -94,8 +110,11 @@ def open_deck(
     create: bool = True,
     pideck_only: bool = False,
     clock: Callable[[], int] | None = None,
+    agents: bool = False,
+    prefer: str | None = None,
 ) -> Opened:
     """The Deck over the session ``choose_session`` picks, with the user's todo configuration."""
     config, problems = load_config()
-    log = choose_session(path, write=write, cwd=cwd, create=create, pideck_only=pideck_only)
+    log = choose_session(path, write=write, cwd=cwd, create=create, pideck_only=pideck_only, agents=agents,
+                         prefer=prefer)
     return Opened(Deck(log, todo_config=config, clock=clock), [f"config: {p}" for p in problems])

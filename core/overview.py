@@ -3,14 +3,18 @@
 A row says what a person running several agents wants at a glance: the session's name and
 directory, whether it is pi's (read-only) or pideck's, todos settled of total with the lowest
 confidence, work items by status, declared milestones, packets, when the session was last written,
-and a flag when the agent stopped with work open (see ``flag_of``).
+and a flag when the agent stopped with work open (see ``flag_of``). The conversations of Claude
+Code, Codex and Gemini CLI get rows too (``conversation_row``): their own plan as the todos, and the
+agent's status (working, waiting, ended), from the conversation's mirror alone
+(docs/agent-conversations.md#finding-them).
 
 ``Overview.refresh`` is one tick: it stats the session folders and files it knows (a folder is
 listed again only when its own modification time changed), and only a file whose inode, size or
 modification time changed is read, from where its log stopped (the tail; a new file through the
-saved index). A change notifier (inotify, FSEvents) would save the stats but not the tail reads;
-the stats of 50 idle sessions cost well under a millisecond (tests/benchmarks), so plain polling
-keeps one behaviour on every filesystem and no extra dependency.
+saved index; a conversation's mirror is brought up to date). A change notifier (inotify, FSEvents)
+would save the stats but not the tail reads; the stats of 50 idle sessions cost well under a
+millisecond (tests/benchmarks), so plain polling keeps one behaviour on every filesystem and no
+extra dependency.
 """
 
 from __future__ import annotations
@@ -20,24 +24,32 @@ import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from core.activity import GATE_GAVE_UP, picked_by_activity
+from core.conversations.discovery import AgentFolders, Head, LiveSessions, Place, belongs, one_per_session, read_head
+from core.conversations.reader import ENDED as AGENT_ENDED
+from core.conversations.reader import WAITING as AGENT_WAITING
 from core.deck import Deck
 from core.session.discovery import (
-    Kind, encode_cwd, normalise_cwd, pi_custom_session_dir, pi_sessions_root, pideck_home, read_header,
+    AGENT_KINDS, Kind, encode_cwd, normalise_cwd, pi_custom_session_dir, pi_sessions_root, pideck_home, read_header,
 )
 from core.session.errors import SessionError
 from core.session.log import SessionLog
+from core.session.parse import loads_line
 from core.shapes import WorkItem
 from core.state import WORK_ITEM_STATUSES
 from core.todo import constants as c
 from core.todo.config import TodoConfig
-from core.todo.model import display_confidence, is_open
+from core.todo.model import TodoItem, display_confidence, is_open
 from core.todo.replay import timestamp_ms
+from core.todo.restore import restore_tool_details
 from core.untrusted import visible_controls
 
-POKED, WAITING, GAVE_UP = "poked", "waiting", "gave up"
+if TYPE_CHECKING:
+    from core.conversations.mirror import Mirror
+
+POKED, WAITING, GAVE_UP, ENDED = "poked", "waiting", "gave up", "ended"
 FLAG_REACH = 256
 """How far back from the leaf the flag looks for the agent's or the gates' last word."""
 
@@ -58,11 +70,13 @@ class OverviewRow:
     recorded: int
     packets: int
     last_activity_ms: int | None  # the last entry's timestamp, else the file's modification time
-    flag: str | None  # POKED, WAITING, GAVE_UP or None
+    flag: str | None  # POKED, WAITING, GAVE_UP, ENDED (an agent's conversation only) or None
     warnings: int
+    status: str | None = None  # an agent's conversation: working, waiting or ended; None for a session
+    pending: bool = False  # a conversation listed but not read yet (the overview screen fills it in)
 
     def json(self) -> dict[str, Any]:
-        return {
+        out = {
             "path": self.path, "name": self.name, "cwd": self.cwd, "kind": self.kind, "readOnly": self.read_only,
             "entries": self.entries,
             "todos": {"settled": self.todos_settled, "total": self.todos_total,
@@ -74,11 +88,16 @@ class OverviewRow:
             "flag": self.flag,
             "warnings": self.warnings,
         }
+        if self.kind in AGENT_KINDS:
+            out["status"] = self.status
+        return out
 
     def matches(self, text: str) -> bool:
-        """The filter of the overview screen: case-insensitive, on name, directory, kind and path."""
+        """The filter of the overview screen: case-insensitive, on name, directory, kind, path and
+        (of a conversation) status."""
         needle = text.casefold()
-        return any(needle in value.casefold() for value in (self.name, self.cwd, self.kind, self.path))
+        values = (self.name, self.cwd, self.kind, self.path, self.status or "")
+        return any(needle in value.casefold() for value in values)
 
 
 def _iso(ms: int | None) -> str | None:
@@ -145,6 +164,101 @@ def flag_of(deck: Deck[SessionLog]) -> str | None:
     return None
 
 
+# -- the agents' conversations ----------------------------------------------------------------------
+
+NAME_LIMIT = 60
+"""A conversation's name is the first line of its first prompt, cut at this many characters."""
+
+
+def plan_todos(mirror: Mirror) -> list[TodoItem]:
+    """The agent's plan as the Deck of the conversation holds it: the mirror's newest todo result
+    holds exactly the reader's plan, restored the same way."""
+    state = restore_tool_details({"todos": list(mirror.reader.plan), "agentPlan": {"agent": mirror.kind}})
+    return state.todos if state is not None else []
+
+
+def conversation_flag(todos: list[TodoItem], status: str | None) -> str | None:
+    """The flag of a conversation, in the flag column's sense (the agent stopped with work open):
+    ``waiting`` when its turn ended with items of its plan open, ``ended`` when its process is gone
+    with items open; none while it works, or with the plan settled."""
+    if not any(is_open(t) for t in todos):
+        return None
+    return WAITING if status == AGENT_WAITING else ENDED if status == AGENT_ENDED else None
+
+
+def conversation_status(mirror: Mirror, live: LiveSessions) -> str:
+    """What the agent is doing, as ``ConversationLog.agent()`` says it: the log's word, overruled
+    for Claude Code by its live-session file."""
+    info = mirror.reader.info
+    status = str(info.get("status") or AGENT_WAITING)
+    if mirror.kind == "claude":
+        status = live.status(mirror.source, info.get("sessionId")) or status
+    return status
+
+
+def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int | None, name: str | None = None,
+                     cwd: str | None = None) -> OverviewRow:
+    """The row of an agent's conversation from its mirror: the plan's items settled of total, no
+    confidence, no work items, milestones or packets (pideck's own panes are empty there), the
+    transcript's last change as its last activity."""
+    todos = plan_todos(mirror)
+    scores = [s for t in todos if t.status != "cancelled" and (s := display_confidence(t)) is not None]
+    known = mirror.reader.info.get("cwd")
+    return OverviewRow(
+        path=str(path),
+        name=name or path.name,
+        cwd=known if isinstance(known, str) and known else cwd or "",
+        kind=mirror.kind,  # type: ignore[arg-type]
+        read_only=True,
+        entries=int(mirror.state.get("entries", 0)),
+        todos_settled=sum(1 for t in todos if not is_open(t)),
+        todos_total=len(todos),
+        lowest_confidence=min(scores) if scores else None,
+        work_items=(0,) * len(WORK_ITEM_STATUSES),
+        milestones=0,
+        recorded=0,
+        packets=0,
+        last_activity_ms=mtime_ms,
+        flag=conversation_flag(todos, status),
+        warnings=len(mirror.warnings),
+        status=status,
+    )
+
+
+def pending_row(path: Path, kind: str, head: Head, mtime_ms: int) -> OverviewRow:
+    """A conversation found but not read yet."""
+    return OverviewRow(path=str(path), name=path.name, cwd=head.cwd or "", kind=kind, read_only=True,  # type: ignore[arg-type]
+                       entries=0, todos_settled=0, todos_total=0, lowest_confidence=None,
+                       work_items=(0,) * len(WORK_ITEM_STATUSES), milestones=0, recorded=0, packets=0,
+                       last_activity_ms=mtime_ms, flag=None, warnings=0, status=None, pending=True)
+
+
+def first_prompt(mirror_path: Path, limit: int = NAME_LIMIT) -> str | None:
+    """The first line of the first prompt in a mirror (its first 64 KiB), or None."""
+    from core.conversations.plan import first_line
+
+    try:
+        with open(mirror_path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return None
+    for raw in head.split(b"\n")[1:-1]:  # the header first; whole lines only
+        try:
+            entry = loads_line(raw)
+        except (ValueError, RecursionError):
+            return None
+        message = entry.get("message") if isinstance(entry, dict) else None
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        texts = [b.get("text") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)] \
+            if isinstance(content, list) else []
+        line = first_line("\n".join(texts), limit)  # type: ignore[arg-type]
+        if line:
+            return line
+    return None
+
+
 # -- watching the folders ---------------------------------------------------------------------------
 
 
@@ -185,20 +299,29 @@ class _Watched:
     key: FileKey | None = None
     deck: Deck[SessionLog] | None = None  # None: not a session file (or not one yet)
     row: OverviewRow | None = None
+    mirror: Mirror | None = None  # an agent's conversation, once read
+    name: str | None = None  # of a conversation: its first prompt, once there is one
 
 
 @dataclass
 class Tick:
-    """What one refresh found: rows new or changed, paths gone, and how many files it read."""
+    """What one refresh found: rows new or changed, paths gone, how many files it read, and how
+    many conversations wait for a later tick (a refresh with a budget)."""
 
     changed: list[OverviewRow] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     read: int = 0
+    pending: int = 0
 
 
 class Overview:
-    """The rows of every session for ``cwd`` (or of every session pideck knows, ``cwd`` None).
-    Not thread-safe: one thread calls ``refresh``."""
+    """The rows of every session and agent conversation for ``cwd`` (or of every one pideck knows,
+    ``cwd`` None). Not thread-safe: one thread calls ``refresh``.
+
+    ``folders`` replaces pi's and pideck's folders (and then no agent's folder is looked at unless
+    ``places`` names some). ``budget_s``: a refresh reads conversations, the most recently changed
+    first, until that many seconds went by (at least one); the rest are shown as pending rows and
+    read by the next refreshes (``Tick.pending``). None (the CLI): everything in one refresh."""
 
     def __init__(
         self,
@@ -206,17 +329,26 @@ class Overview:
         *,
         todo_config: TodoConfig | None = None,
         folders: Callable[[], list[Folder]] | None = None,
+        places: Callable[[], list[Place]] | None = None,
         rescan_s: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
+        budget_s: float | None = None,
     ) -> None:
         self._folders = folders or (lambda: session_folders(cwd))
+        agent_folders = AgentFolders()
+        self._places = places or ((lambda: []) if folders is not None else (lambda: agent_folders.places(cwd)))
         self._todo_config = todo_config
         self._rescan_s, self._clock = rescan_s, clock
+        self._budget_s = budget_s
         self._roots: list[Folder] = []
+        self._agent_roots: list[Place] = []
         self._roots_at = -1e18
         self._listed: dict[Path, tuple[int | None, list[Path]]] = {}  # folder -> (its mtime_ns, its files)
         self._watched: dict[Path, _Watched] = {}
         self._cwd_of: dict[Path, str | None] = {}  # header cwd per file of a flat folder
+        self._heads: dict[Path, tuple[tuple[int, ...], Head]] = {}  # a conversation's head, by its file key
+        self._live = LiveSessions()
+        self._live_folders: set[Path] = set()  # Claude's live-session folders of the conversations read
 
     @property
     def rows(self) -> list[OverviewRow]:
@@ -229,23 +361,120 @@ class Overview:
         now = self._clock()
         if now - self._roots_at >= self._rescan_s or not self._roots:
             self._roots, self._roots_at = self._folders(), now  # (with --all: new per-directory folders)
+            self._agent_roots = self._places()
         present: dict[Path, Kind] = {}
         for folder, kind, header_cwd in self._roots:
             for path in self._files(folder):
                 if header_cwd is None or self._header_cwd(path) == header_cwd:
                     present[path] = kind
-        for path in [p for p in self._watched if p not in present]:
+        conversations = self._conversations()
+        for path in [p for p in self._watched if p not in present and p not in conversations]:
             gone = self._watched.pop(path)
             if gone.row is not None:
                 tick.removed.append(str(path))
         for path, kind in present.items():
+            if path in conversations:
+                continue
             watched = self._watched.get(path)
             if watched is None:
                 watched = self._watched[path] = _Watched(kind)
             row = self._look(path, watched, tick)
             if row is not None:
                 tick.changed.append(row)
+        self._look_at_conversations(conversations, tick)
         return tick
+
+    # -- the agents' conversations --------------------------------------------------------------
+
+    def _conversations(self) -> dict[Path, tuple[Kind, Head, os.stat_result]]:
+        """Every conversation in the agents' folders that belongs here, one per Gemini session."""
+        found: list[tuple[Path, str, Head, float]] = []
+        stats: dict[Path, os.stat_result] = {}
+        for place in self._agent_roots:
+            for path in self._files(place.folder):
+                if path in stats:
+                    continue
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                head = self._head(path, st)
+                if not belongs(head, place):
+                    continue
+                if head.cwd is None and place.hint is not None:
+                    head = Head(head.kind, head.session_id, place.hint, head.records, head.complete)
+                stats[path] = st
+                found.append((path, place.kind, head, st.st_mtime))
+        return {path: (kind, head, stats[path]) for path, kind, head, _ in one_per_session(found)}  # type: ignore[misc]
+
+    def _head(self, path: Path, st: os.stat_result) -> Head:
+        """A transcript's head, read again only when it may say more (a new file, or one whose
+        head was incomplete and grew)."""
+        cached = self._heads.get(path)
+        if cached is not None:
+            key, head = cached
+            if key == ((st.st_dev, st.st_ino) if head.complete else (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)):
+                return head
+        head = read_head(path)
+        key = (st.st_dev, st.st_ino) if head.complete else (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        self._heads[path] = (key, head)
+        return head
+
+    def _look_at_conversations(self, found: dict[Path, tuple[Kind, Head, os.stat_result]], tick: Tick) -> None:
+        """Read what changed in the conversations (the most recently changed first, within the
+        budget), and update the rows whose agent's status changed without a line (Claude's
+        live-session files)."""
+        from core.conversations.mirror import Mirror
+
+        live_moved = self._live.tick(self._live_folders)
+        work: list[tuple[int, Path]] = []
+        for path, (kind, head, st) in found.items():
+            watched = self._watched.get(path)
+            if watched is None:
+                watched = self._watched[path] = _Watched(kind)
+            if file_key(st) != watched.key:
+                work.append((st.st_mtime_ns, path))
+            elif live_moved and watched.mirror is not None and watched.row is not None and kind == "claude":
+                status = conversation_status(watched.mirror, self._live)
+                if status != watched.row.status:
+                    self._conversation_row(path, watched, st, head, tick, status)
+        work.sort(key=lambda item: (-item[0], str(item[1])))
+        deadline = None if self._budget_s is None else time.perf_counter() + self._budget_s
+        for _, path in work:
+            kind, head, st = found[path]
+            watched = self._watched[path]
+            if deadline is not None and tick.read and time.perf_counter() >= deadline:
+                tick.pending += 1
+                if watched.row is None:
+                    watched.row = pending_row(path, kind, head, st.st_mtime_ns // 1_000_000)
+                    tick.changed.append(watched.row)
+                continue
+            watched.key = file_key(st)
+            tick.read += 1
+            try:
+                if watched.mirror is None:
+                    watched.mirror = Mirror(path, kind)
+                watched.mirror.sync()
+            except (OSError, ValueError):
+                watched.mirror = None  # vanished or unreadable: looked at again when it changes
+                if watched.row is not None:
+                    watched.row = None
+                    tick.removed.append(str(path))
+                continue
+            if watched.name is None:
+                watched.name = first_prompt(watched.mirror.path)
+            if kind == "claude" and (folder := self._live.folder(watched.mirror.source)) is not None:
+                self._live_folders.add(folder)
+            self._conversation_row(path, watched, st, head, tick, conversation_status(watched.mirror, self._live))
+
+    def _conversation_row(self, path: Path, watched: _Watched, st: os.stat_result, head: Head, tick: Tick,
+                          status: str) -> None:
+        assert watched.mirror is not None
+        row = conversation_row(path, watched.mirror, status=status, mtime_ms=st.st_mtime_ns // 1_000_000,
+                               name=watched.name, cwd=head.cwd)
+        if row != watched.row:
+            watched.row = row
+            tick.changed.append(row)
 
     def _files(self, folder: Path) -> list[Path]:
         """The ``.jsonl`` files of ``folder``, listed again only when the folder changed."""
@@ -319,12 +548,14 @@ OVERVIEW_COLUMNS = ("KIND", "NAME", "TODOS", "CONF", "ITEMS o/p/b/d", "MILESTONE
 
 
 def row_cells(row: OverviewRow, now_ms: int) -> list[str]:
-    """A row as table cells; the log's text with control characters made visible."""
-    kind = f"{row.kind}{' ro' if row.read_only and row.kind != 'pi' else ''}"
+    """A row as table cells; the log's text with control characters made visible. pi's sessions
+    and the agents' conversations are read-only by kind, so only a read-only pideck session says
+    ``ro``; a conversation not read yet shows ``…`` for its todos."""
+    kind = f"{row.kind}{' ro' if row.read_only and row.kind == 'pideck' else ''}"
     return [
         kind,
         visible_controls(row.name),
-        f"{row.todos_settled}/{row.todos_total}" if row.todos_total else "—",
+        "…" if row.pending else f"{row.todos_settled}/{row.todos_total}" if row.todos_total else "—",
         "—" if row.lowest_confidence is None else str(row.lowest_confidence),
         "/".join(map(str, row.work_items)),
         f"{row.milestones} ({row.recorded} rec.)" if row.recorded else str(row.milestones),
@@ -336,6 +567,16 @@ def row_cells(row: OverviewRow, now_ms: int) -> list[str]:
 
 
 def overview_table(rows: Iterable[OverviewRow], now_ms: int) -> str:
-    table = [list(OVERVIEW_COLUMNS), *(row_cells(r, now_ms) for r in rows)]
-    widths = [max(len(line[i]) for line in table) for i in range(len(OVERVIEW_COLUMNS))]
+    """The rows as a text table. When an agent's conversation is among them, a STATUS column
+    (working, waiting, ended) comes before FLAG, empty for pi's and pideck's sessions."""
+    rows = list(rows)
+    columns = list(OVERVIEW_COLUMNS)
+    lines = [row_cells(r, now_ms) for r in rows]
+    if any(r.kind in AGENT_KINDS for r in rows):
+        at = columns.index("FLAG")
+        columns.insert(at, "STATUS")
+        for row, cells in zip(rows, lines):
+            cells.insert(at, "…" if row.pending else row.status or "")
+    table = [columns, *lines]
+    widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in table)

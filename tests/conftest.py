@@ -14,6 +14,10 @@ from core.todo.adapter import TodoAdapter
 @pytest.fixture(autouse=True)
 def private_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PIDECK_HOME", str(tmp_path_factory.mktemp("pideck-home")))
+    agents = tmp_path_factory.mktemp("agent-homes")  # the agents' folders pideck lists: never the real ones
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(agents / ".claude"))
+    monkeypatch.setenv("CODEX_HOME", str(agents / ".codex"))
+    monkeypatch.setenv("GEMINI_CLI_HOME", str(agents))
 
 
 @pytest.fixture(autouse=True)

@@ -2,10 +2,11 @@
 
 The agent writes one JSON object on stdin; pideck answers in the contract both agents read
 (docs/mcp-and-hooks.md): a follow-up for the agent is a block on stdout with exit 0, a notice for
-the person is ``systemMessage``, and nothing to say is no output at all. Input pideck cannot read
-is one line on stderr and exit 1, which both agents report without keeping the agent going (exit
-2 would mean "block, the reason is on stderr"). Start-up matters here: this runs at every turn's
-end, so it imports no more than a settle needs.
+the person is ``systemMessage``, and nothing to say is no output at all. When pideck's own todo
+list is empty, the agent's own plan (read from the input's ``transcript_path``) is gated instead
+(``plan_gate.py``). Input pideck cannot read is one line on stderr and exit 1, which both agents
+report without keeping the agent going (exit 2 would mean "block, the reason is on stderr").
+Start-up matters here: this runs at every turn's end, so it imports no more than a settle needs.
 """
 
 from __future__ import annotations
@@ -36,6 +37,9 @@ class StopEvent:
     cwd: str
     stop_hook_active: bool
     session_id: str | None
+    transcript_path: str | None = None
+    """The agent's own transcript, where its own plan is read (only a string is taken; a missing
+    or odd value is no transcript, never an input error)."""
 
     def record(self, agent: str) -> dict[str, Any]:
         data: dict[str, Any] = {"agent": agent, "event": self.event, "stopHookActive": self.stop_hook_active}
@@ -67,7 +71,9 @@ def read_event(raw: bytes | str) -> StopEvent | None:
     if not isinstance(active, bool):
         raise HookInputError(f"stop_hook_active is {_kind(active)}, not true or false")
     session_id = value.get("session_id")
-    return StopEvent(event, cwd, active, session_id if isinstance(session_id, str) else None)
+    transcript = value.get("transcript_path")
+    return StopEvent(event, cwd, active, session_id if isinstance(session_id, str) else None,
+                     transcript if isinstance(transcript, str) and transcript else None)
 
 
 def _kind(value: object) -> str:
@@ -91,7 +97,8 @@ def settle(event: StopEvent, agent: str, session: str | None, write: bool,
            err: TextIO) -> tuple[str | None, str | None]:
     """One settle on the session for the event's cwd: ``--session``, else ``$PIDECK_SESSION``, else
     the newest pideck session there. A hook never creates a session: with none there is nothing
-    to settle. Returns (follow-up, notice)."""
+    to settle. When pideck's settle has nothing to say, its todo list is empty and the event is a
+    ``Stop``, the agent's own plan is settled (``plan_gate``). Returns (follow-up, notice)."""
     from core.opening import open_deck
 
     try:
@@ -102,6 +109,14 @@ def settle(event: StopEvent, agent: str, session: str | None, write: bool,
         print(f"pideck hook {agent}: {warning}", file=err)
     followup, notice = opened.deck.settle(continued=event.stop_hook_active,
                                           record=(STOP_ENTRY_TYPE, event.record(agent)))
+    if followup is None and notice is None and event.event == "Stop" and event.transcript_path is not None:
+        from core.agents.plan_gate import PlanUnreadable, settle_plan
+
+        try:
+            return settle_plan(opened.deck, agent, event.transcript_path, event.session_id, event.stop_hook_active)
+        except PlanUnreadable as exc:
+            print(f"pideck hook {agent}: the agent's plan cannot be read, ignored ({exc})", file=err)
+            return None, None
     return followup, notice.message if notice is not None else None
 
 

@@ -9,21 +9,18 @@ works on a conversation unchanged.
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from core.conversations.detect import detect_kind
+from core.conversations.discovery import LiveSessions, claude_live_folder
 from core.conversations.mirror import Mirror
-from core.conversations.reader import ENDED, WAITING, WORKING, agent_name
+from core.conversations.reader import ENDED, WAITING, agent_name
 from core.session.errors import NotASession
-from core.session.files import not_regular, read_small_file
+from core.session.files import not_regular
 from core.session.log import Refresh, SessionLog
-
-LIVE_FILE_BYTES = 1 << 16
-
 
 def agent_read_only(kind: str) -> str:
     return (f"This is {agent_name(kind)}'s own conversation: pideck follows it read-only and never "
@@ -34,6 +31,7 @@ class ConversationLog(SessionLog):
     """A read-only session log over the mirror of an agent's transcript."""
 
     mirror: Mirror | None = None
+    _live: LiveSessions  # Claude Code's word on whether it runs (set by open_transcript)
 
     @classmethod
     def open_transcript(cls, path: str | os.PathLike[str], kind: str | None = None) -> ConversationLog:
@@ -50,6 +48,7 @@ class ConversationLog(SessionLog):
         log = cls.open(mirror.path, writable=False)
         assert isinstance(log, ConversationLog)
         log.mirror = mirror
+        log._live = LiveSessions()
         log.warnings.extend(mirror.warnings)
         return log
 
@@ -99,7 +98,7 @@ class ConversationLog(SessionLog):
         deletes its file there without writing to the transcript)."""
         if self.mirror is None:
             return (self.path,)
-        live = claude_sessions_folder(self.mirror.source) if self.kind == "claude" else None
+        live = claude_live_folder(self.mirror.source) if self.kind == "claude" else None
         return (self.mirror.source,) + ((live,) if live is not None else ())
 
     def agent(self) -> dict[str, Any]:
@@ -112,7 +111,8 @@ class ConversationLog(SessionLog):
         except OSError:
             mtime, status = None, ENDED
         if self.kind == "claude" and mirror is not None:
-            status = claude_live_status(mirror.source, info.get("sessionId")) or status
+            self._live.tick()  # (a new look at the live-session files, each parsed again only when it changed)
+            status = self._live.status(mirror.source, info.get("sessionId")) or status
         return {
             "kind": self.kind,
             "name": agent_name(self.kind),
@@ -126,49 +126,6 @@ class ConversationLog(SessionLog):
             "tokens": info.get("tokens"),
             "transcript": os.fsdecode(mirror.source) if mirror is not None else None,
         }
-
-
-def claude_live_status(transcript: Path, session_id: Any) -> str | None:
-    """Claude Code's word on a session: each running Claude writes ``<config>/sessions/<pid>.json``
-    (``sessionId``, ``status`` busy or idle) and deletes it at exit. None when this transcript is
-    not inside a Claude config folder, or that folder has no ``sessions`` folder to ask."""
-    folder = claude_sessions_folder(transcript)
-    if folder is None or not isinstance(session_id, str):
-        return None
-    try:
-        names = [n for n in os.listdir(folder) if n.endswith(".json")]
-    except OSError:
-        return None
-    for name in names:
-        try:
-            live = json.loads(read_small_file(folder / name, LIVE_FILE_BYTES))
-        except (OSError, ValueError, RecursionError):
-            continue  # rewritten in place under us, or not Claude's: the next look will tell
-        if not isinstance(live, dict) or live.get("sessionId") != session_id:
-            continue
-        pid = live.get("pid")
-        if type(pid) is int and pid > 0 and not _alive(pid):
-            continue  # a Claude that died without cleaning up
-        return WORKING if live.get("status") == "busy" else WAITING
-    return ENDED
-
-
-def claude_sessions_folder(transcript: Path) -> Path | None:
-    """``<config>/sessions`` of the Claude config folder a transcript lies in
-    (``<config>/projects/<cwd>/<id>.jsonl``), or None when it lies elsewhere."""
-    if transcript.parent.parent.name != "projects":
-        return None
-    return transcript.parent.parent.parent / "sessions"
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # someone else's process: it exists
-    return True
 
 
 def _iso(seconds: float | None) -> str | None:

@@ -4,6 +4,9 @@
   ``$PI_CODING_AGENT_SESSION_DIR`` is set, pi keeps every session flat in that folder instead and
   they are matched by the header's ``cwd``.
 - pideck: ``$PIDECK_HOME`` (else the platform's user state dir for "pideck") ``/sessions/<encoded cwd>/``.
+- the agents' own conversations (Claude Code, Codex, Gemini CLI): ``core/conversations/discovery.py``
+  knows their folders; ``list_sessions`` lists them beside the sessions, and ``newest_session``
+  considers them when asked (``agents=True``).
 """
 
 from __future__ import annotations
@@ -17,7 +20,9 @@ from typing import Literal
 from .parse import is_header, loads_line
 from .writer import iso_timestamp, utc_now, uuid7
 
-Kind = Literal["pi", "pideck"]
+Kind = Literal["pi", "pideck", "claude", "codex", "gemini"]
+"""pi's and pideck's sessions, and the agents' own conversations (always read-only)."""
+AGENT_KINDS: tuple[Kind, ...] = ("claude", "codex", "gemini")
 
 
 def normalise_cwd(cwd: str | os.PathLike[str]) -> str:
@@ -200,14 +205,72 @@ def _sessions(cwd: str | os.PathLike[str], count: bool, kind: Kind | None = None
     return sessions
 
 
-def list_sessions(cwd: str | os.PathLike[str]) -> list[SessionInfo]:
-    """pi's and pideck's sessions for ``cwd``, newest modification first (pi's ``--continue`` order)."""
-    return _sessions(cwd, count=True)
+def _every_session(count: bool) -> list[SessionInfo]:
+    """pi's and pideck's sessions of every directory."""
+    custom = pi_custom_session_dir()
+    folders: list[tuple[Path, Kind]] = [(custom, "pi")] if custom is not None else []
+    roots: tuple[tuple[Path, Kind], ...] = ((pi_sessions_root(), "pi"), (pideck_home() / "sessions", "pideck"))
+    for root, kind in roots:
+        try:
+            folders += sorted((p, kind) for p in root.iterdir() if p.is_dir())
+        except OSError:
+            continue
+    return [s for folder, kind in folders for s in _scan(folder, kind, None, count)]
 
 
-def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None) -> SessionInfo | None:
+def _conversations(cwd: str | os.PathLike[str] | None, count: bool, kinds: tuple[Kind, ...] = AGENT_KINDS
+                   ) -> list[SessionInfo]:
+    from core.conversations.discovery import conversations
+
+    found: list[SessionInfo] = []
+    for path, kind, head, mtime in conversations(cwd):
+        if kind not in kinds:  # (kinds holds agent kinds only: kind is one of them below)
+            continue
+        try:
+            size = path.stat().st_size
+            entries = _count_lines(path) if count else None
+        except OSError:
+            continue
+        found.append(SessionInfo(path, kind, head.session_id or path.stem, head.cwd, entries, size, mtime))
+    return found
+
+
+def _newest_conversation(cwd: str | os.PathLike[str], kinds: tuple[Kind, ...] = AGENT_KINDS) -> list[SessionInfo]:
+    from core.conversations.discovery import newest_conversation
+
+    found = newest_conversation(cwd, kinds)
+    if found is None:
+        return []
+    path, kind, head, mtime = found
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return []
+    return [SessionInfo(path, kind, head.session_id or path.stem, head.cwd, None, size, mtime)]  # type: ignore[arg-type]
+
+
+def list_sessions(cwd: str | os.PathLike[str] | None) -> list[SessionInfo]:
+    """pi's and pideck's sessions and the agents' conversations for ``cwd`` (None: of every
+    directory), newest modification first (pi's ``--continue`` order). A conversation's
+    ``entries`` are its transcript's complete lines."""
+    sessions = _sessions(cwd, count=True) if cwd is not None else _every_session(count=True)
+    sessions += _conversations(cwd, count=True)
+    sessions.sort(key=lambda s: s.mtime, reverse=True)
+    return sessions
+
+
+def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None, *, agents: bool = False
+                   ) -> SessionInfo | None:
     """The session ``pi --continue`` would pick for ``cwd`` (over both folders, or only the folder
-    of ``kind``). Only headers are read: counting lines would read the chosen file in full, which
-    the open that follows (from its saved index) never does; its ``entries`` is None."""
-    sessions = _sessions(cwd, count=False, kind=kind)
+    of ``kind``); with ``agents``, the agents' conversations compete too (``kind`` may name one
+    agent: then only its conversations are looked at). Only headers are read: counting lines would
+    read the chosen file in full, which the open that follows (from its saved index) never does;
+    its ``entries`` is None."""
+    if kind in AGENT_KINDS:
+        sessions = _newest_conversation(cwd, kinds=(kind,))
+    else:
+        sessions = _sessions(cwd, count=False, kind=kind)
+        if agents and kind is None:
+            sessions += _newest_conversation(cwd)
+    sessions.sort(key=lambda s: s.mtime, reverse=True)
     return sessions[0] if sessions else None

@@ -35,6 +35,10 @@ class TodoConfig:
     watchdog_idle_ms: int = 90_000
     watchdog_tick_ms: int = 30_000
     watchdog_max_re_pokes: int = 3
+    agent_plan_poke: bool = True
+    """``pideck hook claude|codex``: poke an agent that stops with items of its own plan (Claude
+    Code's tasks or TodoWrite list, Codex's update_plan) still open while pideck's own todo list is
+    empty (docs/mcp-and-hooks.md#the-agents-own-plan)."""
 
 
 @dataclass(frozen=True)
@@ -47,11 +51,16 @@ class TuiConfig:
     ``own`` pideck's own sessions only, ``all`` pi's too (when opened with --write), ``off`` none."""
     bell: bool = True  # ring the terminal bell when the agent stops with open todos or a gate pokes it
     history_size: int = 500  # command lines remembered between runs
+    prefer_kind: str = "any"
+    """What ``pideck`` opens in a directory without a session named: ``any`` the newest session or
+    agent conversation of any kind, or the newest of one kind (``pideck``, ``pi``, ``claude``,
+    ``codex``, ``gemini``) when the directory has one (docs/agent-conversations.md#finding-them)."""
 
 
 TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig}
 _TABLE_DEFAULTS = {name: asdict(model()) for name, model in TABLES.items()}
-_CHOICES = {("tui", "watchdog"): ("own", "all", "off")}
+_CHOICES = {("tui", "watchdog"): ("own", "all", "off"),
+            ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini")}
 KEYS = tuple(f.name for f in fields(TodoConfig))
 _DEFAULTS = _TABLE_DEFAULTS["todo"]
 

@@ -3,28 +3,22 @@ with the exact stdout, stderr and exit code each agent reads."""
 
 from __future__ import annotations
 
-import io
 import json
 import subprocess
 import sys
-from pathlib import Path
-from typing import Any
 
 import pytest
 
 from agent_homes import Homes
+from hook_helpers import CLAUDE, CODEX, entries, hook
+from hook_helpers import run_main as _main
 
 from core.agents.hooks import STOP_ENTRY_TYPE
-from core.cli import main
 from core.deck import READ_ONLY_HINT, Deck
 from core.demo import write_pi_example
 from core.opening import open_deck
-from core.session import SessionLog
 from core.session.discovery import pi_sessions_dir, pideck_sessions_dir
 
-SAMPLES = Path(__file__).parents[1] / "fixtures" / "agent-hooks"
-CLAUDE = json.loads((SAMPLES / "claude-stop.json").read_text(encoding="utf-8"))
-CODEX = json.loads((SAMPLES / "codex-stop.json").read_text(encoding="utf-8"))
 SAMPLE_CWD = "/home/user/proj"  # both captures ran there
 BOTH = pytest.mark.parametrize("agent, sample", [("claude", CLAUDE), ("codex", CODEX)])
 
@@ -41,36 +35,9 @@ OPEN_TODO = {"todos": [{"id": "t1", "content": "Parse the config", "status": "in
                         "confidence": 80}]}
 
 
-def hook(agent: str, stdin: bytes | str | dict[str, Any], *args: str) -> tuple[int, str, str]:
-    """``pideck hook AGENT ARGS`` in-process with ``stdin`` as the agent writes it."""
-    data = json.dumps(stdin) if isinstance(stdin, dict) else stdin
-    raw = data.encode() if isinstance(data, str) else data
-    return _main(["hook", agent, *args], stdin=raw)
-
-
-def _main(argv: list[str], stdin: bytes = b"") -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    saved = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin, sys.stdout, sys.stderr = io.TextIOWrapper(io.BytesIO(stdin)), out, err
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 2
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = saved
-    return code, out.getvalue(), err.getvalue()
-
-
 def agent_session(cwd: str = SAMPLE_CWD) -> Deck:
     """The pideck session the MCP server would have made for ``cwd``."""
     return open_deck(None, cwd=cwd, pideck_only=True).deck
-
-
-def entries(deck: Deck, *types: str) -> list[tuple[str, Any]]:
-    """(customType, data or details) of the session's custom entries of ``types``, in order."""
-    log = SessionLog.open(deck.log.path)
-    return [(r.custom_type, r["data"] if r.type == "custom" else r["details"])
-            for r in log.records if r.custom_type in types]
 
 
 @BOTH

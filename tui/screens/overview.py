@@ -2,6 +2,9 @@
 
 The rows come from ``core.overview.Overview`` on the screen's own thread, which re-reads only the
 files that changed; Enter opens a session's deck on top of the overview, and Esc there comes back.
+The agents' conversations are read within a budget per tick, the most recently changed first: every
+row is listed at once, and a conversation not read yet shows ``…`` until the next ticks (which
+follow at once while any is left) fill it in.
 """
 
 from __future__ import annotations
@@ -20,7 +23,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from core.opening import Opened
-from core.overview import POKED, WAITING, Overview, OverviewRow, ago, row_cells
+from core.overview import ENDED, POKED, WAITING, Overview, OverviewRow, ago, row_cells
+from core.session.discovery import AGENT_KINDS
 from core.todo.config import TodoConfig
 from tui.jobs import JobThread
 from tui.screens.deck import DeckScreen
@@ -30,7 +34,11 @@ from tui.widgets.keyed_table import KeyedTable
 
 COLUMNS = [("Kind", "kind"), ("Session", "session"), ("Todos", "todos"), ("Conf", "conf"),
            ("o/p/b/d", "items"), ("Miles.", "milestones"), ("Pkts", "packets"), ("Last", "last"), ("Flag", "flag")]
-FLAG_STYLES = {POKED: "bold yellow", WAITING: "bold cyan"}
+FLAG_STYLES = {POKED: "bold yellow", WAITING: "bold cyan", ENDED: "bold magenta"}
+KIND_STYLES = {"pi": "bold magenta", "pideck": "bold cyan"}
+AGENT_STYLE = "bold green"
+BUDGET_S = 0.1
+"""Seconds of conversation reading per tick, so the first rows show at once however many there are."""
 
 Shown = tuple[OverviewRow, str, bool]
 """A row, its "12s ago" at the moment it is drawn, and whether its directory is shown."""
@@ -52,10 +60,14 @@ def overview_cells(shown: Shown) -> tuple[Text, ...]:
     if with_cwd:
         session.append("  ")
         session.append_text(one_line(cwd, "dim"))
+    if row.flag or row.kind not in AGENT_KINDS:
+        shown_flag = Text(flag, FLAG_STYLES.get(row.flag or "", "bold red"))
+    else:  # a conversation with nothing to flag: what the agent is doing, dim
+        shown_flag = Text("…" if row.pending else row.status or "", "dim")
     return (
-        Text(kind, "bold magenta" if row.kind == "pi" else "bold cyan"),
+        Text(kind, KIND_STYLES.get(row.kind, AGENT_STYLE if row.kind in AGENT_KINDS else "bold cyan")),
         session, Text(todos), Text(conf), Text(items), Text(str(row.milestones)), Text(packets), Text(last, "dim"),
-        Text(flag, FLAG_STYLES.get(row.flag or "", "bold red")),
+        shown_flag,
     )
 
 
@@ -131,7 +143,7 @@ class OverviewScreen(Screen[None]):
         show_all = self.show_all
 
         def start() -> None:
-            self._overview = Overview(None if show_all else self.cwd, todo_config=self._todo_config)
+            self._overview = Overview(None if show_all else self.cwd, todo_config=self._todo_config, budget_s=BUDGET_S)
             self._tick(force=True)
 
         self._thread.submit(start)
@@ -144,6 +156,8 @@ class OverviewScreen(Screen[None]):
         if force or tick.changed or tick.removed:
             scope = "every session pideck knows" if self.show_all else self.cwd
             self.post_message(RowsChanged(overview.rows, scope))
+        if tick.pending:
+            self._thread.submit(self._tick)  # conversations left to read: on at once, not after a poll
 
     def _failed(self, exc: Exception) -> None:
         self.app.call_from_thread(self.app.notify, f"Sessions overview: {exc}", severity="error", markup=False)
@@ -176,6 +190,8 @@ class OverviewScreen(Screen[None]):
         title.append(f"  {count} session{'' if len(self.rows) == 1 else 's'}, by last activity", "dim")
         self.query_one("#overview-title", Static).update(title)
         hint = "enter: open · /: filter · a: all directories · flags: poked, waiting, gave up"
+        if any(r.kind in AGENT_KINDS for r in self.rows):
+            hint += ", ended · agents: working, waiting, ended"
         if not self.rows:
             hint = "No sessions here yet. " + hint
         self.query_one("#overview-hint", Static).update(Text(hint, "dim"))

@@ -1,0 +1,85 @@
+"""The overview screen (F9, `pideck --overview`) and the session picker (F6) with the agents'
+conversations among the rows."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from textual.widgets import DataTable, OptionList
+
+from discovery_helpers import BETWEEN_TURNS, CODEX, GEMINI
+from core.opening import open_log
+from core.deck import Deck
+from tui.app import PideckApp
+from tui.screens.overview import OverviewScreen, ReturningDeckScreen
+from tui.screens.picker import SessionPicker
+
+NOW_MS = 1796109600000
+
+
+def run(app: PideckApp, scenario) -> Any:
+    async def main() -> Any:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            return await scenario(pilot)
+
+    return asyncio.run(main())
+
+
+async def wait_for(pilot, condition, timeout: float = 5.0) -> bool:
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return True
+        await pilot.pause(0.02)
+    return condition()
+
+
+def cells(screen, column: int) -> list[Any]:
+    table = screen.query_one("#overview-rows", DataTable)
+    return [table.get_row_at(i)[column] for i in range(table.row_count)]
+
+
+def test_the_overview_screen_lists_conversations_and_opens_one(homes):
+    paths = homes.install_all()
+    homes.install(CODEX, lines=BETWEEN_TURNS[CODEX])
+    (homes.claude / "sessions").mkdir(parents=True)
+    app = PideckApp(None, cwd=str(homes.cwd), overview_poll=0.05, clock=lambda: NOW_MS, follow=False, flash=0)
+
+    async def scenario(pilot):
+        screen = app.screen
+        assert isinstance(screen, OverviewScreen)
+        assert await wait_for(pilot, lambda: len(screen.rows) == 4 and not screen.busy
+                              and not any(r.pending for r in screen.rows))
+        await pilot.pause()
+        assert [str(c) for c in cells(screen, 0)] == ["gemini", "codex", "claude", "claude"]
+        assert [str(c) for c in cells(screen, 2)] == ["4/4", "1/4", "4/4", "4/4"]
+        flags = cells(screen, 8)
+        assert [str(c) for c in flags] == ["waiting", "waiting", "ended", "ended"]
+        assert [str(c.style) for c in flags] == ["dim", "bold cyan", "dim", "dim"]  # only Codex's is a flag
+        assert "agents: working, waiting, ended" in str(screen.query_one("#overview-hint").render())
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, ReturningDeckScreen))
+        deck_screen = app.screen
+        assert deck_screen.deck.log.shown_path == paths[GEMINI]
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: app.screen is screen)
+
+    run(app, scenario)
+
+
+def test_f6_lists_the_directory_s_conversations(homes):
+    paths = homes.install_all()
+    deck = Deck(open_log(paths[CODEX]))
+    app = PideckApp(deck, follow=False, clock=lambda: NOW_MS, flash=0)
+
+    async def scenario(pilot):
+        await pilot.press("f6")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, SessionPicker))
+        await pilot.pause()
+        options = app.screen.query_one("#sessions", OptionList)
+        labels = [str(options.get_option_at_index(i).prompt) for i in range(options.option_count)]
+        assert [label.split()[0] for label in labels] == ["gemini", "codex", "claude", "claude"]
+        assert all(label.endswith(path.name) for label, path in zip(labels, [paths[GEMINI], paths[CODEX]]))
+
+    run(app, scenario)
