@@ -16,3 +16,21 @@ def use_private_homes(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(root / "pi-agent"))
     monkeypatch.delenv("PIDECK_SESSION", raising=False)
     monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
+
+
+AGENT_VARIABLES = ("CLAUDE_CONFIG_DIR", "CLAUDE_CODE_TASK_LIST_ID", "CODEX_HOME", "GEMINI_CLI_HOME", "PIDECK_INDEX")
+"""What moves the agents' folders (and pideck's saved index) away from their defaults."""
+
+
+def use_agent_homes(root: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """``use_private_homes``, then ``HOME`` at ``root/home`` with the agents' folders at their
+    defaults under it, and the cwd at ``root/project``: (home, project)."""
+    use_private_homes(root, monkeypatch)
+    home, project = root / "home", root / "project"
+    home.mkdir()
+    project.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for name in AGENT_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.chdir(project)
+    return home, project

@@ -11,9 +11,9 @@ import pytest
 
 from agent_homes import Homes
 from install_helpers import PIDECK
+from pideck_run import pideck  # noqa: F401  (the fixture, for every test here)
 from private_homes import use_private_homes
 
-from core.cli import main
 
 
 @dataclass
@@ -40,25 +40,6 @@ def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Where:
     return Where(home, project)
 
 
-class Run:
-    """``pideck ARGS`` in-process: exit code, stdout and stderr."""
-
-    def __init__(self, capsys: pytest.CaptureFixture[str]) -> None:
-        self.capsys = capsys
-
-    def __call__(self, *args: str) -> tuple[int, str, str]:
-        self.capsys.readouterr()
-        try:
-            code = main(list(args))
-        except SystemExit as exc:  # argparse usage errors
-            code = exc.code if isinstance(exc.code, int) else 2
-        out, err = self.capsys.readouterr()
-        return code, out, err
-
-
-@pytest.fixture
-def pideck(capsys: pytest.CaptureFixture[str]) -> Run:
-    return Run(capsys)
 
 
 
