@@ -212,12 +212,18 @@ class AgentFolders:
     def _project_root(self, project: Path) -> str | None:
         """The directory Gemini wrote into ``tmp/<project>/.project_root``, when there is one."""
         if project not in self._roots:
-            try:
-                text = _read_regular(project / ".project_root", 1 << 12, whole=True).decode("utf-8").strip()
-            except (OSError, ValueError):
-                text = ""
-            self._roots[project] = text if os.path.isabs(text) else None
+            self._roots[project] = project_root(project)
         return self._roots[project]
+
+
+def project_root(project: Path) -> str | None:
+    """The directory Gemini CLI wrote into ``tmp/<project>/.project_root`` (its chat files hold
+    only a hash of it), when there is one."""
+    try:
+        text = _read_regular(project / ".project_root", 1 << 12, whole=True).decode("utf-8").strip()
+    except (OSError, ValueError):
+        return None
+    return text if os.path.isabs(text) else None
 
 
 def _safe_name(name: str) -> bool:

@@ -117,7 +117,7 @@ class ConversationLog(SessionLog):
             "kind": self.kind,
             "name": agent_name(self.kind),
             "sessionId": info.get("sessionId"),
-            "cwd": info.get("cwd"),
+            "cwd": self.cwd or None,
             "version": info.get("version"),
             "model": info.get("model"),
             "status": status,

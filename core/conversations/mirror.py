@@ -143,12 +143,20 @@ class Mirror:
         synced = self._read(state, body)
         info = self.reader.info
         header = header_entry(str(info.get("sessionId") or self.source.stem),
-                              self.reader.first_ts or "1970-01-01T00:00:00.000Z", str(info.get("cwd") or ""))
+                              self.reader.first_ts or "1970-01-01T00:00:00.000Z", str(info.get("cwd") or self._cwd()))
         data = serialise(header) + bytes(body)
         replace_private_file(self.path, data)
         self._save(state)
         synced.rebuilt = True
         return synced
+
+    def _cwd(self) -> str:
+        """The directory where the transcript names none: Gemini CLI keeps it beside its chats."""
+        if self.kind == "gemini":
+            from core.conversations.discovery import project_root
+
+            return project_root(self.source.parent.parent) or ""
+        return ""
 
     def _extend(self, state: dict[str, Any], st: os.stat_result) -> Synced:
         self.reader = READERS[self.kind](state["reader"])
