@@ -24,7 +24,7 @@ import re
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from core.conversations.claude import ClaudeReader
 from core.conversations.codex import CodexReader
@@ -186,26 +186,25 @@ class Mirror:
                     carry = data
                     continue
                 carry = data[end + 1:]
-                for raw in data[:end].split(b"\n"):
-                    state["lines"] += 1
-                    state["offset"] += len(raw) + 1
-                    if wanted is not None and wanted.search(raw) is None:
-                        continue
+                first = state["lines"]
+                state["lines"] += data.count(b"\n", 0, end + 1)
+                state["offset"] += end + 1
+                for number, raw in _numbered_lines(data, end, first, wanted):
                     if not raw.strip():
                         continue
                     try:
                         line = loads_line(raw)
                     except (ValueError, RecursionError) as exc:
-                        self._warn(state, synced, f"line {state['lines']}: {_why(exc)} (skipped)")
+                        self._warn(state, synced, f"line {number}: {_why(exc)} (skipped)")
                         continue
                     try:
                         entries = self.reader.feed(line)
                     except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
                         self.reader.notes.clear()
-                        self._warn(state, synced, f"line {state['lines']}: not understood ({type(exc).__name__}; skipped)")
+                        self._warn(state, synced, f"line {number}: not understood ({type(exc).__name__}; skipped)")
                         continue
                     for note in self.reader.notes:
-                        self._warn(state, synced, f"line {state['lines']}: {note}")
+                        self._warn(state, synced, f"line {number}: {note}")
                     self.reader.notes.clear()
                     for entry in entries:
                         state["entries"] += 1
@@ -239,6 +238,26 @@ class _Lock:
         if self.fd is not None:
             os.close(self.fd)  # releases the lock
             self.fd = None
+
+
+def _numbered_lines(data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None) -> Iterator[tuple[int, bytes]]:
+    """The lines of ``data[:end]`` (line ``first + 1`` on) with their numbers; with ``wanted``, only
+    those it finds something in, looked for in the whole chunk at once (a Claude transcript's ~100 KB
+    lines of request shapes are then never split off, let alone parsed)."""
+    if wanted is None:
+        for number, raw in enumerate(data[:end].split(b"\n"), first + 1):
+            yield number, raw
+        return
+    number, counted, last = first, 0, -1
+    for match in wanted.finditer(data, 0, end):
+        start = data.rfind(b"\n", 0, match.start()) + 1
+        if start == last:
+            continue  # (another hit in a line already given)
+        last = start
+        number += data.count(b"\n", counted, start)
+        counted = start
+        stop = data.find(b"\n", match.end(), end + 1)
+        yield number + 1, data[start:stop if stop >= 0 else end]
 
 
 def mirror_line(entry: dict[str, Any]) -> bytes:
