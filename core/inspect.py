@@ -21,6 +21,7 @@ def session_summary(deck: Deck[F]) -> dict[str, Any]:
         "entries": len(log.records),
         "leaf": log.leaf_id,
         "branch_length": len(log.branch()),
+        **({"tokens": tokens} if (tokens := log.last_turn_tokens()) is not None else {}),
     }
 
 

@@ -49,6 +49,7 @@ class DeckView:
     activity_epoch: int = 0  # bumped when the events were worked out again from the start
     agent_at: str | None = None  # when another writer last appended (set by a front end that follows)
     agent: Mapping[str, Any] | None = None  # a followed conversation's agent object (kind, status, tokens...)
+    tokens: Mapping[str, Any] | None = None  # the last turn's token use, where the log says it
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -144,4 +145,5 @@ def build_view(
         activity_epoch=epoch,
         agent_at=old.agent_at if old is not None else None,
         agent=agent,
+        tokens=log.last_turn_tokens() if old is None or old.entries != len(log.records) else old.tokens,
     )

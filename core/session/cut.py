@@ -19,7 +19,7 @@ from typing import Any, Callable, Mapping, Sequence
 
 from .errors import ReadOnlySession
 from .index import EntryIndex
-from .log import Refresh, SessionLog, Wanted
+from .log import Refresh, SessionLog, Wanted, usage_tokens
 from .records import EntryRecord, RecordList
 
 PAST_IS_READ_ONLY = "This is the session as it was at an earlier entry: the past is read-only. Nothing was changed."
@@ -78,6 +78,17 @@ class CutLog:
     @property
     def shown_path(self) -> Path:
         return self.live.shown_path
+
+    def last_turn_tokens(self) -> dict[str, int] | None:
+        """As ``SessionLog.last_turn_tokens``, of the newest assistant message up to the cut."""
+        index = self.live.index
+        codes = index.codes(lambda kind, ct, role, tool: kind == "message" and role == "assistant")
+        if codes:
+            for i in reversed(self._branch):
+                if index.kinds[i] in codes:
+                    message = self._records.record(i).get("message")
+                    return usage_tokens(message.get("usage")) if isinstance(message, dict) else None
+        return None
 
     def agent(self) -> dict[str, Any] | None:
         """The live conversation's agent object without what is known only of now (its status,

@@ -104,6 +104,9 @@ class SessionFile(WritableLog, Protocol):
     def agent(self) -> dict[str, Any] | None:
         """The agent object of a followed conversation (docs/agent-conversations.md), else None."""
 
+    def last_turn_tokens(self) -> dict[str, Any] | None:
+        """The last turn's token use where the log says it (pi's assistant ``usage``), else None."""
+
     @property
     def header(self) -> dict[str, Any] | None: ...
 

@@ -272,6 +272,13 @@ class SessionLog:
         session (docs/agent-conversations.md#the-agent-object)."""
         return None
 
+    def last_turn_tokens(self) -> dict[str, int] | None:
+        """The token use of the newest assistant message on the branch that says it (pi's
+        ``usage``: input, output, cacheRead, cacheWrite, totalTokens), or None."""
+        newest = self._newest_on_branch(lambda kind, ct, role, tool: kind == "message" and role == "assistant")
+        message = newest.get("message") if newest is not None else None
+        return usage_tokens(message.get("usage")) if isinstance(message, dict) else None
+
     def watched(self) -> tuple[Path, ...]:
         """The files whose change means there may be something new to read (a follower polls
         them): the session file itself."""
@@ -806,6 +813,16 @@ class SessionLog:
             raise ReadOnlySession(FILE_GONE) from None
         except PermissionError as exc:
             raise ReadOnlySession(cannot_write(exc.strerror or "permission denied")) from None
+
+
+def usage_tokens(usage: Any) -> dict[str, int] | None:
+    """pi's ``usage`` of an assistant message as the token counts pideck shows; None when it holds
+    none (a count that is not a whole number of 0 or more is left out)."""
+    if not isinstance(usage, dict):
+        return None
+    counts = {key: usage[key] for key in ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
+              if type(usage.get(key)) is int and usage[key] >= 0}
+    return counts or None
 
 
 def _branch_digest(branch: list[int], covers: int) -> str:

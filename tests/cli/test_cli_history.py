@@ -106,7 +106,8 @@ def test_inspect_at_json_is_inspect_json_plus_as_of(pideck, tmp_path):
                             "entries": 37, "branchLength": 27, "onCurrentBranch": False, "leaf": False}
     assert data["session"] == {"path": s, "id": "01a22d26-e624-7062-b865-fa9848114d32",
                                "cwd": "/home/user/parser-project", "writable": False, "entries": 32,
-                               "leaf": "bab39169", "branch_length": 27}
+                               "leaf": "bab39169", "branch_length": 27,
+                               "tokens": {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 15}}
     # L1 and L2 are on this branch; the late todo call L3/L4 too
     assert data["state"] == {"schemaVersion": 1, "workItems": [], "decisions": [], "objective": "Abandoned L"}
     assert data["handoff"] == {"packets": [{"schemaVersion": 1, "id": "l1", "source": "builder", "goal": "Abandoned L"}]}

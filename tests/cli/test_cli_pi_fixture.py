@@ -172,6 +172,8 @@ def test_inspect_pi_sessionmanager_fixture(pideck, tmp_path: Path, version: str)
         "entries": 37,
         "leaf": ids["F5"],  # the last line: a label entry clearing T4's label
         "branch_length": len(CURRENT_BRANCH),  # 27: T1..T12, B1..B10, F1..F5
+        # the newest assistant message's usage (pi's SessionManager wrote 10 in, 5 out on each)
+        "tokens": {"input": 10, "output": 5, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 15},
     }
     assert result["state"] == EXPECTED_STATE
     assert result["progress"] == EXPECTED_PROGRESS
@@ -212,6 +214,7 @@ def test_inspect_pi_small_branched_fixture(pideck, tmp_path: Path) -> None:
             "entries": 5,
             "leaf": "73a3a127",
             "branch_length": 4,
+            "tokens": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 2},
         },
         "state": None,
         "progress": {"hasBaseline": False, "currentMilestones": [], "recordedMilestones": []},

@@ -43,6 +43,7 @@ from tui.screens.todos import TodosScreen
 from tui.text import clean
 from tui.widgets.command_line import CommandLine, FilterBar, FilterRow
 from tui.widgets.events import ActivityPanel, EventList
+from core.conversations.plan import token_text
 from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_detail, conversation_status
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
@@ -338,7 +339,7 @@ class DeckScreen(Screen[None]):
             detail = conversation_detail(view.agent)
         else:
             agent, active = agent_status(view.agent_at, self.clock(), self._idle_ms)
-            detail = ""
+            detail = token_text(view.tokens) if view.tokens else ""  # (pi's assistant usage)
         self.query_one(DeckHeader).show(HeaderInfo(
             name=self.path_label or view.name,
             cwd=view.cwd,
