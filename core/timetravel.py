@@ -79,7 +79,10 @@ class AsOf:
         except ValueError:
             return self.timestamp
         if moment.tzinfo is not None:
-            moment = moment.astimezone(timezone.utc)
+            try:
+                moment = moment.astimezone(timezone.utc)
+            except OverflowError:  # (0001-01-01T00:00:00+01:00: before year 1 in UTC)
+                pass
         return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
 
     @property

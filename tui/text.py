@@ -55,5 +55,8 @@ def clock_time(timestamp: str | None) -> str:
     except ValueError:
         return timestamp[:8]
     if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc)
+        try:
+            moment = moment.astimezone(timezone.utc)
+        except OverflowError:  # (0001-01-01T00:00:00+01:00: before year 1 in UTC)
+            pass
     return moment.strftime("%H:%M:%S")

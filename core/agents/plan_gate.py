@@ -49,11 +49,11 @@ NOTICE_POKE = (
 after the first stop, and ``/todos poke off`` records nothing on a disarmed cycle.)"""
 NOTICE_HOOK_NO_PROGRESS = (
     "⚠️ The agent stopped again after a Stop hook sent it back, without changing its own plan. We "
-    "stopped poking; review the remaining {noun}s yourself. /todos poke on to resume."
+    "stopped poking; review the remaining {noun}s yourself. /todos poke on in pideck's session for this directory to resume."
 )
 NOTICE_NO_PROGRESS = (
     "⚠️ The agent stopped {limit} times in a row without changing its own plan. We stopped poking; "
-    "review the remaining {noun}s yourself. /todos poke on to resume."
+    "review the remaining {noun}s yourself. /todos poke on in pideck's session for this directory to resume."
 )
 
 

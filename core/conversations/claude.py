@@ -137,13 +137,16 @@ class ClaudeReader(Reader):
             for key in ("subject", "status", "activeForm", "description"):
                 if given.get(key) is not None and not isinstance(given[key], str):
                     self.warn(f"TaskUpdate: {key} is not text (ignored)")
-            if given.get("status") == "deleted":
-                return [t for t in tasks if t is not task]
+            if given.get("status") == "deleted":  # gone, and from what the others block and wait for
+                return [_without(t, task["id"]) for t in tasks if t is not task]
             _apply(task, given)
-            for key, field in (("addBlocks", "blocks"), ("addBlockedBy", "blockedBy")):
-                more = _ids(given.get(key))
-                if more:
-                    task[field] = list(dict.fromkeys([*(task.get(field) or []), *more]))
+            # A dependency has two ends, and Claude records both: the task this one blocks waits
+            # for it, the task it waits for blocks it.
+            for key, field, other in (("addBlocks", "blocks", "blockedBy"), ("addBlockedBy", "blockedBy", "blocks")):
+                for each in _ids(given.get(key)):
+                    _add(task, field, each)
+                    if each in by_id:
+                        _add(by_id[each], other, task["id"])
             return tasks
         if name == "TaskList":
             listed = result.get("tasks")
@@ -187,6 +190,18 @@ def _apply(task: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
         value = fields.get(key)
         if isinstance(value, list):
             task[key] = _ids(value)
+    return task
+
+
+def _add(task: dict[str, Any], field: str, task_id: str) -> None:
+    if task_id not in (task.get(field) or []):
+        task[field] = [*(task.get(field) or []), task_id]
+
+
+def _without(task: dict[str, Any], task_id: str) -> dict[str, Any]:
+    for field in ("blocks", "blockedBy"):
+        if task_id in (task.get(field) or []):
+            task[field] = [i for i in task[field] if i != task_id]
     return task
 
 

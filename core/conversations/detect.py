@@ -15,6 +15,11 @@ in the samples); a first line longer than this is told by how it starts."""
 
 _CODEX_START = re.compile(rb'\A\{"timestamp":"[^"]*",("ordinal":\d+,)?"type":"')
 _CLAUDE_START = re.compile(rb'\A\{"(parentUuid|type|leafUuid|isSidechain)":')
+_PI_START = re.compile(rb'\A\{"type":"session"')  # a pi header torn before its newline: not Claude's
+
+CLAUDE_METADATA = ("file-history-snapshot", "summary", "permission-mode", "queue-operation", "last-prompt")
+"""Line types an interactive Claude Code writes before any conversation line (a snapshot of the
+files it may edit, a session summary...): they name no session, but no other agent writes them."""
 
 
 def detect_kind(path: str | os.PathLike[str]) -> str | None:
@@ -33,7 +38,7 @@ def detect_kind(path: str | os.PathLike[str]) -> str | None:
             return None  # a whole first line that is not JSON: not a transcript pideck knows
         if _CODEX_START.match(first):
             return "codex"
-        return "claude" if _CLAUDE_START.match(first) else None
+        return "claude" if _CLAUDE_START.match(first) and not _PI_START.match(first) else None
     return kind_of_line(value)
 
 
@@ -48,5 +53,7 @@ def kind_of_line(value: Any) -> str | None:
     if "type" not in value and ("projectHash" in value or "$set" in value) and ("sessionId" in value or "$set" in value):
         return "gemini"
     if isinstance(value.get("type"), str) and any(k in value for k in ("sessionId", "parentUuid", "leafUuid")):
+        return "claude"
+    if value.get("type") in CLAUDE_METADATA:
         return "claude"
     return None

@@ -64,6 +64,8 @@ class GeminiReader(Reader):
             for call in calls:
                 if not isinstance(call, dict) or str(call.get("id")) in taken:
                     continue
+                if call.get("status") not in (None, "success", "error", "cancelled"):
+                    continue  # still running: a later copy of the record tells how it ended
                 taken = taken + [str(call.get("id"))]
                 out += self._call(call, timestamp, record_id)
             text = text_of(line.get("content"))

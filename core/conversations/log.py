@@ -94,12 +94,19 @@ class ConversationLog(SessionLog):
         return sid if isinstance(sid, str) else super().session_id
 
     def watched(self) -> tuple[Path, ...]:
-        """The transcript, and for Claude Code its live-session folder (a Claude that exits
-        deletes its file there without writing to the transcript)."""
+        """The transcript, and for Claude Code its live-session folder and the files in it: a
+        Claude that exits deletes its file there without writing to the transcript, and one that
+        goes idle rewrites its file in place (the folder does not change then)."""
         if self.mirror is None:
             return (self.path,)
         live = claude_live_folder(self.mirror.source) if self.kind == "claude" else None
-        return (self.mirror.source,) + ((live,) if live is not None else ())
+        if live is None:
+            return (self.mirror.source,)
+        try:
+            files = sorted(live / name for name in os.listdir(live) if name.endswith(".json"))
+        except OSError:
+            files = []
+        return (self.mirror.source, live, *files)
 
     def agent(self) -> dict[str, Any]:
         """The agent object of ``inspect --json`` (docs/agent-conversations.md#the-agent-object)."""

@@ -17,10 +17,12 @@ append each line once.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import json
 import os
 import re
+import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -288,6 +290,7 @@ def mirror_home(home: Path | None = None) -> Path:
     global _FALLBACK
     if _FALLBACK is None:
         _FALLBACK = Path(tempfile.mkdtemp(prefix="pideck-conversations-"))
+        atexit.register(shutil.rmtree, _FALLBACK, True)  # (this process's mirrors, of no use to another)
     return _FALLBACK
 
 

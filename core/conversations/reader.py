@@ -9,7 +9,7 @@ stop after any line and go on later from exactly there.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import Any
 
 from core.conversations.plan import AGENT_NAMES, describe_change, first_line, int_or_none
@@ -18,16 +18,18 @@ WORKING, WAITING, ENDED = "working", "waiting", "ended"
 
 
 def iso_ms(value: Any) -> int | None:
-    """Milliseconds since the epoch of an ISO 8601 time, or None for anything else."""
+    """Milliseconds since the epoch of an ISO 8601 time with a zone, or None for anything else (a
+    time that is no longer a year 1-9999 one in UTC among them)."""
     if not isinstance(value, str):
         return None
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
+        if moment.tzinfo is None:
+            return None
+        moment.astimezone(timezone.utc)
+        return int(moment.timestamp() * 1000)
+    except (ValueError, OverflowError):
         return None
-    if moment.tzinfo is None:
-        return None
-    return int(moment.timestamp() * 1000)
 
 
 class Reader:

@@ -179,7 +179,7 @@ def agent_plan_markdown(state: TodoState, literal: Literal | None = None) -> str
     todos = state.todos
     noun = str(agent_plan.get("noun") or "todo")
     tool = str(agent_plan.get("tool") or "")
-    title = plan_title(agent_plan)
+    title = lit(plan_title(agent_plan))
     if not todos:
         return f"# {title}\n\nThe plan is empty."
     completed = sum(1 for t in todos if t.status == "completed")
@@ -194,14 +194,15 @@ def agent_plan_markdown(state: TodoState, literal: Literal | None = None) -> str
         if count(status):
             summary.append(f"- {status.capitalize()}: {count(status)}")
     summary.append(f"- Confidence: {NO_SCORES}")
-    summary.append(f"- From: the agent's `{tool}` tool, read-only")
+    summary.append(f"- From: the agent's {code_span(visible_controls(tool)) if lit is not _verbatim else '`' + tool + '`'}"
+                   " tool, read-only")
     explanation = agent_plan.get("explanation")
     if isinstance(explanation, str) and not is_blank(explanation):
         summary.append(f"- Explanation: {lit(explanation)}")
-    lines = [f"## {noun.capitalize()}s"]
+    lines = [f"## {lit(noun.capitalize())}s"]
     for t in todos:
         ref = f"`#{t.id}`" if lit is _verbatim else code_span(visible_controls(f"#{t.id}"))
-        lines.append(f"- {icon(t.status, True)} {ref} {lit(t.content)} ({status_words(t.status)})")
+        lines.append(f"- {icon(t.status, True)} {ref} {lit(t.content)} ({lit(status_words(t.status))})")
         if t.status == "in_progress" and t.active_form:
             lines.append(f"  - now: {lit(t.active_form)}")
         if t.description:

@@ -151,7 +151,15 @@ def _agent_plan(data: dict[str, Any]) -> dict[str, Any] | None:
     """``agentPlan``: present only where pideck told an agent's own plan as todos (a conversation's
     mirror), never in what pi-jtodo writes."""
     value = data.get("agentPlan")
-    return value if isinstance(value, dict) else None
+    if not isinstance(value, dict):
+        return None
+    # Any session can hold such a result: only its words a view builds text from are kept, as
+    # strings, and the noun is one of the three the readers write.
+    plan = {key: value[key] for key in ("agent", "tool") if isinstance(value.get(key), str)}
+    plan["noun"] = value["noun"] if value.get("noun") in ("task", "step", "todo") else "todo"
+    if isinstance(value.get("explanation"), str):
+        plan["explanation"] = value["explanation"]
+    return plan
 
 
 def state_entry_data(state: TodoState) -> dict[str, Any]:

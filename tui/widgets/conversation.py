@@ -62,7 +62,7 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState) -> Text:
         text.append(f"{icon(item.status, True)} ", style)
         text.append(f"#{clean(item.id)} ", "bold")
         text.append(clean(item.content), style)
-        text.append(f"  {status_words(item.status)}", "dim")
+        text.append(f"  {clean(status_words(item.status))}", "dim")
         if item.status == "in_progress" and item.active_form:
             text.append(f" · {clean(item.active_form)}", "italic")
         text.append("\n")
