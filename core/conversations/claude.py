@@ -165,15 +165,15 @@ class ClaudeReader(Reader):
             return list(out.values())
         if name == "TaskGet":
             each = result.get("task")
-            task_id = task_id_of(each.get("id")) if isinstance(each, dict) else None
-            if not isinstance(each, dict) or task_id is None:
+            got_id = task_id_of(each.get("id")) if isinstance(each, dict) else None
+            if not isinstance(each, dict) or got_id is None:
                 if each is not None:  # (a result without a task restates nothing)
                     self.warn("TaskGet's result names no task id (ignored)")
                 return None
-            if task_id in by_id:
-                _apply(by_id[task_id], each)
+            if got_id in by_id:
+                _apply(by_id[got_id], each)
             else:
-                tasks.append(_apply(plan_item(task_id, "", "pending"), each))
+                tasks.append(_apply(plan_item(got_id, "", "pending"), each))
             return tasks
         return None
 
