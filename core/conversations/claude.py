@@ -143,10 +143,10 @@ class ClaudeReader(Reader):
             # A dependency has two ends, and Claude records both: the task this one blocks waits
             # for it, the task it waits for blocks it.
             for key, field, other in (("addBlocks", "blocks", "blockedBy"), ("addBlockedBy", "blockedBy", "blocks")):
-                for each in _ids(given.get(key)):
-                    _add(task, field, each)
-                    if each in by_id:
-                        _add(by_id[each], other, task["id"])
+                for other_id in _ids(given.get(key)):
+                    _add(task, field, other_id)
+                    if other_id in by_id:
+                        _add(by_id[other_id], other, task["id"])
             return tasks
         if name == "TaskList":
             listed = result.get("tasks")
