@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from core.activity import GATE_GAVE_UP, picked_by_activity
-from core.conversations.discovery import AgentFolders, Head, LiveSessions, Place, belongs, one_per_session, read_head
+from core.conversations.discovery import (AgentFolders, Head, LiveSessions, Place, belongs, conversation_status,
+                                          one_per_session, read_head)
 from core.conversations.reader import ENDED as AGENT_ENDED
 from core.conversations.reader import WAITING as AGENT_WAITING
 from core.deck import Deck
@@ -184,16 +185,6 @@ def conversation_flag(todos: list[TodoItem], status: str | None) -> str | None:
     if not any(is_open(t) for t in todos):
         return None
     return WAITING if status == AGENT_WAITING else ENDED if status == AGENT_ENDED else None
-
-
-def conversation_status(mirror: Mirror, live: LiveSessions) -> str:
-    """What the agent is doing, as ``ConversationLog.agent()`` says it: the log's word, overruled
-    for Claude Code by its live-session file."""
-    info = mirror.reader.info
-    status = str(info.get("status") or AGENT_WAITING)
-    if mirror.kind == "claude":
-        status = live.status(mirror.source, info.get("sessionId")) or status
-    return status
 
 
 def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int | None, name: str | None = None,

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from core.conversations.plan import AGENT_NAMES
+from core.jsutil import plural
 
 if TYPE_CHECKING:
     from core.deck import Deck
@@ -74,14 +75,10 @@ WORDINGS = {
 """By the ``tool`` of the plan's ``agentPlan`` (core/conversations): Claude Code's Task tools and
 TodoWrite, Codex's update_plan, Gemini CLI's write_todos (which has no Stop hook pideck answers)."""
 
-def plural_s(n: int) -> str:
-    return "" if n == 1 else "s"
-
-
 def poke_text(tool: str, n: int) -> str:
     """The follow-up for ``n`` open items of a plan kept with ``tool``."""
     words = WORDINGS[tool]
-    return POKE_TEXT.format(n=n, noun=words.noun, s=plural_s(n), them="it" if n == 1 else "them", tool=words.tool)
+    return POKE_TEXT.format(n=n, noun=words.noun, s=plural(n, "", "s"), them="it" if n == 1 else "them", tool=words.tool)
 
 
 @dataclass(frozen=True)
@@ -212,7 +209,7 @@ def decide(memory: Memory, plan: AgentPlan, continued: bool, config: TodoConfig,
         return Step(entry("stop"), None, NOTICE_HOOK_NO_PROGRESS.format(noun=noun))
     agent = AGENT_NAMES.get(plan.agent, plan.agent)
     return Step(entry("poke"), poke_text(plan.tool, n),
-                NOTICE_POKE.format(n=n, noun=noun, s=plural_s(n), agent=agent))
+                NOTICE_POKE.format(n=n, noun=noun, s=plural(n, "", "s"), agent=agent))
 
 
 # -- wiring -----------------------------------------------------------------------------------

@@ -426,6 +426,18 @@ def claude_live_folder(transcript: Path) -> Path | None:
     return transcript.parent.parent.parent / "sessions"
 
 
+def conversation_status(mirror: Any, live: LiveSessions) -> str:
+    """What the agent of a conversation (its ``Mirror``) is doing: the log's word (waiting until
+    it says another), overruled for Claude Code by its live-session file."""
+    from core.conversations.reader import WAITING
+
+    info = mirror.reader.info
+    status = str(info.get("status") or WAITING)
+    if mirror.kind == "claude":
+        status = live.status(mirror.source, info.get("sessionId")) or status
+    return status
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)

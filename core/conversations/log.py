@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from core.conversations.detect import detect_kind
-from core.conversations.discovery import LiveSessions, claude_live_folder
+from core.conversations.discovery import LiveSessions, claude_live_folder, conversation_status
 from core.conversations.mirror import Mirror
 from core.conversations.reader import ENDED, WAITING, agent_name
 from core.session.errors import NotASession
@@ -112,14 +112,14 @@ class ConversationLog(SessionLog):
         """The agent object of ``inspect --json`` (docs/agent-conversations.md#the-agent-object)."""
         mirror = self.mirror
         info = dict(mirror.info) if mirror is not None else {}
-        status = str(info.get("status") or WAITING)
+        status = WAITING
+        if mirror is not None:
+            self._live.tick()  # (a new look at the live-session files, each parsed again only when it changed)
+            status = conversation_status(mirror, self._live)
         try:
             mtime = os.stat(mirror.source).st_mtime if mirror is not None else None
         except OSError:
             mtime, status = None, ENDED
-        if self.kind == "claude" and mirror is not None:
-            self._live.tick()  # (a new look at the live-session files, each parsed again only when it changed)
-            status = self._live.status(mirror.source, info.get("sessionId")) or status
         return {
             "kind": self.kind,
             "name": agent_name(self.kind),

@@ -44,7 +44,8 @@ from tui.text import clean
 from tui.widgets.command_line import CommandLine, FilterBar, FilterRow
 from tui.widgets.events import ActivityPanel, EventList
 from core.conversations.plan import token_text
-from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_detail, conversation_status
+from core.todo.model import is_open
+from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_detail, conversation_badge
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
 from tui.widgets.conversation import ConversationPane
@@ -304,9 +305,12 @@ class DeckScreen(Screen[None]):
         """Every second: the header's clock and agent status; a bell when the agent went quiet."""
         self.update_header()
         todos = self.view.todo_state.todos
-        open_todos = sum(1 for t in todos if t.status in ("pending", "in_progress"))
+        if self.view.agent is not None:  # an agent's plan: open as the goal row and the overview count it
+            open_todos = sum(1 for t in todos if is_open(t))
+        else:
+            open_todos = sum(1 for t in todos if t.status in ("pending", "in_progress"))
         if self.view.agent is not None:  # a conversation: the agent's own word on its turn
-            _, active = conversation_status(self.view.agent, self.clock())
+            _, active = conversation_badge(self.view.agent, self.clock())
             who = str(self.view.agent.get("name"))
         else:
             _, active = agent_status(self.view.agent_at, self.clock(), self._idle_ms)
@@ -335,7 +339,7 @@ class DeckScreen(Screen[None]):
         if self.show_clock:
             clock = datetime.fromtimestamp(self.clock() / 1000, timezone.utc).strftime("%H:%M")
         if view.agent is not None:
-            agent, active = conversation_status(view.agent, self.clock())
+            agent, active = conversation_badge(view.agent, self.clock())
             detail = conversation_detail(view.agent)
         else:
             agent, active = agent_status(view.agent_at, self.clock(), self._idle_ms)
