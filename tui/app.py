@@ -164,8 +164,15 @@ class PideckApp(App[None]):
     def action_open_session(self) -> None:
         current = self.deck_screen
         cwd = current.view.cwd or "."
-        sessions = self.sessions() if self.sessions is not None else list_sessions(cwd)
-        self.push_screen(SessionPicker(sessions), self._open_picked)
+        if self.sessions is not None:
+            self.push_screen(SessionPicker(self.sessions()), self._open_picked)
+            return
+
+        def listed() -> None:  # counting the lines of hundreds of transcripts takes a while
+            sessions = list_sessions(cwd)
+            self.call_from_thread(self.push_screen, SessionPicker(sessions), self._open_picked)
+
+        self.run_worker(listed, thread=True, exclusive=True, group="session-picker")
 
     def _open_picked(self, path: Path | None) -> None:
         if path is not None:

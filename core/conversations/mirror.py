@@ -43,7 +43,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader}
-FORMAT = 1  # of the saved state; another number is read again from the transcript's start
+FORMAT = 2  # of the saved state and the mirror; another number is read again from the transcript's start
 BLOCK = 4096
 CHUNK = 8 << 20  # transcript bytes read at a time
 MAX_WARNINGS = 200
