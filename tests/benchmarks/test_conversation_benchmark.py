@@ -83,6 +83,22 @@ def timed(open_deck, fresh_home) -> float:
     return statistics.median(runs)
 
 
+def inspect_seconds(path: Path, folder: Path) -> float:
+    """Median seconds of ROUNDS ``pideck inspect --json`` processes, each with a fresh pideck home."""
+    import subprocess
+    import sys
+
+    runs = []
+    for n in range(ROUNDS):
+        env = {**os.environ, "PIDECK_HOME": str(folder / f"process-{path.stem}-{n}")}
+        start = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "tui.launcher", "inspect", "--json", "--session", str(path)],
+                              env=env, capture_output=True)
+        runs.append(time.perf_counter() - start)
+        assert done.returncode == 0, done.stderr
+    return statistics.median(runs)
+
+
 def test_a_100_mb_transcript_opens_as_fast_as_a_pi_session_of_that_size(tmp_path, monkeypatch):
     transcript = tmp_path / "claude.jsonl"
     lines = claude_transcript(transcript)
@@ -99,9 +115,13 @@ def test_a_100_mb_transcript_opens_as_fast_as_a_pi_session_of_that_size(tmp_path
     warm_pi = timed(lambda: Deck(SessionLog.open(pi, writable=False)), None)
     deck = Deck(ConversationLog.open_transcript(transcript))
     tasks = len(deck.todo.state.todos)
+    inspect_conv = inspect_seconds(transcript, tmp_path)
+    inspect_pi = inspect_seconds(pi, tmp_path)
     print(f"\ntranscript {size / 1e6:.0f} MB, {lines} lines, {tasks} tasks; pi session {pi.stat().st_size / 1e6:.0f} MB")
     print(f"cold open: conversation {cold_conv:.3f} s, pi session {cold_pi:.3f} s: ratio {cold_conv / cold_pi:.2f} (target <= 1.0)")
     print(f"warm open: conversation {warm_conv:.3f} s, pi session {warm_pi:.3f} s: ratio {warm_conv / warm_pi:.2f} (target <= 1.0)")
+    print(f"`pideck inspect --json`, cold, as a process: conversation {inspect_conv:.3f} s, pi session {inspect_pi:.3f} s: "
+          f"ratio {inspect_conv / inspect_pi:.2f} (target <= 1.0)")
     assert tasks == 4  # each copy's TaskList restates the whole list: its own four tasks
 
 
