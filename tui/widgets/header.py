@@ -11,6 +11,7 @@ from textual.widget import Widget
 
 from core.jsutil import plural
 from core.conversations.plan import token_text
+from core.conversations.reader import iso_ms
 from tui.text import clean
 
 
@@ -117,7 +118,7 @@ def conversation_badge(agent: Mapping[str, Any], now_ms: int) -> tuple[str, bool
     status = str(agent.get("status") or "waiting")
     text = status
     last = agent.get("lastActivity")
-    ms = _ms(last) if isinstance(last, str) else None
+    ms = iso_ms(last)  # (pideck writes it, in UTC)
     if ms is not None:
         text += f", last line {ago(now_ms - ms)} ago"
     return text, status == "working"
@@ -133,16 +134,6 @@ def conversation_detail(agent: Mapping[str, Any]) -> str:
     if isinstance(tokens, Mapping):
         parts.append(token_text(tokens))
     return "  ·  ".join(parts)
-
-
-def _ms(value: str) -> int | None:
-    try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    return int(moment.timestamp() * 1000)
 
 
 def agent_status(agent_at: str | None, now_ms: int, idle_ms: int) -> tuple[str, bool]:
