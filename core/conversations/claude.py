@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.conversations.plan import numbered, plan_item, text_of, tidy
+from core.conversations.plan import plan_item, text_of, tidy
 from core.conversations.reader import WAITING, WORKING, Reader
 
 TASK_TOOLS = ("TaskCreate", "TaskUpdate", "TaskList", "TaskGet")
@@ -98,10 +98,7 @@ class ClaudeReader(Reader):
             if todos is None:
                 self.warn("TodoWrite without a list of todos (ignored)")
                 return []
-            items = [plan_item("", self.text(t, "content", name, ""), self.text(t, "status", name, "pending"),
-                               activeForm=text_of(t.get("activeForm")))
-                     for t in self.objects(todos, name, "todo")]
-            return self.new_plan(numbered(items), timestamp, "TodoWrite", "todo", call_id)
+            return self.new_plan(self.whole_list(todos, "content", name, "todo"), timestamp, "TodoWrite", "todo", call_id)
         tasks = self._tasks_after(name, given, result)
         if tasks is None:
             return []

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from core.conversations.plan import first_line, numbered, plan_item, text_of
+from core.conversations.plan import first_line, text_of
 from core.conversations.reader import WAITING, WORKING, Reader
 
 _CONTEXT_BLOCK = re.compile(r"\A\s*<([A-Za-z_][\w-]*)[^>]*>.*</\1>\s*\Z", re.DOTALL)
@@ -93,9 +93,7 @@ class CodexReader(Reader):
             if not isinstance(arguments, dict) or not isinstance(arguments.get("plan"), list):
                 self.warn("update_plan's arguments hold no plan list (ignored)")
                 return []
-            items = [plan_item("", self.text(step, "step", "update_plan", ""),
-                               self.text(step, "status", "update_plan", "pending"))
-                     for step in self.objects(arguments["plan"], "update_plan", "step")]
-            return self.new_plan(numbered(items), timestamp, "update_plan", "step",
+            items = self.whole_list(arguments["plan"], "step", "update_plan", "step")
+            return self.new_plan(items, timestamp, "update_plan", "step",
                                  str(payload.get("call_id") or ""), text_of(arguments.get("explanation")))
         return []

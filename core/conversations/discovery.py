@@ -33,9 +33,10 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from core.conversations.detect import detect_kind, kind_of_line
+from core.session.discovery import AGENT_KINDS, normalise_cwd
+from core.session.files import read_small_file
 from core.session.parse import loads_line
 
-AGENT_KINDS: tuple[str, ...] = ("claude", "codex", "gemini")
 CLAUDE_NAME_MAX = 200
 HEAD_BYTES = 1 << 16
 """Bytes read first from a transcript to learn its kind, session id and directory."""
@@ -77,15 +78,11 @@ def gemini_dir() -> Path:
     return (_expand(value) if value else Path.home()) / ".gemini"
 
 
-def normalise(cwd: str | os.PathLike[str]) -> str:
-    return os.path.abspath(os.path.expanduser(os.fspath(cwd)))
-
-
 def claude_folder_name(cwd: str | os.PathLike[str]) -> str:
     """Claude Code's folder name for ``cwd`` before any cut: every UTF-16 code unit that is not an
     ASCII letter or digit becomes ``-`` (a character beyond the BMP is two of them)."""
     return "".join(ch if ch.isascii() and ch.isalnum() else "--" if ord(ch) > 0xFFFF else "-"
-                   for ch in normalise(cwd))
+                   for ch in normalise_cwd(cwd))
 
 
 def _listdir(folder: Path) -> list[os.DirEntry[str]]:
@@ -148,7 +145,7 @@ class AgentFolders:
         return [folder / name for name, is_dir in self._entries(folder) if is_dir]
 
     def places(self, cwd: str | os.PathLike[str] | None) -> list[Place]:
-        target = normalise(cwd) if cwd is not None else None
+        target = normalise_cwd(cwd) if cwd is not None else None
         return [*self.claude(target), *self.codex(target), *self.gemini(target)]
 
     def claude(self, cwd: str | None) -> list[Place]:
@@ -199,12 +196,12 @@ class AgentFolders:
         projects: dict[str, str] = {}
         if key is not None:
             try:
-                data = json.loads(_read_regular(path, PROJECTS_JSON_MAX, whole=True))
+                data = json.loads(read_small_file(path, PROJECTS_JSON_MAX))
             except (OSError, ValueError, RecursionError):
                 data = None
             table = data.get("projects") if isinstance(data, dict) else None
             if isinstance(table, dict):
-                projects = {normalise(k): v for k, v in table.items()
+                projects = {normalise_cwd(k): v for k, v in table.items()
                             if isinstance(k, str) and isinstance(v, str) and os.path.isabs(k)}
         self._projects = (key, projects)
         return projects
@@ -220,7 +217,7 @@ def project_root(project: Path) -> str | None:
     """The directory Gemini CLI wrote into ``tmp/<project>/.project_root`` (its chat files hold
     only a hash of it), when there is one."""
     try:
-        text = _read_regular(project / ".project_root", 1 << 12, whole=True).decode("utf-8").strip()
+        text = read_small_file(project / ".project_root", 1 << 12).decode("utf-8").strip()
     except (OSError, ValueError):
         return None
     return text if os.path.isabs(text) else None
@@ -259,21 +256,18 @@ class Head:
 NOTHING = Head(None, complete=False)
 
 
-def _read_regular(path: Path, limit: int, whole: bool = False) -> bytes:
-    """Up to ``limit`` bytes of a regular file, opened without blocking (a FIFO put where a
-    transcript belongs never hangs pideck). ``whole``: more than ``limit`` bytes is a ValueError."""
+def _read_head(path: Path, limit: int) -> bytes:
+    """Up to ``limit`` bytes of the start of a regular file, opened without blocking (a FIFO put
+    where a transcript belongs never hangs pideck; ``read_small_file`` reads a whole small one)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise ValueError("not a regular file")
         data = b""
-        want = limit + 1 if whole else limit
-        while len(data) < want and (chunk := os.read(fd, want - len(data))):
+        while len(data) < limit and (chunk := os.read(fd, limit - len(data))):
             data += chunk
     finally:
         os.close(fd)
-    if whole and len(data) > limit:
-        raise ValueError(f"larger than {limit} bytes")
     return data
 
 
@@ -298,10 +292,10 @@ def read_head(path: str | os.PathLike[str]) -> Head:
     path = Path(path)
     try:
         asked = HEAD_BYTES
-        data = _read_regular(path, asked)
+        data = _read_head(path, asked)
         while b"\n" not in data and len(data) == asked and asked < HEAD_MAX:
             asked = min(HEAD_MAX, asked * 4)
-            data = _read_regular(path, asked)
+            data = _read_head(path, asked)
     except (OSError, ValueError):
         return NOTHING
     if b"\n" not in data:
@@ -361,14 +355,14 @@ def belongs(head: Head, place: Place) -> bool:
         return True
     if head.cwd is None:
         return not place.strict
-    return (_absolute(head.cwd) if os.path.isabs(head.cwd) else normalise(head.cwd)) == place.cwd
+    return (_absolute(head.cwd) if os.path.isabs(head.cwd) else normalise_cwd(head.cwd)) == place.cwd
 
 
 @lru_cache(maxsize=4096)
 def _absolute(cwd: str) -> str:
     """An absolute directory as ``normalise`` makes it, remembered: an overview's tick asks for
     every file's."""
-    return normalise(cwd)
+    return normalise_cwd(cwd)
 
 
 def one_per_session(found: Iterable[tuple[Path, str, Head, float]]) -> list[tuple[Path, str, Head, float]]:
@@ -513,7 +507,7 @@ class LiveSessions:
             cached = self._files.get(path)
             if cached is None or cached[0] != key:
                 try:
-                    live = json.loads(_read_regular(path, LIVE_FILE_BYTES, whole=True))
+                    live = json.loads(read_small_file(path, LIVE_FILE_BYTES))
                 except (OSError, ValueError, RecursionError):
                     live = cached[1] if cached is not None else None  # rewritten in place under us: the last good copy
                 self._files[path] = (key, live)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.conversations.plan import numbered, plan_item, text_of
+from core.conversations.plan import text_of
 from core.conversations.reader import WAITING, WORKING, Reader
 
 
@@ -84,10 +84,8 @@ class GeminiReader(Reader):
         if not isinstance(args, dict) or not isinstance(args.get("todos"), list):
             self.warn("write_todos without a list of todos (ignored)")
             return []
-        items = [plan_item("", self.text(t, "description", "write_todos", ""),
-                           self.text(t, "status", "write_todos", "pending"))
-                 for t in self.objects(args["todos"], "write_todos", "todo")]
-        entries = self.new_plan(numbered(items), timestamp, "write_todos", "todo", str(call.get("id")))
+        items = self.whole_list(args["todos"], "description", "write_todos", "todo")
+        entries = self.new_plan(items, timestamp, "write_todos", "todo", str(call.get("id")))
         self.extra.setdefault("plans", []).append([record_id, self.plan])
         return entries
 

@@ -17,21 +17,26 @@ from typing import Any
 from core.conversations.detect import detect_kind
 from core.conversations.discovery import LiveSessions, claude_live_folder, conversation_status
 from core.conversations.mirror import Mirror
-from core.conversations.reader import ENDED, WAITING, agent_name
+from core.conversations.plan import AGENT_NAMES
+from core.conversations.reader import ENDED
 from core.session.errors import NotASession
 from core.session.files import not_regular
 from core.session.log import Refresh, SessionLog
+from core.session.writer import iso_timestamp
 
 def agent_read_only(kind: str) -> str:
-    return (f"This is {agent_name(kind)}'s own conversation: pideck follows it read-only and never "
+    return (f"This is {AGENT_NAMES.get(kind, kind)}'s own conversation: pideck follows it read-only and never "
             "writes to an agent's files. Nothing was changed.")
 
 
 class ConversationLog(SessionLog):
     """A read-only session log over the mirror of an agent's transcript."""
 
-    mirror: Mirror | None = None
-    _live: LiveSessions  # Claude Code's word on whether it runs (set by open_transcript)
+    def __init__(self, path: str | os.PathLike[str], *, mirror: Mirror, **options: Any) -> None:
+        self.mirror = mirror  # (set first: the open's first refresh asks it)
+        self._live = LiveSessions()  # Claude Code's word on whether it runs
+        self._told = False  # the transcript's warnings so far are among the log's
+        super().__init__(path, **options)
 
     @classmethod
     def open_transcript(cls, path: str | os.PathLike[str], kind: str | None = None) -> ConversationLog:
@@ -44,40 +49,36 @@ class ConversationLog(SessionLog):
         if kind is None:
             raise NotASession(f"{source} is not a conversation of Claude Code, Codex or Gemini CLI")
         mirror = Mirror(source, kind)
-        mirror.sync()
-        log = cls.open(mirror.path, writable=False)
+        mirror.sync()  # (the mirror file must be there to be opened)
+        log = cls.open(mirror.path, writable=False, mirror=mirror)
         assert isinstance(log, ConversationLog)
-        log.mirror = mirror
-        log._live = LiveSessions()
-        log.warnings.extend(mirror.warnings)
         return log
 
     def refresh(self) -> Refresh:
-        mirror = self.mirror
-        fresh: list[str] = []
-        if mirror is not None:
-            try:
-                fresh = mirror.sync().warnings
-            except FileNotFoundError:
-                pass  # the transcript is gone: what was read stays on screen
-            except OSError as exc:
-                fresh = [f"{mirror.source}: cannot be read ({exc.strerror or exc})"]
+        """Bring the mirror up to date with the transcript, then take in what the mirror gained;
+        the transcript's warnings join the log's (all of them after the mirror was read anew)."""
+        try:
+            fresh = self.mirror.sync().warnings
+        except FileNotFoundError:
+            fresh = []  # the transcript is gone: what was read stays on screen
+        except OSError as exc:
+            fresh = [f"{self.mirror.source}: cannot be read ({exc.strerror or exc})"]
         result = super().refresh()
-        if mirror is not None:
-            told = mirror.warnings if result.reset else fresh
-            self.warnings.extend(told)
-            result.warnings = list(result.warnings) + told
+        told = self.mirror.warnings if result.reset or not self._told else fresh
+        self._told = True
+        self.warnings.extend(told)
+        result.warnings = list(result.warnings) + told
         return result
 
     # -- what a front end shows -----------------------------------------------------------------
 
     @property
     def kind(self) -> str:
-        return self.mirror.kind if self.mirror is not None else ""
+        return self.mirror.kind
 
     @property
     def shown_path(self) -> Path:
-        return self.mirror.source if self.mirror is not None else self.path
+        return self.mirror.source
 
     @property
     def read_only_reason(self) -> str | None:
@@ -85,20 +86,18 @@ class ConversationLog(SessionLog):
 
     @property
     def cwd(self) -> str | None:
-        cwd = self.mirror.info.get("cwd") if self.mirror is not None else None
+        cwd = self.mirror.info.get("cwd")
         return cwd if isinstance(cwd, str) and cwd else super().cwd
 
     @property
     def session_id(self) -> str | None:
-        sid = self.mirror.info.get("sessionId") if self.mirror is not None else None
+        sid = self.mirror.info.get("sessionId")
         return sid if isinstance(sid, str) else super().session_id
 
     def watched(self) -> tuple[Path, ...]:
         """The transcript, and for Claude Code its live-session folder and the files in it: a
         Claude that exits deletes its file there without writing to the transcript, and one that
         goes idle rewrites its file in place (the folder does not change then)."""
-        if self.mirror is None:
-            return (self.path,)
         live = claude_live_folder(self.mirror.source) if self.kind == "claude" else None
         if live is None:
             return (self.mirror.source,)
@@ -110,33 +109,23 @@ class ConversationLog(SessionLog):
 
     def agent(self) -> dict[str, Any]:
         """The agent object of ``inspect --json`` (docs/agent-conversations.md#the-agent-object)."""
-        mirror = self.mirror
-        info = dict(mirror.info) if mirror is not None else {}
-        status = WAITING
-        if mirror is not None:
-            self._live.tick()  # (a new look at the live-session files, each parsed again only when it changed)
-            status = conversation_status(mirror, self._live)
+        mirror, info = self.mirror, self.mirror.info
+        self._live.tick()  # (a new look at the live-session files, each parsed again only when it changed)
+        status = conversation_status(mirror, self._live)
         try:
-            mtime = os.stat(mirror.source).st_mtime if mirror is not None else None
+            last = iso_timestamp(datetime.fromtimestamp(os.stat(mirror.source).st_mtime, timezone.utc))
         except OSError:
-            mtime, status = None, ENDED
+            last, status = None, ENDED
         return {
             "kind": self.kind,
-            "name": agent_name(self.kind),
+            "name": AGENT_NAMES.get(self.kind, self.kind),
             "sessionId": info.get("sessionId"),
             "cwd": self.cwd or None,
             "version": info.get("version"),
             "model": info.get("model"),
             "status": status,
-            "lastActivity": _iso(mtime),
+            "lastActivity": last,
             "lastMessage": info.get("lastMessage"),
             "tokens": info.get("tokens"),
-            "transcript": os.fsdecode(mirror.source) if mirror is not None else None,
+            "transcript": os.fsdecode(mirror.source),
         }
-
-
-def _iso(seconds: float | None) -> str | None:
-    if seconds is None:
-        return None
-    moment = datetime.fromtimestamp(seconds, timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"

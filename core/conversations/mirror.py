@@ -34,7 +34,7 @@ from core.conversations.gemini import GeminiReader
 from core.conversations.reader import Reader
 from core.session import discovery
 from core.session.files import make_private_dirs, replace_private_file
-from core.session.parse import loads_line
+from core.session.parse import TooDeep, loads_line
 from core.session.writer import header_entry, serialise, write_all
 
 try:
@@ -77,6 +77,7 @@ class Mirror:
         self._lock_path = folder / f"{digest}.lock"
         self.state: dict[str, Any] = {}
         self.reader: Reader = READERS[kind]()
+        self._synced_at: tuple[int, int, int, int] | None = None  # the transcript as this object last read it
 
     @property
     def info(self) -> dict[str, Any]:
@@ -90,18 +91,25 @@ class Mirror:
         return list(self.state.get("warnings", []))
 
     def sync(self) -> Synced:
-        """Read what the transcript gained since the last sync into the mirror."""
+        """Read what the transcript gained since the last sync into the mirror. A transcript this
+        object read as it is now costs one stat (a follower asks at every refresh)."""
+        st = os.stat(self.source)
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == self._synced_at:
+            return Synced()
         make_private_dirs(self.path.parent)
         with self._locked():
             st = os.stat(self.source)
             state = self._saved_state(st)
             if state is None:
-                return self._rebuild(st)
-            if state["offset"] == st.st_size:
+                synced = self._rebuild(st)
+            elif state["offset"] == st.st_size:
                 self.state = state
                 self.reader = READERS[self.kind](state["reader"])
-                return Synced()
-            return self._extend(state, st)
+                synced = Synced()
+            else:
+                synced = self._extend(state, st)
+        self._synced_at = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        return synced
 
     # -- state ----------------------------------------------------------------------------------
 
@@ -273,8 +281,7 @@ def mirror_line(entry: dict[str, Any]) -> bytes:
 def _why(exc: BaseException) -> str:
     if isinstance(exc, RecursionError):
         return "nested too deep"
-    text = str(exc)
-    return text if text.startswith("nested") else "not JSON"
+    return str(exc) if isinstance(exc, TooDeep) else "not JSON"
 
 
 def mirror_home(home: Path | None = None) -> Path:

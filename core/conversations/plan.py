@@ -14,8 +14,6 @@ from typing import Any, Iterable, Mapping, Sequence
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 """The agents whose conversations pideck follows, by the kind a reader detects."""
 
-
-
 _STATUS_WORDS = {"in_progress": "in progress"}
 
 
@@ -48,8 +46,8 @@ def tidy(item: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def describe_change(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]], noun: str) -> str:
-    """The change from one plan to the next in a few words, as the activity view and the mirror's
-    tool results tell it: ``task #4 added: Document the flag``, ``step #2 completed``,
+    """The change from one plan to the next in a few words, the text of the mirror's tool result
+    (the activity view words its events from the diff of the two plans): ``task #4 added: Document the flag``, ``step #2 completed``,
     ``plan: 2 todos changed``; ``plan unchanged`` when nothing moved."""
     old = {str(i.get("id")): i for i in before}
     new = {str(i.get("id")): i for i in after}

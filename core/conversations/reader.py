@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from core.conversations.plan import AGENT_NAMES, describe_change, first_line, int_or_none
+from core.conversations.plan import describe_change, first_line, int_or_none, numbered, plan_item, text_of
 
 WORKING, WAITING, ENDED = "working", "waiting", "ended"
 
@@ -95,6 +95,14 @@ class Reader:
         self.warn(f"{tool}: {key} is not text (taken as {default!r})")
         return default
 
+    def whole_list(self, values: list[Any], text_key: str, tool: str, noun: str) -> list[dict[str, Any]]:
+        """The items of a tool that sends its whole list each call (TodoWrite, update_plan,
+        write_todos): each one's text under ``text_key``, its status, an ``activeForm`` where it
+        has one, and its place in the list as its id."""
+        return numbered(plan_item("", self.text(v, text_key, tool, ""), self.text(v, "status", tool, "pending"),
+                                  activeForm=text_of(v.get("activeForm")))
+                        for v in self.objects(values, tool, noun))
+
     def user_prompt(self, text: str, timestamp: Any) -> list[dict[str, Any]]:
         self._status(WORKING)
         ts = self._moment(timestamp)
@@ -153,7 +161,3 @@ class Reader:
 def _message(timestamp: str, body: dict[str, Any]) -> dict[str, Any]:
     ms = iso_ms(timestamp)
     return {"type": "message", "timestamp": timestamp, "message": {**body, "timestamp": ms or 0}}
-
-
-def agent_name(kind: str) -> str:
-    return AGENT_NAMES.get(kind, kind)
