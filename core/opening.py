@@ -73,8 +73,10 @@ def choose_session(
     else:
         newest = newest_session(cwd, kind="pideck" if pideck_only else None)
     if newest is not None:
-        if newest.kind in AGENT_KINDS:
-            return open_log(newest.path)
+        if newest.kind in AGENT_KINDS:  # (discovery told its kind from its head already)
+            from core.conversations.log import ConversationLog
+
+            return ConversationLog.open_transcript(newest.path, newest.kind)
         return SessionLog.open(newest.path, writable=writable)
     if not create:
         raise NoSession(f"no session for {cwd} yet")

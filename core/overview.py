@@ -193,7 +193,6 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
     confidence, no work items, milestones or packets (pideck's own panes are empty there), the
     transcript's last change as its last activity."""
     todos = plan_todos(mirror)
-    scores = [s for t in todos if t.status != "cancelled" and (s := display_confidence(t)) is not None]
     known = mirror.reader.info.get("cwd")
     return OverviewRow(
         path=str(path),
@@ -204,7 +203,7 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
         entries=int(mirror.state.get("entries", 0)),
         todos_settled=sum(1 for t in todos if not is_open(t)),
         todos_total=len(todos),
-        lowest_confidence=min(scores) if scores else None,
+        lowest_confidence=None,  # an agent's plan has no scores
         work_items=(0,) * len(WORK_ITEM_STATUSES),
         milestones=0,
         recorded=0,

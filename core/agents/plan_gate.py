@@ -75,6 +75,7 @@ WORDINGS = {
 """By the ``tool`` of the plan's ``agentPlan`` (core/conversations): Claude Code's Task tools and
 TodoWrite, Codex's update_plan, Gemini CLI's write_todos (which has no Stop hook pideck answers)."""
 
+
 def poke_text(tool: str, n: int) -> str:
     """The follow-up for ``n`` open items of a plan kept with ``tool``."""
     words = WORDINGS[tool]

@@ -24,9 +24,11 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Static
 
 from core.adapters.host import Notice
+from core.conversations.plan import token_text
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck, DeckChange
 from core.session.log import SessionLog
 from core.todo.config import TuiConfig
+from core.todo.model import is_open
 from core.activity import GATE, Event
 from core.deck import READ_ONLY_HINT
 from core.view import DeckView, build_view
@@ -43,12 +45,10 @@ from tui.screens.todos import TodosScreen
 from tui.text import clean
 from tui.widgets.command_line import CommandLine, FilterBar, FilterRow
 from tui.widgets.events import ActivityPanel, EventList
-from core.conversations.plan import token_text
-from core.todo.model import is_open
-from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_detail, conversation_badge
+from tui.widgets.conversation import ConversationPane
+from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_badge, conversation_detail
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
-from tui.widgets.conversation import ConversationPane
 from tui.widgets.panes import PANE_TITLES, HandoffPane, ProgressPane, StatePane
 from tui.widgets.todos import GoalTable, TodoStrip, goal_key, more_goals_text
 
@@ -305,16 +305,14 @@ class DeckScreen(Screen[None]):
         """Every second: the header's clock and agent status; a bell when the agent went quiet."""
         self.update_header()
         todos = self.view.todo_state.todos
-        if self.view.agent is not None:  # an agent's plan: open as the goal row and the overview count it
+        if self.view.agent is not None:  # a conversation: the agent's own word on its turn, its plan's
+            _, active = conversation_badge(self.view.agent, self.clock())  # items open as the goal row
+            who = str(self.view.agent.get("name"))                          # and the overview count them
             open_todos = sum(1 for t in todos if is_open(t))
-        else:
-            open_todos = sum(1 for t in todos if t.status in ("pending", "in_progress"))
-        if self.view.agent is not None:  # a conversation: the agent's own word on its turn
-            _, active = conversation_badge(self.view.agent, self.clock())
-            who = str(self.view.agent.get("name"))
         else:
             _, active = agent_status(self.view.agent_at, self.clock(), self._idle_ms)
             who = "The agent"
+            open_todos = sum(1 for t in todos if t.status in ("pending", "in_progress"))
         noun = str((self.view.todo_state.agent_plan or {}).get("noun") or "todo")
         if self._agent_active and not active and open_todos:
             self.alert(f"{who} went quiet with {open_todos} open {noun}{'' if open_todos == 1 else 's'}.")

@@ -113,7 +113,7 @@ def ago(ms: int) -> str:
 
 
 def conversation_badge(agent: Mapping[str, Any], now_ms: int) -> tuple[str, bool]:
-    """("Claude Code working, last line 3 s ago", working) for a followed conversation
+    """("working, last line 3 s ago", working) for a followed conversation
     (docs/agent-conversations.md#what-the-agent-is-doing)."""
     status = str(agent.get("status") or "waiting")
     text = status
