@@ -1,10 +1,13 @@
-"""``pideck hook claude|codex``: the agents' Stop hooks, answered with one settle of the todo gates.
+"""``pideck hook claude|codex``: the agents' hooks. A Stop is answered with one settle of the todo
+gates on the pideck session of the conversation that stopped; SessionStart and SessionEnd record
+which conversation the agent process is in (``core/conversations/binding.py``).
 
-The agent writes one JSON object on stdin; pideck answers in the contract both agents read
+The agent writes one JSON object on stdin; pideck answers a Stop in the contract both agents read
 (docs/mcp-and-hooks.md): a follow-up for the agent is a block on stdout with exit 0, a notice for
 the person is ``systemMessage``, and nothing to say is no output at all. When pideck's own todo
 list is empty, the agent's own plan (read from the input's ``transcript_path``) is gated instead
-(``plan_gate.py``). Input pideck cannot read is one line on stderr and exit 1, which both agents
+(``plan_gate.py``). SessionStart and SessionEnd print nothing (Claude Code would hand a
+SessionStart's output to the model). Input pideck cannot read is one line on stderr and exit 1, which both agents
 report without keeping the agent going (exit 2 would mean "block, the reason is on stderr").
 Start-up matters here: this runs at every turn's end, so it imports no more than a settle needs.
 """
@@ -16,8 +19,11 @@ import os
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from core.conversations.binding import Conversation
+
 AGENTS = {"claude": "Claude Code", "codex": "Codex"}
 SETTLING_EVENTS = ("Stop", "SubagentStop")
+RECORDING_EVENTS = ("SessionStart", "SessionEnd")
 STOP_ENTRY_TYPE = "pideck/stop"
 """The custom entry a hook appends before it settles: which agent stopped, how, and whether a
 Stop hook had sent it back into that turn."""
@@ -26,12 +32,13 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 
 class HookInputError(ValueError):
-    """Hook input pideck cannot read: not JSON, not an object, or a Stop without its fields."""
+    """Hook input pideck cannot read: not JSON, not an object, or an event without its fields."""
 
 
 @dataclass(frozen=True)
-class StopEvent:
-    """The fields of a Stop (or SubagentStop) hook input that pideck uses."""
+class HookEvent:
+    """The fields of a hook input that pideck uses (a Stop, SubagentStop, SessionStart or
+    SessionEnd; ``stop_hook_active`` is False but on a Stop)."""
 
     event: str
     cwd: str
@@ -41,6 +48,17 @@ class StopEvent:
     """The agent's own transcript, where its own plan is read (only a string is taken; a missing
     or odd value is no transcript, never an input error)."""
 
+    def conversation(self, agent: str) -> Conversation | None:
+        """The conversation the input is about (None: the input names none)."""
+        from core.jsutil import has_surrogates
+
+        if not self.session_id:
+            return None
+        transcript = self.transcript_path
+        if transcript is not None and (not os.path.isabs(transcript) or has_surrogates(transcript) or "\0" in transcript):
+            transcript = None  # (no path a reader could open: the session names none)
+        return Conversation(agent, self.session_id, self.cwd, transcript, "the hook input")
+
     def record(self, agent: str) -> dict[str, Any]:
         data: dict[str, Any] = {"agent": agent, "event": self.event, "stopHookActive": self.stop_hook_active}
         if self.session_id is not None:
@@ -48,8 +66,8 @@ class StopEvent:
         return data
 
 
-def read_event(raw: bytes | str) -> StopEvent | None:
-    """The Stop event in one hook input, or None for an event pideck does not answer."""
+def read_event(raw: bytes | str) -> HookEvent | None:
+    """The event in one hook input, or None for an event pideck does nothing with."""
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         value = json.loads(text)
@@ -62,7 +80,7 @@ def read_event(raw: bytes | str) -> StopEvent | None:
     event = value.get("hook_event_name")
     if not isinstance(event, str):
         raise HookInputError("the input has no hook_event_name")
-    if event not in SETTLING_EVENTS:
+    if event not in SETTLING_EVENTS + RECORDING_EVENTS:
         return None
     cwd = value.get("cwd")
     if not isinstance(cwd, str) or not os.path.isabs(cwd):
@@ -72,7 +90,7 @@ def read_event(raw: bytes | str) -> StopEvent | None:
         raise HookInputError(f"stop_hook_active is {_kind(active)}, not true or false")
     session_id = value.get("session_id")
     transcript = value.get("transcript_path")
-    return StopEvent(event, cwd, active, session_id if isinstance(session_id, str) else None,
+    return HookEvent(event, cwd, active, session_id if isinstance(session_id, str) else None,
                      transcript if isinstance(transcript, str) and transcript else None)
 
 
@@ -93,16 +111,33 @@ def answer(followup: str | None, notice: str | None) -> dict[str, str] | None:
     return out or None
 
 
-def settle(event: StopEvent, agent: str, session: str | None, write: bool,
+def settle(event: HookEvent, agent: str, session: str | None, write: bool,
            err: TextIO) -> tuple[str | None, str | None]:
-    """One settle on the session for the event's cwd: ``--session``, else ``$PIDECK_SESSION``, else
-    the newest pideck session there. A hook never creates a session: with none there is nothing
-    to settle. When pideck's settle has nothing to say, its todo list is empty and the event is a
-    ``Stop``, the agent's own plan is settled (``plan_gate``). Returns (follow-up, notice)."""
+    """One settle on the session of the conversation that stopped (``session_for``): ``--session``
+    or ``$PIDECK_SESSION`` when given, else the conversation's own pideck session, else (an input
+    that names no conversation) the newest pideck session for the cwd. A conversation without a
+    session of its own has nothing of pideck's to settle: another conversation's todos never block
+    it. Its session is made only when the gate on the agent's own plan has something to remember.
+    When pideck's settle has nothing to say, its todo list is empty and the event is a ``Stop``,
+    the agent's own plan is settled (``plan_gate``). Returns (follow-up, notice)."""
     from core.opening import open_deck
 
+    conversation = event.conversation(agent)
+    chosen = session or os.environ.get("PIDECK_SESSION") or None
+    if chosen is None and conversation is not None:
+        from core.conversations.binding import session_for
+
+        found = session_for(conversation, create=False)
+        if found is None and _plan_needs_session(event):
+            found = session_for(conversation, create=True)
+        if found is None:
+            return None, None
+        chosen = str(found)
+    elif chosen is None:
+        print(f"pideck hook {agent}: the input names no conversation (no session_id): settling the newest "
+              f"pideck session for {event.cwd}", file=err)
     try:
-        opened = open_deck(session, write=write, cwd=event.cwd, create=False, pideck_only=True)
+        opened = open_deck(chosen, write=write, cwd=event.cwd, create=False, pideck_only=True)
     except FileNotFoundError:
         return None, None
     for warning in opened.warnings:
@@ -120,6 +155,53 @@ def settle(event: StopEvent, agent: str, session: str | None, write: bool,
     return followup, notice.message if notice is not None else None
 
 
+def _plan_needs_session(event: HookEvent) -> bool:
+    """A Stop whose agent's own plan has items open, where the gate on it is on: its pokes are
+    counted in the conversation's session, so the session is made now."""
+    from core.agents.plan_gate import read_plan
+    from core.todo.config import load_config
+
+    if event.event != "Stop" or event.transcript_path is None or not os.path.isabs(event.transcript_path):
+        return False
+    config = load_config()[0]
+    if not (config.enabled and config.auto_poke and config.agent_plan_poke):
+        return False
+    try:
+        plan = read_plan(event.transcript_path)
+    except Exception:  # (the gate reports an unreadable plan itself, on the settle that follows)
+        return False
+    return plan is not None and bool(plan.open_ids)
+
+
+def record_process(event: HookEvent, agent: str) -> None:
+    """Keep the record of which conversation the agent process is in: set at SessionStart (and at
+    each Stop, for an install that predates the SessionStart hook), dropped at SessionEnd."""
+    from core.agents.ancestry import start_time
+    from core.conversations.binding import forget_process, note_process
+
+    conversation = event.conversation(agent)
+    pid = agent_pid(agent)
+    if conversation is None or pid is None:
+        return
+    if event.event == "SessionEnd":
+        forget_process(pid, conversation.id)
+    else:
+        note_process(pid, conversation, start_time(pid))
+
+
+def agent_pid(agent: str) -> int | None:
+    """The agent process this hook runs for: Claude Code says it (``$CLAUDE_PID``; its hooks run
+    under a shell); Codex runs its hooks as its own children."""
+    if agent == "claude":
+        try:
+            pid = int(os.environ.get("CLAUDE_PID", ""))
+        except ValueError:
+            return None
+        return pid if pid > 1 else None
+    parent = os.getppid()
+    return parent if parent > 1 else None
+
+
 def run_hook(agent: str, raw: bytes | str, *, session: str | None, write: bool, out: TextIO, err: TextIO) -> int:
     prefix = f"pideck hook {agent}"
     if agent not in AGENTS:
@@ -128,6 +210,10 @@ def run_hook(agent: str, raw: bytes | str, *, session: str | None, write: bool, 
     try:
         event = read_event(raw)
         if event is None:
+            return EXIT_OK
+        if session is None and not os.environ.get("PIDECK_SESSION"):
+            record_process(event, agent)
+        if event.event in RECORDING_EVENTS:
             return EXIT_OK
         followup, notice = settle(event, agent, session, write, err)
     except HookInputError as exc:

@@ -1,16 +1,19 @@
 """``pideck mcp``: the twelve tools over the Model Context Protocol (stdio), on the official SDK's
 low-level server (docs/mcp-and-hooks.md says what an agent sees).
 
-The session is chosen once at start. Every call goes through the Deck, which takes in what other
-writers appended under the log's lock before it acts, so the TUI, the CLI and a second server can
-write the same session. The SDK is imported only by this command: it costs half a second.
+Each call goes to the pideck session of the agent conversation it comes from, looked up at the
+call (``routing.py``): one agent process can move to another conversation while its server runs.
+Every call goes through a Deck, which takes in what other writers appended under the log's lock
+before it acts, so the TUI, the CLI, the hooks and a second server can write the same session. The
+SDK is imported only by this command: it costs half a second.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import anyio
 import anyio.to_thread
@@ -24,6 +27,9 @@ from pydantic import ValidationError
 
 from core import __version__
 from core.adapters.dispatch import UnknownTool
+from core.agents.ancestry import find_conversation
+from core.agents.routing import route
+from core.conversations.binding import Conversation
 from core.deck import Deck
 from core.registry import TOOLS
 
@@ -36,11 +42,47 @@ def declared_tools() -> list[types.Tool]:
             for t in TOOLS]
 
 
-class ToolServer:
-    """Answers tools/list and tools/call for one Deck."""
+def read_only_note(deck: Deck[Any]) -> str:
+    return "" if deck.log.writable else " (read-only: every write is refused; --write allows it)"
 
-    def __init__(self, deck: Deck[Any]) -> None:
-        self.deck = deck
+
+class Sessions:
+    """The Deck each call goes to: one per session file, opened at its first call and kept; the
+    route is logged whenever it changes (one stderr line), so a person can see where writes go."""
+
+    def __init__(self, explicit: str | None, write: bool,
+                 find: Callable[[], Conversation | None] = find_conversation) -> None:
+        self.explicit, self.write = explicit, write
+        self.fixed = explicit is not None or bool(os.environ.get("PIDECK_SESSION"))  # (said once, at the start)
+        self._find = find
+        self._decks: dict[str | None, Deck[Any]] = {}
+        self._said: str | None = None
+
+    def deck(self) -> Deck[Any]:
+        from core.opening import open_deck
+
+        chosen = route(self.explicit, find=self._find)
+        deck = self._decks.get(chosen.path)
+        if deck is None:
+            opened = open_deck(chosen.path, write=self.write, pideck_only=True)
+            for warning in opened.warnings:
+                log.warning(warning)
+            deck = self._decks[chosen.path] = opened.deck
+        said = f"{deck.log.path}: {chosen.why}"
+        if said != self._said and not self.fixed:
+            log.info("calls go to %s%s", said, read_only_note(deck))
+        self._said = said
+        return deck
+
+    def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        return self.deck().call_tool(name, arguments)
+
+
+class ToolServer:
+    """Answers tools/list and tools/call, each call on the session its route names."""
+
+    def __init__(self, sessions: Sessions) -> None:
+        self.sessions = sessions
         self.tools = declared_tools()
         # the Deck is used from one thread at a time, and calls are applied in the order they came
         self._turn = anyio.Lock()
@@ -57,10 +99,11 @@ class ToolServer:
         name, arguments = params.name, params.arguments if params.arguments is not None else {}
         async with self._turn:
             try:
-                result = await anyio.to_thread.run_sync(self.deck.call_tool, name, arguments)
+                result = await anyio.to_thread.run_sync(self.sessions.call_tool, name, arguments)
             except UnknownTool as exc:
                 raise MCPError(types.INVALID_PARAMS, str(exc)) from None
-            except Exception as exc:  # the session file failed us: say so, keep serving
+            except Exception as exc:  # the session file failed us (or none could be
+                # opened): say so, keep serving
                 log.exception("tools/call %s failed", name)
                 raise MCPError(types.INTERNAL_ERROR, f"pideck could not run {name}: {exc}") from None
         return types.CallToolResult(content=[types.TextContent(text=result.text)], is_error=result.rejected)
@@ -77,10 +120,10 @@ def unreadable_line(exc: Exception) -> types.JSONRPCError:
     return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
 
 
-async def serve(deck: Deck[Any]) -> None:
+async def serve(sessions: Sessions) -> None:
     """Serve on stdin/stdout until stdin closes. While it serves, the SDK keeps the wire on its
     own copy of fd 1 and points fd 1 at stderr, so a stray print never corrupts the stream."""
-    server = ToolServer(deck).server
+    server = ToolServer(sessions).server
     async with stdio_server() as (read_stream, write_stream):
         send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
@@ -99,24 +142,24 @@ async def serve(deck: Deck[Any]) -> None:
 
 
 def main(session: str | None, write: bool) -> int:
-    """Choose the session (``--session``, else ``$PIDECK_SESSION``, else the newest pideck session
-    for this directory, else a new one: never pi's by default, whose files refuse writes), then
-    serve. Diagnostics go to stderr, one line each."""
-    from core.opening import open_deck
-
+    """Serve until stdin closes. Calls go where ``routing.route`` says, looked up at each call;
+    at the start the server says on stderr how it will choose, and which session the conversation
+    found now would write to. Diagnostics go to stderr, one line each."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("pideck mcp: %(message)s"))
     log.handlers[:] = [handler]  # (one per call: a second serve in one process must not log twice)
     log.setLevel(logging.INFO)
     log.propagate = False
-    opened = open_deck(session, write=write, pideck_only=True)
-    for warning in opened.warnings:
-        log.warning(warning)
-    session_log = opened.deck.log
-    mode = "" if session_log.writable else " (read-only: every write is refused; --write allows it)"
-    log.info("serving %d tools on %s%s", len(TOOLS), session_log.path, mode)
+    sessions = Sessions(session, write)
+    if sessions.fixed:
+        deck = sessions.deck()  # a named session is opened at once: a bad path fails the start
+        log.info("serving %d tools on %s%s", len(TOOLS), deck.log.path, read_only_note(deck))
+    else:
+        log.info("serving %d tools; each call goes to the pideck session of the agent conversation it "
+                 "comes from (made at its first call), else to the newest pideck session for %s",
+                 len(TOOLS), os.getcwd())
     try:
-        anyio.run(serve, opened.deck)
+        anyio.run(serve, sessions)
     except KeyboardInterrupt:
         return 130
     log.info("stdin closed: exiting")

@@ -26,6 +26,8 @@ from core.agents.plan_gate import PLAN_POKE_ENTRY_TYPE, WORDINGS, poke_text
 from core.deck import READ_ONLY_HINT, Deck
 from core.demo import write_pi_example
 from core.opening import open_deck
+from core.session import SessionLog
+from core.conversations.binding import Conversation, bound_session, session_for
 from core.session.discovery import pi_sessions_dir, pideck_home, pideck_sessions_dir
 
 TRANSCRIPTS = Path(__file__).parents[1] / "fixtures" / "agent-transcripts"
@@ -113,9 +115,11 @@ class AgentHome:
         return answer
 
 
-def pideck_session(homes: Homes) -> Deck:
-    """The pideck session the MCP server made for the project at its start (no todos)."""
-    return open_deck(None, cwd=str(homes.project), pideck_only=True).deck
+def pideck_session(homes: Homes, agent: str = "claude") -> Deck:
+    """The pideck session of the conversation of the agent's Stop samples, as the MCP server made
+    it at its first call (no todos)."""
+    conversation = Conversation(agent, SAMPLES_BY_AGENT[agent][0]["session_id"], str(homes.project))
+    return open_deck(session_for(conversation, create=True)).deck
 
 
 def out(**answer: str) -> str:
@@ -181,7 +185,7 @@ def test_the_between_turns_transcript_is_the_snapshot_copy(tmp_path: Path, run: 
 
 @EACH_RUN
 def test_open_items_of_the_agents_plan_are_poked_in_its_own_words(homes: Homes, run: Run) -> None:
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     code, stdout, stderr = agent.hook(homes.project)
     assert (code, stdout, stderr) == (0, BLOCK_3[run.folder], "")
@@ -201,7 +205,7 @@ def test_open_items_of_the_agents_plan_are_poked_in_its_own_words(homes: Homes, 
 
 @EACH_RUN
 def test_a_sent_back_stop_at_an_unchanged_plan_is_not_blocked(homes: Homes, run: Run) -> None:
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     assert agent.hook(homes.project) == (0, BLOCK_3[run.folder], "")
     assert agent.hook(homes.project, sent_back=True) == (0, sent_back_in_vain(run), "")
@@ -229,7 +233,7 @@ MID_BLOCK = {
 
 @EACH_RUN
 def test_a_sent_back_turn_that_moved_the_plan_is_poked_again_until_it_is_done(homes: Homes, run: Run) -> None:
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     assert agent.hook(homes.project) == (0, BLOCK_3[run.folder], "")
     agent.grow_to(run.mid)  # the agent went on and completed an item or two
@@ -252,8 +256,8 @@ def test_one_task_left_is_it(homes: Homes) -> None:
 @pytest.mark.parametrize("sent_back", [True, False], ids=["stop_hook_active", "person_turns"])
 def test_the_configured_budget_runs_out_whatever_stop_hook_active_says(homes: Homes, sent_back: bool) -> None:
     (homes.root / "config.toml").write_text("[todo]\nmax_consecutive_pokes_without_progress = 2\n")
-    deck = pideck_session(homes)
     run = RUNS["codex-update-plan"]
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     assert agent.hook(homes.project) == (0, BLOCK_3[run.folder], "")
     assert agent.hook(homes.project, sent_back) == (0, BLOCK_3[run.folder], "")
@@ -267,7 +271,7 @@ def test_the_configured_budget_runs_out_whatever_stop_hook_active_says(homes: Ho
 def test_with_the_budget_a_moving_plan_starts_the_count_again(homes: Homes) -> None:
     (homes.root / "config.toml").write_text("[todo]\nmax_consecutive_pokes_without_progress = 1\n")
     run = RUNS["claude-todowrite"]
-    pideck_session(homes)
+    pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     assert agent.hook(homes.project) == (0, BLOCK_3[run.folder], "")
     agent.grow_to(77)  # #2 completed, #3 in progress
@@ -280,7 +284,7 @@ def test_with_the_budget_a_moving_plan_starts_the_count_again(homes: Homes) -> N
 
 def test_a_stopped_gate_starts_afresh_when_the_plan_changes(homes: Homes) -> None:
     run = RUNS["claude-tasks"]
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     agent.hook(homes.project)
     assert agent.hook(homes.project, sent_back=True) == (0, sent_back_in_vain(run), "")
@@ -292,7 +296,7 @@ def test_a_stopped_gate_starts_afresh_when_the_plan_changes(homes: Homes) -> Non
 
 def test_todos_poke_on_starts_afresh_and_a_poke_off_it_records_silences_it(homes: Homes) -> None:
     run = RUNS["claude-tasks"]
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     agent.hook(homes.project)
     agent.hook(homes.project, sent_back=True)
@@ -310,9 +314,9 @@ def test_todos_poke_on_starts_afresh_and_a_poke_off_it_records_silences_it(homes
     assert len(plan_pokes(deck)) == count
 
 
-def test_each_conversation_keeps_its_own_count(homes: Homes) -> None:
-    """Claude Code and Codex in one directory share pideck's session, not their counters."""
-    deck = pideck_session(homes)
+def test_each_conversation_keeps_its_own_session_and_count(homes: Homes) -> None:
+    """Claude Code and Codex in one directory, and a second Claude Code conversation there: each
+    stop is counted in the session of its own conversation, which the first poke made."""
     claude = AgentHome(homes.root, RUNS["claude-tasks"]).grow_to(RUNS["claude-tasks"].between)
     codex = AgentHome(homes.root, RUNS["codex-update-plan"]).grow_to(RUNS["codex-update-plan"].between)
     assert claude.hook(homes.project) == (0, BLOCK_3["claude-tasks"], "")
@@ -321,24 +325,30 @@ def test_each_conversation_keeps_its_own_count(homes: Homes) -> None:
     assert codex.hook(homes.project, sent_back=True) == (0, sent_back_in_vain(RUNS["codex-update-plan"]), "")
     other = claude.hook(homes.project, session_id="another-claude-conversation")
     assert other == (0, BLOCK_3["claude-tasks"], "")
-    assert [(p["agent"], p["kind"]) for p in plan_pokes(deck)] == [
-        ("claude", "poke"), ("codex", "poke"), ("claude", "stop"), ("codex", "stop"), ("claude", "poke")]
+    sessions = {agent: pideck_session(homes, agent) for agent in ("claude", "codex")}
+    sessions["other"] = open_deck(bound_session("claude", "another-claude-conversation")).deck
+    assert {name: [p["kind"] for p in plan_pokes(deck)] for name, deck in sessions.items()} == {
+        "claude": ["poke", "stop"], "codex": ["poke", "stop"], "other": ["poke"]}
+    assert len({deck.log.path for deck in sessions.values()}) == 3
+    assert sorted(os.listdir(pideck_sessions_dir(homes.project))) == sorted(d.log.path.name for d in sessions.values())
 
 
 def test_an_input_without_a_session_id_is_told_by_its_transcript(homes: Homes) -> None:
     run = RUNS["codex-update-plan"]
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     stop = {k: v for k, v in agent.stop(homes.project).items() if k != "session_id"}
-    assert hook("codex", stop) == (0, BLOCK_3[run.folder], "")
-    assert hook("codex", {**stop, "stop_hook_active": True}) == (0, sent_back_in_vain(run), "")
+    said = ("pideck hook codex: the input names no conversation (no session_id): settling the newest pideck "
+            f"session for {homes.project}\n")
+    assert hook("codex", stop) == (0, BLOCK_3[run.folder], said)
+    assert hook("codex", {**stop, "stop_hook_active": True}) == (0, sent_back_in_vain(run), said)
     # the transcript's own id (Codex's thread id) names the conversation
     assert plan_pokes(deck)[0]["agentSessionId"] == "01a23076-6999-7572-89ca-024fd74a9a5d"
 
 
 def test_malformed_gate_entries_in_the_session_are_skipped(homes: Homes) -> None:
     run = RUNS["claude-tasks"]
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     for data in ("poke", None, [1], {**stop_key(run), "kind": "poke"}, {**stop_key(run), "kind": "stop", "plan": 7}):
         deck.log.append_custom(PLAN_POKE_ENTRY_TYPE, data)
     agent = AgentHome(homes.root, run).grow_to(run.between)
@@ -354,7 +364,7 @@ def test_the_setting_turns_it_off(homes: Homes) -> None:
     assert "agent_plan_poke = true\n" in run_main(["config", "show"])[1]
     assert run_main(["config", "set", "agent_plan_poke", "false"])[0] == 0
     assert "agent_plan_poke = false\n" in run_main(["config", "show"])[1]
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     assert agent.hook(homes.project) == (0, "", "")
     assert agent.hook(homes.project, sent_back=True) == (0, "", "")
@@ -366,7 +376,7 @@ def test_the_setting_turns_it_off(homes: Homes) -> None:
 def test_the_todo_tool_or_auto_poke_off_turns_it_off_too(homes: Homes, config: str) -> None:
     (homes.root / "config.toml").write_text(f"[todo]\n{config}\n")
     run = RUNS["codex-update-plan"]
-    pideck_session(homes)
+    pideck_session(homes, run.agent)
     assert AgentHome(homes.root, run).grow_to(run.between).hook(homes.project) == (0, "", "")
 
 
@@ -383,25 +393,34 @@ def test_pidecks_own_open_todos_come_first(homes: Homes) -> None:
 
 def test_a_plan_with_nothing_open_is_left_alone(homes: Homes) -> None:
     run = RUNS["claude-tasks"]
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     assert AgentHome(homes.root, run).grow_to(run.end).hook(homes.project) == (0, "", "")
     assert plan_pokes(deck) == []
 
 
 def test_subagent_stop_never_pokes_on_the_agents_plan(homes: Homes) -> None:
     run = RUNS["claude-tasks"]
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     assert agent.hook(homes.project, hook_event_name="SubagentStop") == (0, "", "")
     assert plan_pokes(deck) == [] and len(entries(deck, STOP_ENTRY_TYPE)) == 1
 
 
-def test_without_a_pideck_session_nothing_is_read_or_made(homes: Homes) -> None:
+def test_a_conversation_without_a_session_gets_one_only_when_its_plan_has_open_items(homes: Homes) -> None:
     run = RUNS["claude-tasks"]
-    agent = AgentHome(homes.root, run).grow_to(run.between)
+    agent = AgentHome(homes.root, run).grow_to(run.end)  # every task done: nothing to remember
     assert agent.hook(homes.project) == (0, "", "")
     assert not pideck_sessions_dir(str(homes.project)).exists()
-    assert not (pideck_home() / "conversations").exists()
+    agent = AgentHome(homes.root / "second", run).grow_to(run.between)
+    assert agent.hook(homes.project) == (0, BLOCK_3[run.folder], "")
+    (made,) = os.listdir(pideck_sessions_dir(str(homes.project)))
+    deck = pideck_session(homes)
+    assert deck.log.path.name == made
+    first = SessionLog.open(deck.log.path).records[0]
+    assert (first.custom_type, first["data"]) == ("pideck/conversation", {
+        "agent": "claude", "agentSessionId": SAMPLES_BY_AGENT["claude"][0]["session_id"], "cwd": str(homes.project),
+        "transcript": str(agent.path)})
+    assert [p["kind"] for p in plan_pokes(deck)] == ["poke"]
 
 
 def test_a_read_only_session_is_a_notice_and_never_a_plan_poke(homes: Homes, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -442,7 +461,7 @@ CASES = ["missing", "relative", "number", "null", "empty string", "folder", "fif
 @pytest.mark.parametrize("case", CASES)
 @pytest.mark.parametrize("agent", ["claude", "codex"])
 def test_a_transcript_path_pideck_cannot_use_answers_as_without_it(homes: Homes, agent: str, case: str) -> None:
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, agent)
     root = homes.root / "agent"
     root.mkdir()
     paths = _not_a_transcript(root, homes)
@@ -463,7 +482,7 @@ def test_a_line_still_being_written_and_a_bad_line_are_what_the_reader_makes_of_
     """Claude writes up to ~114 KB in one write: a hook can meet half a line. The reader holds it
     back (and skips a line that is not JSON), so the plan is the one the whole lines give."""
     run = RUNS["claude-tasks"]
-    deck = pideck_session(homes)
+    deck = pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     with open(agent.path, "ab") as f:
         f.write(b'{"type":"user","oops\n')  # a line that is not JSON
@@ -484,7 +503,7 @@ def test_a_transcript_a_reader_fails_on_is_one_line_on_stderr(homes: Homes, monk
 
     monkeypatch.setattr("core.agents.plan_gate.read_plan", broken)
     run = RUNS["claude-tasks"]
-    pideck_session(homes)
+    pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     assert agent.hook(homes.project) == (
         0, "", f"pideck hook claude: the agent's plan cannot be read, ignored ({agent.path}: a reader failed)\n")
@@ -492,7 +511,7 @@ def test_a_transcript_a_reader_fails_on_is_one_line_on_stderr(homes: Homes, monk
 
 def test_through_a_shell_pipe_as_claude_runs_it(homes: Homes) -> None:
     run = RUNS["claude-tasks"]
-    pideck_session(homes)
+    pideck_session(homes, run.agent)
     agent = AgentHome(homes.root, run).grow_to(run.between)
     before = agent.files()
     answers = []

@@ -17,6 +17,7 @@ from core.agents.hooks import STOP_ENTRY_TYPE
 from core.deck import READ_ONLY_HINT, Deck
 from core.demo import write_pi_example
 from core.opening import open_deck
+from core.conversations.binding import Conversation, session_for
 from core.session.discovery import pi_sessions_dir, pideck_sessions_dir
 
 SAMPLE_CWD = "/home/user/proj"  # both captures ran there
@@ -35,14 +36,17 @@ OPEN_TODO = {"todos": [{"id": "t1", "content": "Parse the config", "status": "in
                         "confidence": 80}]}
 
 
-def agent_session(cwd: str = SAMPLE_CWD) -> Deck:
-    """The pideck session the MCP server would have made for ``cwd``."""
-    return open_deck(None, cwd=cwd, pideck_only=True).deck
+def agent_session(agent: str) -> Deck:
+    """The pideck session the MCP server made for the conversation of the agent's samples (its
+    first call made it)."""
+    sample = {"claude": CLAUDE, "codex": CODEX}[agent][0]
+    conversation = Conversation(agent, sample["session_id"], sample["cwd"], sample["transcript_path"])
+    return open_deck(session_for(conversation, create=True)).deck
 
 
 @BOTH
 def test_open_todos_block_once_and_a_stop_that_changed_nothing_ends_the_cycle(homes: Homes, agent, sample) -> None:
-    deck = agent_session()
+    deck = agent_session(agent)
     deck.call_tool("todo", OPEN_TODO)
     assert hook(agent, sample[0]) == (0, BLOCK, "")
     assert set(json.loads(BLOCK)) <= CODEX_STOP_KEYS
@@ -70,7 +74,7 @@ def test_the_reason_is_the_follow_up_exactly_as_pideck_gate_prints_it(homes: Hom
 
 @BOTH
 def test_a_sent_back_turn_that_moved_the_todos_is_poked_again(homes: Homes, agent, sample) -> None:
-    deck = agent_session()
+    deck = agent_session(agent)
     deck.call_tool("todo", OPEN_TODO)
     assert hook(agent, sample[0]) == (0, BLOCK, "")
     progressed = {"todos": [{**OPEN_TODO["todos"][0], "confidence": 85}]}
@@ -81,7 +85,7 @@ def test_a_sent_back_turn_that_moved_the_todos_is_poked_again(homes: Homes, agen
 
 def test_a_configured_no_progress_limit_is_the_one_that_holds(homes: Homes) -> None:
     (homes.root / "config.toml").write_text("[todo]\nmax_consecutive_pokes_without_progress = 2\n")
-    agent_session().call_tool("todo", OPEN_TODO)
+    agent_session("codex").call_tool("todo", OPEN_TODO)
     assert hook("codex", CODEX[0]) == (0, BLOCK, "")
     assert hook("codex", CODEX[1]) == (0, BLOCK, "")
     assert hook("codex", CODEX[1]) == (0, (
@@ -93,23 +97,23 @@ def test_done_work_is_a_notice_for_the_person_only(homes: Homes) -> None:
     done = {"todos": [{"id": "t1", "content": "Parse", "status": "completed", "priority": "high",
                        "confidence": 80, "completion_confidence": 100}],
             "goals": [{"closed_feedback_loop": 100, "end_to_end_ownership": 100}]}
-    assert agent_session().call_tool("todo", done).rejected is False
+    assert agent_session("claude").call_tool("todo", done).rejected is False
     assert hook("claude", CLAUDE[0]) == (
         0, '{"systemMessage":"\\u2705 All todos done. Completion confidence: 100%."}\n', "")
 
 
 def test_nothing_to_say_prints_nothing(homes: Homes) -> None:
     folder = pideck_sessions_dir(SAMPLE_CWD)
-    assert hook("claude", CLAUDE[0]) == (0, "", "")  # no session for that directory
+    assert hook("claude", CLAUDE[0]) == (0, "", "")  # no session for that conversation
     assert not folder.exists()  # and the hook made none
-    deck = agent_session()  # a session without todos
+    deck = agent_session("codex")  # a session without todos
     assert hook("codex", CODEX[0]) == (0, "", "")
     assert entries(deck, "pi-jtodo/cycle") == [("pi-jtodo/cycle", {"armed": False, "reason": "no_todos"})]
 
 
 @BOTH
 def test_subagent_stop_settles_like_stop(homes: Homes, agent, sample) -> None:
-    deck = agent_session()
+    deck = agent_session(agent)
     deck.call_tool("todo", OPEN_TODO)
     assert hook(agent, {**sample[0], "hook_event_name": "SubagentStop"}) == (0, BLOCK, "")
     assert entries(deck, STOP_ENTRY_TYPE)[0][1]["event"] == "SubagentStop"
@@ -117,7 +121,7 @@ def test_subagent_stop_settles_like_stop(homes: Homes, agent, sample) -> None:
 
 @pytest.mark.parametrize("event", ["PreToolUse", "UserPromptSubmit", "SessionStart", "Notification", "stop"])
 def test_other_events_print_nothing_and_touch_nothing(homes: Homes, event: str) -> None:
-    deck = agent_session()
+    deck = agent_session("claude")
     deck.call_tool("todo", OPEN_TODO)
     before = deck.log.path.read_bytes()
     assert hook("claude", {**CLAUDE[0], "hook_event_name": event}) == (0, "", "")
@@ -142,7 +146,7 @@ MALFORMED = [
 @pytest.mark.parametrize("stdin, reason", MALFORMED)
 @pytest.mark.parametrize("agent", ["claude", "codex"])
 def test_malformed_input_is_one_line_on_stderr_and_exit_1(homes: Homes, agent: str, stdin: bytes, reason: str) -> None:
-    agent_session().call_tool("todo", OPEN_TODO)  # a block would be due, were the input readable
+    agent_session(agent).call_tool("todo", OPEN_TODO)  # a block would be due, were the input readable
     assert hook(agent, stdin) == (1, "", f"pideck hook {agent}: malformed hook input: {reason}\n")
 
 
@@ -157,8 +161,8 @@ def test_a_read_only_session_is_a_notice_and_never_a_block(homes: Homes, monkeyp
     assert pi_file.read_bytes() == before
 
 
-def test_the_session_flag_and_the_environment_win_over_the_cwd(homes: Homes, monkeypatch: pytest.MonkeyPatch) -> None:
-    for_cwd = agent_session()
+def test_the_session_flag_and_the_environment_win_over_the_conversations_session(homes: Homes, monkeypatch: pytest.MonkeyPatch) -> None:
+    for_cwd = agent_session("codex")
     chosen, flagged = open_deck(homes.root / "env.jsonl").deck, open_deck(homes.root / "flag.jsonl").deck
     for deck in (for_cwd, chosen, flagged):
         deck.call_tool("todo", OPEN_TODO)
@@ -177,7 +181,7 @@ def test_a_mistyped_hook_command_exits_1_never_2(homes: Homes) -> None:
 
 @BOTH
 def test_through_a_shell_pipe_as_the_agents_run_it(homes: Homes, agent, sample) -> None:
-    agent_session().call_tool("todo", OPEN_TODO)
+    agent_session(agent).call_tool("todo", OPEN_TODO)
     answers = []
     for i, event in enumerate(sample):
         (homes.root / f"stop{i}.json").write_text(json.dumps(event, indent=1))

@@ -1,0 +1,204 @@
+"""Which pideck session belongs to which agent conversation (docs/agent-conversations.md#one-pideck-session-per-conversation).
+
+Each Claude Code conversation (its session id) and each Codex thread (its thread id) gets a pideck
+session of its own, made the first time the conversation needs one (its first pideck tool call, or
+a Stop hook with something to record) and found again when the conversation is resumed. Claude
+Code's ``/clear`` and ``--fork-session`` start a conversation with a new id, so they get a new
+session too.
+
+The binding lives under pideck's home, never in the agent's folders:
+
+- ``bindings/<agent>/<id>.json`` names the session file of one conversation;
+- the session names its conversation in its first entry, a ``pideck/conversation`` custom entry
+  (``agent``, ``agentSessionId``, ``transcript``, ``cwd``), so a reader can go either way;
+- ``bindings/processes/<pid>.json`` names the conversation an agent process is in now, written by
+  the agent's hooks (SessionStart first), for a front end that cannot find out by itself.
+
+Every lookup or creation takes the binding's lock, so two front ends of one conversation (the MCP
+server and a hook) that need the session at the same moment make one session, not two.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import re
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from core.session.discovery import new_session_path, pideck_home
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on POSIX
+    fcntl = None  # type: ignore[assignment]
+
+ENTRY_TYPE = "pideck/conversation"
+"""The first entry of a session made for a conversation: which conversation it belongs to."""
+AGENTS = ("claude", "codex")
+"""The agents whose conversations get a pideck session: the two whose hooks and MCP server pideck
+can tell apart by conversation."""
+
+_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One agent conversation, as a front end found it."""
+
+    agent: str  # claude or codex
+    id: str  # Claude Code's session id, Codex's thread id
+    cwd: str
+    transcript: str | None = None  # the agent's own transcript of it, where known
+    how: str = ""  # how it was found, in a person's words ("the hook input", ...)
+
+    @property
+    def short(self) -> str:
+        from core.conversations.plan import AGENT_NAMES
+
+        return f"{AGENT_NAMES.get(self.agent, self.agent)} conversation {self.id[:8]}"
+
+    def entry(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"agent": self.agent, "agentSessionId": self.id, "cwd": self.cwd}
+        if self.transcript is not None:
+            data["transcript"] = self.transcript
+        return data
+
+
+def bindings_dir() -> Path:
+    return pideck_home() / "bindings"
+
+
+def file_name(value: str) -> str:
+    """A file name for an id: the id itself when it is plain (the agents' ids are UUIDs), else a
+    digest, so no id can name a path outside the folder."""
+    if _PLAIN_ID.fullmatch(value) and value not in (".", ".."):
+        return value
+    return "sha256-" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def binding_path(agent: str, conversation_id: str) -> Path:
+    return bindings_dir() / file_name(agent) / f"{file_name(conversation_id)}.json"
+
+
+def read_json(path: Path) -> dict[str, Any] | None:
+    """A small JSON object file pideck wrote, or None when it is missing or not one."""
+    try:
+        with open(path, "rb") as fh:
+            value = json.loads(fh.read(1 << 16))
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def write_json(path: Path, value: dict[str, Any]) -> None:
+    """Write ``value`` whole or not at all (a temporary file renamed into place), private."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(value, fh, separators=(",", ":"))  # (ASCII: a lone surrogate in a path is kept)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    """The exclusive lock of one binding (a ``.lock`` file beside it)."""
+    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # (releases the lock)
+
+
+def bound_session(agent: str, conversation_id: str) -> Path | None:
+    """The session file bound to a conversation, when there is one on disk."""
+    record = read_json(binding_path(agent, conversation_id))
+    session = record.get("session") if record is not None else None
+    if isinstance(session, str) and os.path.isfile(session):
+        return Path(session)
+    return None
+
+
+def session_for(conversation: Conversation, *, create: bool) -> Path | None:
+    """The pideck session of ``conversation``: the bound one, else (``create``) a new one, bound
+    from now on. None when there is none and ``create`` is false. A bound file that was deleted is
+    made again at its path, so the binding stays what a person can read in the session list."""
+    from core.session.log import SessionLog
+
+    where = binding_path(conversation.agent, conversation.id)
+    with _locked(where):
+        record = read_json(where)
+        recorded = record.get("session") if record is not None else None
+        if isinstance(recorded, str) and os.path.isfile(recorded):
+            path = Path(recorded)
+            if conversation.transcript is not None and record is not None and record.get("transcript") != conversation.transcript:
+                write_json(where, {**record, "transcript": conversation.transcript})
+            return path
+        if not create:
+            return None
+        if isinstance(recorded, str) and os.path.isabs(recorded):
+            path, session_id, timestamp = Path(recorded), None, None
+        else:
+            path, session_id, timestamp = new_session_path(conversation.cwd)
+        log = SessionLog.create(path, cwd=conversation.cwd, session_id=session_id, timestamp=timestamp)
+        log.append_custom(ENTRY_TYPE, conversation.entry())
+        write_json(where, {**conversation.entry(), "session": str(path)})
+        return path
+
+
+def conversation_of(records: Any) -> dict[str, Any] | None:
+    """The conversation a session belongs to: the data of its ``pideck/conversation`` entry among
+    its first entries, or None for a session of no conversation."""
+    for record in list(records)[:4]:
+        if getattr(record, "custom_type", None) == ENTRY_TYPE:
+            data = record.get("data")
+            if isinstance(data, dict) and isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
+                return data
+    return None
+
+
+# -- which conversation an agent process is in now ----------------------------------------------
+
+
+def process_path(pid: int) -> Path:
+    return bindings_dir() / "processes" / f"{pid}.json"
+
+
+def note_process(pid: int, conversation: Conversation, started: str | None) -> None:
+    """Record that the agent process ``pid`` (started at ``started``, its start time as
+    ``/proc/<pid>/stat`` gives it) is in ``conversation`` now."""
+    record: dict[str, Any] = {**conversation.entry(), "pid": pid}
+    if started is not None:
+        record["procStart"] = started
+    write_json(process_path(pid), record)
+
+
+def forget_process(pid: int, conversation_id: str) -> None:
+    """The conversation ended in process ``pid``: its record goes, unless it already names the
+    next conversation (``/clear`` ends one and starts another in the same process)."""
+    path = process_path(pid)
+    record = read_json(path)
+    if record is not None and record.get("agentSessionId") == conversation_id:
+        path.unlink(missing_ok=True)
+
+
+def noted_process(pid: int, started: str | None) -> dict[str, Any] | None:
+    """The conversation the hooks recorded for process ``pid``, when the record is of this very
+    process (not of an earlier one that had the same pid)."""
+    record = read_json(process_path(pid))
+    if record is None or not isinstance(record.get("agentSessionId"), str) or not isinstance(record.get("agent"), str):
+        return None
+    if started is not None and record.get("procStart") not in (None, started):
+        return None
+    return record
