@@ -56,11 +56,18 @@ def check_text(value: str, what: str) -> str:
     return value
 
 
-def open_deck(args: argparse.Namespace, *, create: bool = True) -> Opened:
-    """The session named by ``--session`` (else the default choice), its config warnings printed."""
+def open_deck(args: argparse.Namespace, *, create: bool = True, for_agent: bool = False) -> Opened:
+    """The session named by ``--session`` (else the default choice), its config warnings printed.
+    ``for_agent`` (a tool call): without ``--session``, the session is chosen as the MCP server
+    chooses one for a call (``core/agents/routing.py``), never pi's, whose files refuse writes."""
     from core.opening import open_deck as open_session_deck
 
-    opened = open_session_deck(args.session, write=getattr(args, "write", False), create=create)
+    path = args.session
+    if for_agent:
+        from core.agents.routing import route
+
+        path = route(args.session).path
+    opened = open_session_deck(path, write=getattr(args, "write", False), create=create, pideck_only=for_agent)
     for warning in opened.warnings:
         print(f"pideck: {warning}", file=sys.stderr)
     return opened
@@ -121,7 +128,7 @@ def cmd_tool(args: argparse.Namespace) -> int:
     except UsageError as exc:
         print(f"pideck tool: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    deck = open_deck(args).deck
+    deck = open_deck(args, for_agent=True).deck
     try:
         result = deck.call_tool(args.name, params)
     except UnknownTool as exc:
@@ -293,8 +300,24 @@ def cmd_sessions(args: argparse.Namespace) -> int:
     for s in sessions:
         changed = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(s.mtime))
         # a file name is anyone's text: never let it drive the terminal (or fail to encode)
-        emit(f"{s.kind:<7} {s.entries:>7} {human_size(s.size):>9}  {changed:<19}  {visible_path(s.path)}")
+        emit(f"{s.kind:<7} {s.entries:>7} {human_size(s.size):>9}  {changed:<19}  {visible_path(s.path)}"
+             + (f"  (of {s.conversation['agent']} {visible_path(s.conversation['agentSessionId'][:8])})"
+                if s.conversation is not None else ""))
+    if not args.all:
+        emit(f"`pideck` here opens {opens_here()}")
     return EXIT_OK
+
+
+def opens_here() -> str:
+    """Which session ``pideck`` opens in this directory and why (``core.opening.default_choice``)."""
+    from core.opening import default_choice
+    from core.todo.config import load_tui_config
+
+    named = os.environ.get("PIDECK_SESSION")
+    if named:
+        return f"{visible_path(named)}: $PIDECK_SESSION names it"
+    chosen, why = default_choice(os.getcwd(), load_tui_config()[0].prefer_kind)
+    return f"{visible_path(chosen.path)}: {visible_path(why)}" if chosen is not None else why
 
 
 def visible_path(path: str | os.PathLike[str]) -> str:

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Callable
 
 from core.deck import Deck
-from core.session.discovery import AGENT_KINDS, is_pi_session_path, new_session_path, newest_session
+from core.conversations.plan import AGENT_NAMES
+from core.session.discovery import (AGENT_KINDS, SessionInfo, as_conversation, is_pi_session_path, new_session_path,
+                                    newest_session)
 from core.session.errors import NoSession, ReadOnlySession
 from core.session.log import SessionLog
 from core.todo.config import load_config
@@ -68,8 +70,7 @@ def choose_session(
             return SessionLog.create(target, cwd=cwd)
         return open_log(target, writable=writable)
     if agents and not pideck_only:
-        preferred = newest_session(cwd, kind=prefer) if prefer in KINDS else None
-        newest = preferred or newest_session(cwd, agents=True)
+        newest, _ = default_choice(cwd, prefer)
     else:
         newest = newest_session(cwd, kind="pideck" if pideck_only else None)
     if newest is not None:
@@ -82,6 +83,25 @@ def choose_session(
         raise NoSession(f"no session for {cwd} yet")
     new_path, session_id, timestamp = new_session_path(cwd)
     return SessionLog.create(new_path, cwd=cwd, session_id=session_id, timestamp=timestamp)
+
+
+def default_choice(cwd: str | os.PathLike[str], prefer: str | None) -> tuple[SessionInfo | None, str]:
+    """What ``pideck`` opens in ``cwd`` when nothing names a session, and why, in a person's words:
+    the newest session or agent conversation, or the newest of the ``prefer`` kind. A pideck
+    session that belongs to an agent conversation stands for the conversation (its screen shows
+    both)."""
+    if prefer in KINDS:
+        preferred = newest_session(cwd, kind=prefer)
+        if preferred is not None:
+            return as_conversation(preferred), f"the newest of kind {prefer}, as [tui] prefer_kind says"
+    newest = newest_session(cwd, agents=True)
+    if newest is None:
+        return None, "nothing here yet: a new pideck session"
+    data = newest.conversation
+    if data is not None and newest.kind in AGENT_KINDS:
+        return newest, (f"the newest: {AGENT_NAMES.get(newest.kind, newest.kind)} conversation "
+                        f"{str(data['agentSessionId'])[:8]}, with its pideck session {Path(data['session']).name}")
+    return newest, "the newest of this directory"
 
 
 def open_log(path: str | os.PathLike[str], writable: bool | None = None) -> SessionLog:

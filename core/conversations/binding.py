@@ -157,6 +157,27 @@ def session_for(conversation: Conversation, *, create: bool) -> Path | None:
         return path
 
 
+def conversation_in_file(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """``conversation_of`` from the first lines of a session file alone (listing many sessions
+    reads no more of each)."""
+    from core.session.parse import loads_line
+
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 13)
+    except OSError:
+        return None
+    for raw in head.split(b"\n")[1:3]:
+        try:
+            value = loads_line(raw)
+        except ValueError:
+            continue
+        data = value.get("data") if isinstance(value, dict) and value.get("customType") == ENTRY_TYPE else None
+        if isinstance(data, dict) and isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
+            return data
+    return None
+
+
 def conversation_of(records: Any) -> dict[str, Any] | None:
     """The conversation a session belongs to: the data of its ``pideck/conversation`` entry among
     its first entries, or None for a session of no conversation."""

@@ -143,6 +143,9 @@ class SessionInfo:
     entries: int | None  # complete lines after the header (blank or bad lines included); None: not counted
     size: int
     mtime: float
+    conversation: dict | None = None
+    """A pideck session's conversation (its ``pideck/conversation`` entry's data); on a
+    conversation, the same data of its pideck session with ``session`` (the file) added."""
 
 
 def read_header(path: str | os.PathLike[str], max_bytes: int = 1 << 16) -> dict | None:
@@ -172,6 +175,8 @@ def _count_lines(path: Path) -> int:
 
 
 def _scan(folder: Path, kind: Kind, cwd_filter: str | None, count: bool = True) -> list[SessionInfo]:
+    from core.conversations.binding import conversation_in_file
+
     found: list[SessionInfo] = []
     try:
         candidates = [p for p in folder.iterdir() if p.suffix == ".jsonl" and p.is_file()]
@@ -189,7 +194,8 @@ def _scan(folder: Path, kind: Kind, cwd_filter: str | None, count: bool = True) 
             entries = max(_count_lines(path) - 1, 0) if count else None
         except OSError:
             continue
-        found.append(SessionInfo(path, kind, header["id"], cwd, entries, st.st_size, st.st_mtime))
+        conversation = conversation_in_file(path) if kind == "pideck" else None
+        found.append(SessionInfo(path, kind, header["id"], cwd, entries, st.st_size, st.st_mtime, conversation))
     return found
 
 
@@ -273,4 +279,22 @@ def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None, *, age
         if agents and kind is None:
             sessions += _newest_conversation(cwd)
     sessions.sort(key=lambda s: s.mtime, reverse=True)
+    if agents and sessions:
+        return as_conversation(sessions[0])
     return sessions[0] if sessions else None
+
+
+def as_conversation(info: SessionInfo) -> SessionInfo:
+    """A pideck session that belongs to an agent conversation stands for the conversation, whose
+    screen shows both (docs/agent-conversations.md#one-pideck-session-per-conversation); a
+    conversation whose transcript is gone leaves the session itself."""
+    data = info.conversation
+    transcript = data.get("transcript") if data is not None else None
+    if info.kind != "pideck" or data is None or data.get("agent") not in AGENT_KINDS or not isinstance(transcript, str):
+        return info
+    try:
+        st = os.stat(transcript)
+    except (OSError, ValueError):
+        return info
+    return SessionInfo(Path(transcript), data["agent"], data["agentSessionId"], info.cwd, None, st.st_size,
+                       max(st.st_mtime, info.mtime), {**data, "session": str(info.path)})

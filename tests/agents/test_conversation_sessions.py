@@ -345,3 +345,43 @@ def test_where_the_server_finds_nothing_the_hooks_record_names_the_conversation(
     path = bound_session("codex", thread)
     assert path is not None and binding_path("codex", thread).is_file()
     assert "found from the hooks of process " in (homes.root / "server.txt").read_text()
+
+
+# -- what the person's `pideck` opens ---------------------------------------------------------
+
+
+def test_pideck_opens_the_claude_conversation_its_mcp_writes_belong_to_over_pis_newer_session(homes: Homes) -> None:
+    """pi's session of the directory is newer than pideck's and than Claude Code's transcript;
+    then the agent writes through `pideck mcp`: the conversation is what `pideck` opens."""
+    from core.demo import write_pi_example
+    from core.opening import choose_session, default_choice
+    from core.session.discovery import pi_sessions_dir
+
+    cwd = "/home/user/project"  # where the sample ran (its transcript says so)
+    source = TRANSCRIPTS / "claude-tasks" / "final" / ".claude" / "projects" / "-home-user-project"
+    (name,) = [p.name for p in source.glob("*.jsonl")]
+    transcript = Path(os.environ["CLAUDE_CONFIG_DIR"]) / "projects" / "-home-user-project" / name
+    transcript.parent.mkdir(parents=True)
+    shutil.copy(source / name, transcript)
+    os.utime(transcript, (1_000_000, 1_000_000))
+    folder = pi_sessions_dir(cwd)
+    folder.mkdir(parents=True)
+    pi_file = write_pi_example(folder, cwd)
+    os.utime(pi_file, (2_000_000, 2_000_000))
+    assert choose_session(None, cwd=cwd, agents=True).path == pi_file  # before the agent writes
+    conversation = Conversation("claude", transcript.stem, cwd, str(transcript), "the test")
+    written = open_deck(session_for(conversation, create=True)).deck
+    written.call_tool("agent_state_add_work_item", {"id": "w1", "content": "Parse"})
+    chosen = choose_session(None, cwd=cwd, agents=True)
+    assert (chosen.shown_path, chosen.agent()["kind"]) == (transcript, "claude")
+    assert default_choice(cwd, None)[1] == (  # what `pideck sessions` says at its end
+        f"the newest: Claude Code conversation {transcript.stem[:8]}, with its pideck session {written.log.path.name}")
+
+
+def test_pideck_sessions_names_each_sessions_conversation_and_what_pideck_opens(homes: Homes, pideck: Any) -> None:
+    deck = session_of("claude", CLAUDE_FIRST, homes.project)
+    code, out, err = pideck("sessions")
+    assert (code, err) == (0, "")
+    rows = out.splitlines()
+    assert rows[1].endswith(f"{deck.log.path}  (of claude 0e768ad0)")
+    assert rows[2] == f"`pideck` here opens {deck.log.path}: the newest of this directory"  # (no transcript here)

@@ -156,13 +156,19 @@ def test_pi_sessions_are_read_only_unless_write(pideck, tmp_path, isolated):
     assert (code, out) == (1, "") and "read-only" in err and "--write" in err
     assert pi.read_bytes() == before
     # a refused write is a failure for a harness too (it was exit 0 from `tool`), the hint on stderr
-    code, out, err = pideck("tool", "agent_state_add_work_item", '{"id":"a","content":"x"}')
+    code, out, err = pideck("tool", "--session", str(pi), "agent_state_add_work_item", '{"id":"a","content":"x"}')
     assert (code, out) == (1, "") and "read-only" in err and pi.read_bytes() == before
-    code, out, _ = pideck("tool", "agent_state_get")  # reads still answer on a read-only session
+    code, out, _ = pideck("tool", "--session", str(pi), "agent_state_get")  # reads still answer there
     assert code == 0 and out.startswith("Agent State: no objective")
     assert json.loads(pideck("inspect", "--json")[1])["session"]["writable"] is False
     assert pideck("run", "--write", "/agent-state objective Mine") == (0, "Agent State: objective updated.\n", "")
     assert read_lines(pi)[-1]["data"]["state"]["objective"] == "Mine"
+    before = pi.read_bytes()
+    # an agent's tool call named no session: it goes to a pideck session of the directory, never pi's
+    assert pideck("tool", "agent_state_add_work_item", '{"id":"a","content":"x"}') == (
+        0, 'Agent State: added work item "a".\n', "")
+    (made,) = (tmp_path / "pideck-home" / "sessions" / encode_cwd(isolated)).glob("*.jsonl")
+    assert read_lines(made)[-1]["data"]["state"]["workItems"][0]["id"] == "a" and pi.read_bytes() == before
 
 
 def test_help_and_version(pideck):

@@ -36,7 +36,7 @@ def test_sessions_lists_every_agent_s_conversations_newest_first(homes, pideck):
         line("codex", LINES[CODEX], paths[CODEX]),
         line("claude", LINES[CLAUDE_TODOWRITE], paths[CLAUDE_TODOWRITE]),
         line("claude", LINES[CLAUDE_TASKS], paths[CLAUDE_TASKS]),
-    ])
+    ]) + f"`pideck` here opens {paths[GEMINI]}: the newest of this directory\n"
 
 
 def test_sessions_and_conversations_share_one_list(homes, pideck):
@@ -44,7 +44,7 @@ def test_sessions_and_conversations_share_one_list(homes, pideck):
     log = SessionLog.create_for_cwd(str(homes.cwd))
     os.utime(log.path, (MTIMES[CODEX] + 30, MTIMES[CODEX] + 30))  # between Codex's and Gemini's
     out = pideck("sessions")[1]
-    assert [row.split()[0] for row in out.splitlines()[1:]] == ["gemini", "pideck", "codex", "claude", "claude"]
+    assert [row.split()[0] for row in out.splitlines()[1:-1]] == ["gemini", "pideck", "codex", "claude", "claude"]
     assert f"pideck        0 " in out and str(pideck_sessions_dir(homes.cwd)) in out
     assert [s.path for s in list_sessions(homes.cwd)] == [
         paths[GEMINI], log.path, paths[CODEX], paths[CLAUDE_TODOWRITE], paths[CLAUDE_TASKS]]
