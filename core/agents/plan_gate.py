@@ -10,8 +10,8 @@ left the plan as it was ends the cycle, and a configured
 The plan is read from the hook input's ``transcript_path`` through the conversation readers
 (``core/conversations``), which never write, lock or create anything beside the transcript. What
 the gate remembers between stops (the plan at the last poke, how many pokes in a row saw it
-unchanged, the plan it stopped at) is derived from ``pideck/plan-poke`` custom entries in pideck's
-own session for the hook's cwd, appended after the stop's ``pideck/stop`` record.
+unchanged, the plan it stopped at) is derived from ``pideck/plan-poke`` custom entries in the
+conversation's own pideck session, appended after the stop's ``pideck/stop`` record.
 
 Decisions are pure (``remember`` folds the entries, ``decide`` answers one stop); ``settle_plan``
 wires them to a Deck under its session's lock.
@@ -50,11 +50,11 @@ NOTICE_POKE = (
 after the first stop, and ``/todos poke off`` records nothing on a disarmed cycle.)"""
 NOTICE_HOOK_NO_PROGRESS = (
     "⚠️ The agent stopped again after a Stop hook sent it back, without changing its own plan. We "
-    "stopped poking; review the remaining {noun}s yourself. /todos poke on in pideck's session for this directory to resume."
+    "stopped poking; review the remaining {noun}s yourself. /todos poke on in the conversation's pideck session to resume."
 )
 NOTICE_NO_PROGRESS = (
     "⚠️ The agent stopped {limit} times in a row without changing its own plan. We stopped poking; "
-    "review the remaining {noun}s yourself. /todos poke on in pideck's session for this directory to resume."
+    "review the remaining {noun}s yourself. /todos poke on in the conversation's pideck session to resume."
 )
 
 

@@ -146,7 +146,7 @@ WORDING_TOOL = {"claude-tasks": "TaskCreate/TaskUpdate", "claude-todowrite": "To
 def sent_back_in_vain(run: Run) -> str:
     return ('{"systemMessage":"\\u26a0\\ufe0f The agent stopped again after a Stop hook sent it back, without '
             f'changing its own plan. We stopped poking; review the remaining {NOUNS[run.folder]} yourself. '
-            '/todos poke on in pideck\'s session for this directory to resume."}\n')
+            '/todos poke on in the conversation\'s pideck session to resume."}\n')
 
 
 def plan_pokes(deck: Deck) -> list[dict[str, Any]]:
@@ -263,7 +263,7 @@ def test_the_configured_budget_runs_out_whatever_stop_hook_active_says(homes: Ho
     assert agent.hook(homes.project, sent_back) == (0, BLOCK_3[run.folder], "")
     assert agent.hook(homes.project, sent_back) == (0, out(systemMessage=(
         "⚠️ The agent stopped 2 times in a row without changing its own plan. We stopped poking; review the "
-        "remaining plan steps yourself. /todos poke on in pideck's session for this directory to resume.")), "")
+        "remaining plan steps yourself. /todos poke on in the conversation's pideck session to resume.")), "")
     assert agent.hook(homes.project, sent_back) == (0, "", "")
     assert [p["kind"] for p in plan_pokes(deck)] == ["poke", "poke", "stop"]
 
@@ -279,7 +279,7 @@ def test_with_the_budget_a_moving_plan_starts_the_count_again(homes: Homes) -> N
         "You have 2 incomplete todos. Continue working, or update them with TodoWrite.")
     assert json.loads(agent.hook(homes.project, sent_back=True)[1]) == {"systemMessage": (
         "⚠️ The agent stopped 1 times in a row without changing its own plan. We stopped poking; review the "
-        "remaining todos yourself. /todos poke on in pideck's session for this directory to resume.")}
+        "remaining todos yourself. /todos poke on in the conversation's pideck session to resume.")}
 
 
 def test_a_stopped_gate_starts_afresh_when_the_plan_changes(homes: Homes) -> None:
