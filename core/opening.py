@@ -28,6 +28,8 @@ class Opened:
 
     deck: Deck[SessionLog]
     warnings: list[str] = field(default_factory=list)
+    why: str | None = None
+    """Why this session was opened, when nothing named it (``default_choice``)."""
 
 
 def choose_session(
@@ -137,6 +139,10 @@ def open_deck(
 ) -> Opened:
     """The Deck over the session ``choose_session`` picks, with the user's todo configuration."""
     config, problems = load_config()
+    why = None
+    if path is None and agents and not pideck_only and not os.environ.get("PIDECK_SESSION"):
+        newest, why = default_choice(os.fspath(cwd) if cwd is not None else os.getcwd(), prefer)
+        path = newest.path if newest is not None else None
     log = choose_session(path, write=write, cwd=cwd, create=create, pideck_only=pideck_only, agents=agents,
                          prefer=prefer)
-    return Opened(Deck(log, todo_config=config, clock=clock), [f"config: {p}" for p in problems])
+    return Opened(Deck(log, todo_config=config, clock=clock), [f"config: {p}" for p in problems], why)
