@@ -1,5 +1,6 @@
 """``pideck install AGENT [--scope project|user] [--dry-run]``: write the configs that make an agent
-start ``pideck mcp`` and call ``pideck hook`` at the end of each turn.
+start ``pideck mcp`` and call ``pideck hook`` at the start and end of each conversation and the end
+of each turn.
 
 Every file is read and merged before the first one is written, so a malformed file stops the
 install with nothing written. A second run changes no byte and makes no backup.
@@ -22,7 +23,7 @@ from core.agents.files import (
     write_atomically,
 )
 from core.agents.merge import ConfigShapeError, Outcome
-from core.agents.targets import AGENTS, Agent, ConfigFile, Places, Scope
+from core.agents.targets import AGENTS, SHARED_VARIABLES, Agent, ConfigFile, Places, Scope
 from core.session.writer import utc_now
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -143,6 +144,8 @@ def _closing(agent: Agent, scope: Scope, places: Places, command: list[str],
 
 def cmd_install(args: argparse.Namespace) -> int:
     codex_home = os.environ.get("CODEX_HOME") or str(Path.home() / ".codex")
-    places = Places(cwd=Path.cwd(), home=Path.home(), codex_home=Path(os.path.abspath(codex_home)))
+    shared = tuple((name, os.path.abspath(os.path.expanduser(os.environ[name])))
+                   for name in SHARED_VARIABLES if os.environ.get(name))
+    places = Places(cwd=Path.cwd(), home=Path.home(), codex_home=Path(os.path.abspath(codex_home)), shared=shared)
     return install(args.agent, args.scope, args.dry_run, places=places, command=pideck_command(),
                    now=utc_now(), out=sys.stdout, err=sys.stderr)

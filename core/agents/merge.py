@@ -1,8 +1,9 @@
-"""Put pideck's MCP server and Stop hook into an agent's parsed config, keeping everything else.
+"""Put pideck's MCP server and hooks into an agent's parsed config, keeping everything else.
 
 Each function changes the document in place and says what it did: "added", "updated" or
-"unchanged". Only what pideck owns is touched: its own server entry (the keys pideck writes; an
-``env`` the user added stays) and its own hook handler (recognised by the command it runs).
+"unchanged". Only what pideck owns is touched: its own server entry (the keys pideck writes; the
+variables of an ``env`` or ``env_vars`` the user added stay) and its own hook handlers
+(recognised by the command they run).
 """
 
 from __future__ import annotations
@@ -36,17 +37,24 @@ def put_server(doc: dict[str, Any], servers_key: str, entry: dict[str, Any]) -> 
         servers[SERVER_NAME] = dict(entry)
         return "added" if current is None else "updated"
     merged = {**current, **entry}
+    # the user's own variables stay beside pideck's; every other key (args too) is pideck's whole
+    for key in ("env", "env_vars"):
+        mine, value = current.get(key), entry.get(key)
+        if isinstance(value, dict) and isinstance(mine, dict):
+            merged[key] = {**mine, **value}
+        elif isinstance(value, list) and isinstance(mine, list):
+            merged[key] = mine + [name for name in value if name not in mine]
     if merged == current:
         return "unchanged"
     servers[SERVER_NAME] = merged
     return "updated"
 
 
-def put_stop_hook(doc: dict[str, Any], handler: dict[str, Any], agent: str) -> Outcome:
-    """``doc["hooks"]["Stop"]`` holds a group with ``handler`` (``{"hooks": [handler]}``, the shape
-    Claude Code and Codex share). A handler that already runs ``pideck hook <agent>`` is updated
-    in place, wherever it is; the user's other hooks are left alone."""
-    groups = _child(_child(doc, "hooks", dict, ""), "Stop", list, "hooks.")
+def put_hook(doc: dict[str, Any], event: str, handler: dict[str, Any], agent: str) -> Outcome:
+    """``doc["hooks"][event]`` holds a group with ``handler`` (``{"hooks": [handler]}``, the shape
+    Claude Code and Codex share). A handler that already runs ``pideck hook <agent>`` there is
+    updated in place; the user's other hooks are left alone."""
+    groups = _child(_child(doc, "hooks", dict, ""), event, list, "hooks.")
     for group in groups:
         handlers = group.get("hooks") if isinstance(group, dict) else None
         if not isinstance(handlers, list):

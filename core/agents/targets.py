@@ -1,5 +1,5 @@
-"""Which files each agent reads pideck's MCP server and Stop hook from, in what shape, and what a
-user does next. The shapes and places are the agents' documented ones (docs/agent-configs.md)."""
+"""Which files each agent reads pideck's MCP server and hooks from, in what shape, and what a user
+does next. The shapes and places are the agents' documented ones (docs/agent-configs.md)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,16 @@ from pathlib import Path
 from typing import Any, Callable, Literal
 
 from core.agents.command import shell_line
-from core.agents.merge import Outcome, put_server, put_stop_hook
+from core.agents.merge import Outcome, put_hook, put_server
 
 Scope = Literal["project", "user"]
+
+HOOK_EVENTS = ("Stop", "SessionStart", "SessionEnd")
+"""The hooks pideck answers: Stop settles the todo gates; SessionStart and SessionEnd tell pideck
+which conversation the agent process is in (docs/mcp-and-hooks.md#which-session-a-call-goes-to)."""
+SHARED_VARIABLES = ("PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR")
+"""Where pideck and pi keep their files: set where ``pideck install`` runs, they go to the server
+too, so the server writes where the TUI beside the agent reads."""
 
 # Seconds an agent waits for `pideck hook`: far more than a settle takes, far less than the
 # agents' default of ten minutes, so a hook stuck on a lock cannot freeze the agent for long.
@@ -19,11 +26,13 @@ HOOK_TIMEOUT = 60
 
 @dataclass(frozen=True)
 class Places:
-    """Where the files are: the project (the current directory), the home folder, $CODEX_HOME."""
+    """Where the files are: the project (the current directory), the home folder, $CODEX_HOME;
+    and the ``SHARED_VARIABLES`` that are set, as absolute paths."""
 
     cwd: Path
     home: Path
     codex_home: Path
+    shared: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -50,46 +59,61 @@ class Agent:
 
 def _server(servers_key: str, entry: dict[str, Any], command: list[str]) -> Edit:
     shown = shell_line([*command, "mcp"])
-    return Edit(f'MCP server "pideck" ({shown})', lambda doc: put_server(doc, servers_key, entry))
+    passed = entry.get("env") or entry.get("env_vars")
+    label = f'MCP server "pideck" ({shown}' + (f"; passes on {', '.join(passed)})" if passed else ")")
+    return Edit(label, lambda doc: put_server(doc, servers_key, entry))
 
 
-def _stop_hook(agent: str, command: list[str]) -> Edit:
+def _hooks(agent: str, command: list[str]) -> tuple[Edit, ...]:
     line = shell_line([*command, "hook", agent])
     handler = {"type": "command", "command": line, "timeout": HOOK_TIMEOUT}
-    return Edit(f"Stop hook ({line})", lambda doc: put_stop_hook(doc, handler, agent))
+
+    def edit(event: str) -> Edit:
+        return Edit(f"{event} hook ({line})", lambda doc: put_hook(doc, event, handler, agent))
+    return tuple(edit(event) for event in HOOK_EVENTS)
 
 
-def _stdio(command: list[str]) -> dict[str, Any]:
-    return {"command": command[0], "args": [*command[1:], "mcp"]}
+def _stdio(command: list[str], places: Places) -> dict[str, Any]:
+    """The server's command, and the shared variables set now as its ``env`` (Claude Code, Gemini
+    CLI and Cursor start it with the values written here)."""
+    entry: dict[str, Any] = {"command": command[0], "args": [*command[1:], "mcp"]}
+    if places.shared:
+        entry["env"] = dict(places.shared)
+    return entry
 
 
 def _claude_files(scope: Scope, places: Places, command: list[str]) -> list[ConfigFile]:
-    server = _server("mcpServers", {"type": "stdio", **_stdio(command)}, command)
-    hook = _stop_hook("claude", command)
+    server = _server("mcpServers", {"type": "stdio", **_stdio(command, places)}, command)
+    hooks = _hooks("claude", command)
     if scope == "project":
         return [ConfigFile(places.cwd / ".mcp.json", "json", (server,), False),
-                ConfigFile(places.cwd / ".claude" / "settings.json", "json", (hook,), False)]
+                ConfigFile(places.cwd / ".claude" / "settings.json", "json", hooks, False)]
     return [ConfigFile(places.home / ".claude.json", "json", (server,), True),
-            ConfigFile(places.home / ".claude" / "settings.json", "json", (hook,), True)]
+            ConfigFile(places.home / ".claude" / "settings.json", "json", hooks, True)]
 
 
 def _codex_files(scope: Scope, places: Places, command: list[str]) -> list[ConfigFile]:
-    """One config.toml for both; the hook goes to hooks.json instead when the user keeps hooks
-    there (Codex warns when one folder holds hooks in both files)."""
+    """One config.toml for all; the hooks go to hooks.json instead when the user keeps hooks there
+    (Codex warns when one folder holds hooks in both files). Codex hands its MCP servers a
+    stripped environment, so the shared variables are named in ``env_vars``: Codex passes each
+    on from its own environment."""
     folder = places.codex_home if scope == "user" else places.cwd / ".codex"
     private = scope == "user"
-    server = _server("mcp_servers", {**_stdio(command), "required": True}, command)
-    hook = _stop_hook("codex", command)
+    entry: dict[str, Any] = {"command": command[0], "args": [*command[1:], "mcp"], "required": True}
+    if places.shared:
+        entry["env_vars"] = [name for name, _ in places.shared]
+    server = _server("mcp_servers", entry, command)
+    hooks = _hooks("codex", command)
     if (folder / "hooks.json").exists():
         return [ConfigFile(folder / "config.toml", "toml", (server,), private),
-                ConfigFile(folder / "hooks.json", "json", (hook,), private)]
-    return [ConfigFile(folder / "config.toml", "toml", (server, hook), private)]
+                ConfigFile(folder / "hooks.json", "json", hooks, private)]
+    return [ConfigFile(folder / "config.toml", "toml", (server, *hooks), private)]
 
 
 def _mcp_json_files(relative: str) -> Callable[[Scope, Places, list[str]], list[ConfigFile]]:
     def files(scope: Scope, places: Places, command: list[str]) -> list[ConfigFile]:
         base = places.cwd if scope == "project" else places.home
-        server = _server("mcpServers", _stdio(command), command)
+        server = _server("mcpServers", _stdio(command, places), command)
         return [ConfigFile(base / relative, "json", (server,), scope == "user")]
     return files
 
@@ -112,8 +136,8 @@ def _codex_steps(scope: Scope, places: Places) -> list[str]:
         "servers in the background and its first request can go without them); Codex does not "
         "start when `pideck mcp` cannot.",
         "Codex runs a new or changed hook only once you trust it: start Codex, type /hooks and "
-        "trust the Stop hook that runs pideck. Until then Codex skips it without a word, also in "
-        "`codex exec`.",
+        "trust the Stop, SessionStart and SessionEnd hooks that run pideck. Until then Codex skips "
+        "them without a word, also in `codex exec`.",
     ]
 
 

@@ -11,6 +11,8 @@ import pytest
 
 from agent_homes import Homes
 from install_helpers import PIDECK
+
+from core.agents.targets import SHARED_VARIABLES
 from pideck_run import pideck  # noqa: F401  (the fixture, for every test here)
 from private_homes import use_private_homes
 
@@ -34,6 +36,8 @@ def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Where:
     monkeypatch.chdir(project)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CODEX_HOME", raising=False)
+    for name in SHARED_VARIABLES:  # (set by the tests' own homes; a test that wants them sets them)
+        monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("core.agents.install.pideck_command", lambda: [PIDECK])
     monkeypatch.setattr("core.agents.install.utc_now",
                         lambda: datetime(2026, 11, 30, 20, 16, tzinfo=timezone.utc))

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 PIDECK = "/opt/pideck/bin/pideck"
 STAMP = "20261130T201600Z"  # the backups' suffix at the tests' fixed clock
+EVENTS = ("Stop", "SessionStart", "SessionEnd")  # pideck's hooks, in the order it writes them
 
 # config.toml of a fresh Codex install; appended as it is to a config that exists
 CODEX = """\
@@ -20,7 +22,32 @@ required = true
 hooks = [
     { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
 ]
+
+[[hooks.SessionStart]]
+hooks = [
+    { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
+]
+
+[[hooks.SessionEnd]]
+hooks = [
+    { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
+]
 """
+
+
+def handler(agent: str) -> dict[str, Any]:
+    """pideck's hook handler, the same for every event."""
+    return {"type": "command", "command": f"{PIDECK} hook {agent}", "timeout": 60}
+
+
+def hook_settings(agent: str, events: tuple[str, ...] = EVENTS) -> dict[str, Any]:
+    """The hooks of a fresh install (Claude Code's settings.json, Codex's hooks.json)."""
+    return {"hooks": {event: [{"hooks": [handler(agent)]}] for event in events}}
+
+
+def hook_lines(agent: str, said: str) -> str:
+    """The report's lines for pideck's hooks, each of which ``said`` ("added", "already there")."""
+    return "".join(f"  {event} hook ({PIDECK} hook {agent}): {said}\n" for event in EVENTS)
 
 
 def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
-from install_helpers import PIDECK, snapshot
+from install_helpers import CODEX, PIDECK, hook_lines, hook_settings, snapshot
 
 RUNS = [(agent, scope) for agent in ("claude", "codex", "gemini", "cursor") for scope in ("project", "user")]
 
@@ -31,8 +32,7 @@ pideck install claude, project scope: pideck runs as {PIDECK}
 unchanged {p}/.mcp.json
   MCP server "pideck" ({PIDECK} mcp): already there
 unchanged {p}/.claude/settings.json
-  Stop hook ({PIDECK} hook claude): already there
-
+{hook_lines("claude", "already there")}
 Nothing changed: pideck is already set up for Claude Code (project scope).
 Watch the session live: run `pideck` in {p}, beside Claude Code.
 """, "")
@@ -44,8 +44,7 @@ def test_second_run_report_codex_user(where, pideck) -> None:
 pideck install codex, user scope: pideck runs as {PIDECK}
 unchanged {where.codex}/config.toml
   MCP server "pideck" ({PIDECK} mcp): already there
-  Stop hook ({PIDECK} hook codex): already there
-
+{hook_lines("codex", "already there")}
 Nothing changed: pideck is already set up for Codex (user scope).
 Watch the session live: run `pideck` in your project's directory, beside Codex.
 """, "")
@@ -70,3 +69,32 @@ def test_half_installed_adds_only_the_missing_part(where, pideck) -> None:
     assert f"unchanged {where.project}/.mcp.json\n" in out
     assert f"created {where.project}/.claude/settings.json\n" in out
     assert "Next:\n" in out
+
+
+OLDER = [  # agent, the file where an older pideck install put its only hook, Stop
+    ("claude", "project/.claude/settings.json"),
+    ("codex", "home/.codex/config.toml"),
+    ("codex", "home/.codex/hooks.json"),
+]
+
+
+@pytest.mark.parametrize(("agent", "name"), OLDER, ids=[f"{a}-{n.rsplit('/', 1)[1]}" for a, n in OLDER])
+def test_an_older_install_with_only_the_stop_hook_gets_the_session_hooks(where, pideck, agent,
+                                                                         name) -> None:
+    path = where.home.parent / name
+    if path.name == "hooks.json":  # the user keeps Codex's hooks there
+        path.parent.mkdir()
+        path.write_text("{}\n")
+    pideck("install", agent)
+    fresh = path.read_text()
+    path.write_text(CODEX.split("\n[[hooks.SessionStart]]")[0] if path.suffix == ".toml"
+                    else json.dumps(hook_settings(agent, ("Stop",)), indent=2) + "\n")
+    code, out, _ = pideck("install", agent)
+    assert code == 0
+    assert f"""\
+  Stop hook ({PIDECK} hook {agent}): already there
+  SessionStart hook ({PIDECK} hook {agent}): added
+  SessionEnd hook ({PIDECK} hook {agent}): added
+""" in out
+    assert f"updated {path} (backup: " in out and "note:" not in out  # TOML: appended, not rewritten
+    assert path.read_text() == fresh

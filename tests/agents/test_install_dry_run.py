@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from install_helpers import PIDECK, snapshot
+import json
+
+from install_helpers import PIDECK, hook_lines, hook_settings, snapshot
 
 
 def test_dry_run_on_nothing_prints_new_files_and_creates_none(where, pideck) -> None:
@@ -40,28 +42,17 @@ def test_dry_run_on_an_existing_file_shows_the_diff_and_leaves_it(where, pideck)
     before = snapshot(where.home.parent)
     code, out, _ = pideck("install", "claude", "--dry-run")
     assert code == 0
+    settings = json.dumps({"model": "opus", **hook_settings("claude")}, indent=2)
+    added = "".join(f"+{line}\n" for line in settings.splitlines()[1:-1])
     assert f"""\
 would update {path}
-  Stop hook ({PIDECK} hook claude): would be added
+{hook_lines("claude", "would be added")}\
 --- {path}
 +++ {path}
-@@ -1,3 +1,16 @@
+@@ -1,3 +1,38 @@
  {{
 -  "model": "opus"
-+  "model": "opus",
-+  "hooks": {{
-+    "Stop": [
-+      {{
-+        "hooks": [
-+          {{
-+            "type": "command",
-+            "command": "{PIDECK} hook claude",
-+            "timeout": 60
-+          }}
-+        ]
-+      }}
-+    ]
-+  }}
+{added}\
  }}
 \\ No newline at end of file
 
@@ -79,7 +70,7 @@ def test_dry_run_of_a_codex_rewrite_says_it_would_rewrite(where, pideck) -> None
     assert code == 0
     assert ("  note: an existing pideck entry changes, so tomli-w would rewrite the whole file: "
             "its comments and layout are gone (the backup keeps them)\n") in out
-    assert f"--- {path}\n+++ {path}\n@@ -1,4 +1,11 @@\n-# mine\n" in out
+    assert f"--- {path}\n+++ {path}\n@@ -1,4 +1,21 @@\n-# mine\n" in out
     assert snapshot(where.home.parent) == before
 
 

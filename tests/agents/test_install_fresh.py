@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 
 import pytest
-from install_helpers import CODEX, snapshot
+from install_helpers import CODEX, hook_lines, hook_settings, snapshot
 
 CLAUDE_SERVER = """\
 {
@@ -22,23 +23,7 @@ CLAUDE_SERVER = """\
 }
 """
 
-CLAUDE_HOOK = """\
-{
-  "hooks": {
-    "Stop": [
-      {
-        "hooks": [
-          {
-            "type": "command",
-            "command": "/opt/pideck/bin/pideck hook claude",
-            "timeout": 60
-          }
-        ]
-      }
-    ]
-  }
-}
-"""
+CLAUDE_HOOK = json.dumps(hook_settings("claude"), indent=2) + "\n"
 
 PLAIN_SERVER = """\
 {
@@ -108,8 +93,7 @@ pideck install claude, project scope: pideck runs as /opt/pideck/bin/pideck
 created {p}/.mcp.json
   MCP server "pideck" (/opt/pideck/bin/pideck mcp): added
 created {p}/.claude/settings.json
-  Stop hook (/opt/pideck/bin/pideck hook claude): added
-
+{hook_lines("claude", "added")}
 Next:
   - Restart Claude Code in {p}. It asks once whether to use the MCP servers of .mcp.json: allow "pideck".
   - Watch the session live: run `pideck` in {p}, beside Claude Code.
@@ -123,8 +107,7 @@ pideck install claude, user scope: pideck runs as /opt/pideck/bin/pideck
 created {h}/.claude.json
   MCP server "pideck" (/opt/pideck/bin/pideck mcp): added
 created {h}/.claude/settings.json
-  Stop hook (/opt/pideck/bin/pideck hook claude): added
-
+{hook_lines("claude", "added")}
 Next:
   - Quit every running Claude Code (each one writes ~/.claude.json too) and start it again; `claude mcp list` shows pideck.
   - Watch the session live: run `pideck` in your project's directory, beside Claude Code.
@@ -133,7 +116,7 @@ Next:
 
 CODEX_STEPS = """\
   - required = true makes Codex wait for pideck's tools at its start (otherwise it starts MCP servers in the background and its first request can go without them); Codex does not start when `pideck mcp` cannot.
-  - Codex runs a new or changed hook only once you trust it: start Codex, type /hooks and trust the Stop hook that runs pideck. Until then Codex skips it without a word, also in `codex exec`.
+  - Codex runs a new or changed hook only once you trust it: start Codex, type /hooks and trust the Stop, SessionStart and SessionEnd hooks that run pideck. Until then Codex skips them without a word, also in `codex exec`.
 """
 
 
@@ -142,8 +125,7 @@ def test_report_codex_user(where, pideck) -> None:
 pideck install codex, user scope: pideck runs as /opt/pideck/bin/pideck
 created {where.codex}/config.toml
   MCP server "pideck" (/opt/pideck/bin/pideck mcp): added
-  Stop hook (/opt/pideck/bin/pideck hook codex): added
-
+{hook_lines("codex", "added")}
 Next:
 {CODEX_STEPS}\
   - Watch the session live: run `pideck` in your project's directory, beside Codex.
@@ -156,8 +138,7 @@ def test_report_codex_project_says_codex_must_trust_the_project(where, pideck) -
 pideck install codex, project scope: pideck runs as /opt/pideck/bin/pideck
 created {p}/.codex/config.toml
   MCP server "pideck" (/opt/pideck/bin/pideck mcp): added
-  Stop hook (/opt/pideck/bin/pideck hook codex): added
-
+{hook_lines("codex", "added")}
 Next:
   - Codex reads {p}/.codex only in a project it trusts: say yes when Codex asks at its start in {p}.
 {CODEX_STEPS}\

@@ -7,9 +7,9 @@ import json
 import stat
 import tomllib
 
-from install_helpers import CODEX, PIDECK, STAMP, snapshot
+from install_helpers import CODEX, EVENTS, PIDECK, STAMP, handler, hook_lines, hook_settings, snapshot
 
-OUR_CLAUDE_HOOK = {"type": "command", "command": f"{PIDECK} hook claude", "timeout": 60}
+OUR_CLAUDE_HOOK = handler("claude")
 
 
 def test_claude_project_keeps_other_servers_and_keys_byte_for_byte(where, pideck) -> None:
@@ -42,6 +42,7 @@ def test_claude_settings_keep_other_hooks_and_settings(where, pideck) -> None:
     assert code == 0
     assert f"updated {path} (backup: {path}.pideck-backup-{STAMP})\n" in out
     settings["hooks"]["Stop"].append({"hooks": [OUR_CLAUDE_HOOK]})
+    settings["hooks"].update(hook_settings("claude", EVENTS[1:])["hooks"])  # after the user's hooks
     assert path.read_text() == json.dumps(settings, indent=2)  # no final newline, as before
 
 
@@ -171,25 +172,11 @@ def test_codex_changed_pideck_entry_rewrites_the_file_and_says_comments_are_gone
 pideck install codex, user scope: pideck runs as {PIDECK}
 updated {path} (backup: {path}.pideck-backup-{STAMP})
   MCP server "pideck" ({PIDECK} mcp): updated
-  Stop hook ({PIDECK} hook codex): added
+{hook_lines("codex", "added")}\
   note: an existing pideck entry changes, so tomli-w rewrote the whole file: its comments and layout are gone (the backup keeps them)
 """)
-    assert path.read_text() == """\
-[mcp_servers.pideck]
-command = "/opt/pideck/bin/pideck"
-args = [
-    "mcp",
-]
-required = true
-
-[mcp_servers.pideck.env]
-PIDECK_SESSION = "/s.jsonl"
-
-[[hooks.Stop]]
-hooks = [
-    { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
-]
-"""
+    assert path.read_text() == CODEX.replace(  # the user's env table stays, after pideck's keys
+        "required = true\n", 'required = true\n\n[mcp_servers.pideck.env]\nPIDECK_SESSION = "/s.jsonl"\n')
     assert path.with_name(f"config.toml.pideck-backup-{STAMP}").read_text() == original
 
 
@@ -216,10 +203,8 @@ pideck install codex, user scope: pideck runs as {PIDECK}
 created {where.codex}/config.toml
   MCP server "pideck" ({PIDECK} mcp): added
 updated {hooks} (backup: {hooks}.pideck-backup-{STAMP})
-  Stop hook ({PIDECK} hook codex): added
-""")
-    assert json.loads(hooks.read_text()) == {"hooks": {"Stop": [{"hooks": [
-        {"type": "command", "command": f"{PIDECK} hook codex", "timeout": 60}]}]}}
+{hook_lines("codex", "added")}""")
+    assert json.loads(hooks.read_text()) == hook_settings("codex")
     assert "hooks" not in tomllib.loads((where.codex / "config.toml").read_text())
 
 
