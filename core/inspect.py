@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
+from core.conversations.binding import conversation_of
 from core.deck import Deck
 from core.session.interface import SessionFile
 
@@ -22,6 +23,7 @@ def session_summary(deck: Deck[F]) -> dict[str, Any]:
         "leaf": log.leaf_id,
         "branch_length": len(log.branch()),
         **({"tokens": tokens} if (tokens := log.last_turn_tokens()) is not None else {}),
+        **({"conversation": bound} if (bound := conversation_of(log.records)) is not None else {}),
     }
 
 

@@ -128,4 +128,14 @@ class ConversationLog(SessionLog):
             "lastMessage": info.get("lastMessage"),
             "tokens": info.get("tokens"),
             "transcript": os.fsdecode(mirror.source),
+            "pideckSession": self._pideck_session(info.get("sessionId")),
         }
+
+    def _pideck_session(self, session_id: Any) -> str | None:
+        """The pideck session of this conversation, when it has one (core/conversations/binding.py)."""
+        from core.conversations.binding import AGENTS, bound_session
+
+        if self.kind not in AGENTS or not isinstance(session_id, str) or not session_id:
+            return None
+        found = bound_session(self.kind, session_id)
+        return str(found) if found is not None else None

@@ -385,3 +385,19 @@ def test_pideck_sessions_names_each_sessions_conversation_and_what_pideck_opens(
     rows = out.splitlines()
     assert rows[1].endswith(f"{deck.log.path}  (of claude 0e768ad0)")
     assert rows[2] == f"`pideck` here opens {deck.log.path}: the newest of this directory"  # (no transcript here)
+
+
+def test_inspect_goes_from_a_conversation_to_its_session_and_back(homes: Homes, pideck: Any) -> None:
+    source = TRANSCRIPTS / "claude-tasks" / "final" / ".claude" / "projects" / "-home-user-project"
+    (transcript,) = source.glob("*.jsonl")
+    copy = homes.root / transcript.name
+    shutil.copy(transcript, copy)
+    agent = json.loads(pideck("inspect", "--json", "--session", str(copy))[1])["agent"]
+    assert agent["pideckSession"] is None  # the agent has not written to pideck yet
+    conversation = Conversation("claude", transcript.stem, "/home/user/project", str(copy))
+    bound = session_for(conversation, create=True)
+    agent = json.loads(pideck("inspect", "--json", "--session", str(copy))[1])["agent"]
+    assert agent["pideckSession"] == str(bound)
+    session = json.loads(pideck("inspect", "--json", "--session", str(bound))[1])["session"]
+    assert session["conversation"] == {"agent": "claude", "agentSessionId": transcript.stem,
+                                       "cwd": "/home/user/project", "transcript": str(copy)}
