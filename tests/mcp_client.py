@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
@@ -52,3 +53,12 @@ def with_server(cwd: Path, body: Callable[[ClientSession], Awaitable[Any]], *arg
             return await client_session(server_params(cwd, *args, env=env), errlog, body)
 
     return anyio.run(main)
+
+
+async def round_trip(session: ClientSession, name: str, arguments: dict[str, Any]) -> float:
+    """Seconds from the call to its result (the benchmarks); the call must be accepted."""
+    t = time.perf_counter()
+    result = await session.call_tool(name, arguments)
+    elapsed = time.perf_counter() - t
+    assert not result.is_error, result.content
+    return elapsed

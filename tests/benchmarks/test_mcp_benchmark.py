@@ -11,14 +11,13 @@ the round trip (client to result) of each tool must stay within 2x on the big se
 from __future__ import annotations
 
 import statistics
-import time
 from pathlib import Path
 
 import anyio
 import pytest
 from mcp import ClientSession
 
-from mcp_client import client_session, server_params
+from mcp_client import client_session, round_trip, server_params
 from private_homes import use_private_homes
 from session_shape import big_and_small
 
@@ -39,13 +38,6 @@ def sessions(tmp_path_factory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("mcp-bench")
     return big_and_small(folder)
 
-
-async def round_trip(session: ClientSession, name: str, arguments: dict) -> float:
-    t = time.perf_counter()
-    result = await session.call_tool(name, arguments)
-    elapsed = time.perf_counter() - t
-    assert not result.is_error, result.content
-    return elapsed
 
 
 @pytest.fixture(autouse=True)

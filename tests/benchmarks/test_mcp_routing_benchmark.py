@@ -14,14 +14,13 @@ from __future__ import annotations
 import json
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import anyio
 import pytest
 from mcp import ClientSession, StdioServerParameters
 
-from mcp_client import SERVER, client_session, server_env, server_params
+from mcp_client import SERVER, client_session, round_trip, server_env, server_params
 from private_homes import use_private_homes
 
 pytestmark = pytest.mark.benchmark
@@ -36,13 +35,6 @@ def private_homes(tmp_path, monkeypatch) -> None:
     use_private_homes(tmp_path, monkeypatch)
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
 
-
-async def round_trip(session: ClientSession, name: str, arguments: dict) -> float:
-    t = time.perf_counter()
-    result = await session.call_tool(name, arguments)
-    elapsed = time.perf_counter() - t
-    assert not result.is_error, result.content
-    return elapsed
 
 
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the stand-in needs /proc")
