@@ -212,7 +212,10 @@ def run_hook(agent: str, raw: bytes | str, *, session: str | None, write: bool, 
         if event is None:
             return EXIT_OK
         if session is None and not os.environ.get("PIDECK_SESSION"):
-            record_process(event, agent)
+            try:
+                record_process(event, agent)
+            except OSError as exc:  # (a home pideck cannot write: the settle still runs, and says so)
+                print(f"{prefix}: could not record the conversation of the agent process: {exc}", file=err)
         if event.event in RECORDING_EVENTS:
             return EXIT_OK
         followup, notice = settle(event, agent, session, write, err)

@@ -401,3 +401,15 @@ def test_inspect_goes_from_a_conversation_to_its_session_and_back(homes: Homes, 
     session = json.loads(pideck("inspect", "--json", "--session", str(bound))[1])["session"]
     assert session["conversation"] == {"agent": "claude", "agentSessionId": transcript.stem,
                                        "cwd": "/home/user/project", "transcript": str(copy)}
+
+
+def test_a_home_the_hook_cannot_write_costs_the_record_not_the_settle(homes: Homes, monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = session_of("claude", CLAUDE_FIRST, homes.project)
+    deck.call_tool("todo", OPEN_TODO)
+    blocked = homes.root / "pideck-home" / "bindings" / "processes"
+    blocked.parent.mkdir(parents=True, exist_ok=True)
+    blocked.write_text("not a folder")
+    monkeypatch.setenv("CLAUDE_PID", "24096")
+    code, out, err = hook("claude", event("claude", "sdk", "Stop", homes.project))
+    assert (code, out) == (0, BLOCK)
+    assert err.startswith("pideck hook claude: could not record the conversation of the agent process: ")
