@@ -210,7 +210,9 @@ class Deck(Generic[L]):
         return self._mutating(run, refused)
 
     def watchdog_tick(self, now_ms: int | None = None) -> list[Notice]:
-        """One watchdog tick (the TUI calls it on its timer, tests with an injected time)."""
+        """One tick of pi-jtodo's watchdog, which appends a follow-up. No pideck front end calls it:
+        only pi delivers pi-jtodo's follow-ups, and Claude Code and Codex receive one only as a
+        Stop hook's block (the TUI shows the idle state instead, docs/todo-gates.md#the-watchdog)."""
         if not self.log.writable:
             return []
         return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda why: [])

@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from core.activity import GATE_GAVE_UP, picked_by_activity
+from core.conversations import binding
 from core.conversations.discovery import (AgentFolders, Head, LiveSessions, Place, belongs, conversation_status,
                                           one_per_session, read_head)
 from core.conversations.reader import ENDED as AGENT_ENDED
@@ -46,6 +47,7 @@ from core.todo.model import TodoItem, display_confidence, is_open
 from core.todo.replay import timestamp_ms
 from core.todo.restore import restore_tool_details
 from core.untrusted import visible_controls
+from core.view import Elsewhere
 
 if TYPE_CHECKING:
     from core.conversations.mirror import Mirror
@@ -178,11 +180,11 @@ def plan_todos(mirror: Mirror) -> list[TodoItem]:
     return state.todos if state is not None else []
 
 
-def conversation_flag(todos: list[TodoItem], status: str | None) -> str | None:
+def conversation_flag(open_work: bool, status: str | None) -> str | None:
     """The flag of a conversation, in the flag column's sense (the agent stopped with work open):
-    ``waiting`` when its turn ended with items of its plan open, ``ended`` when its process is gone
-    with items open; none while it works, or with the plan settled."""
-    if not any(is_open(t) for t in todos):
+    ``waiting`` when its turn ended with items open, ``ended`` when its process is gone with items
+    open; none while it works, or with everything settled."""
+    if not open_work:
         return None
     return WAITING if status == AGENT_WAITING else ENDED if status == AGENT_ENDED else None
 
@@ -209,9 +211,27 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
         recorded=0,
         packets=0,
         last_activity_ms=mtime_ms,
-        flag=conversation_flag(todos, status),
+        flag=conversation_flag(any(is_open(t) for t in todos), status),
         warnings=len(mirror.warnings),
         status=status,
+    )
+
+
+def with_session_row(row: OverviewRow, session: OverviewRow) -> OverviewRow:
+    """A conversation's row with its pideck session's counts (docs/tui.md#one-screen-per-conversation):
+    the todos are pideck's when the session has any (the list the Stop hook gates), else the
+    agent's plan; work items, milestones and packets are the session's; the last activity is the
+    later of the two; the flag is the gates' ``gave up``, else the conversation's over the todos shown."""
+    todos = session if session.todos_total else row
+    flag = GAVE_UP if session.flag == GAVE_UP else (
+        conversation_flag(todos.todos_settled < todos.todos_total, row.status) if session.todos_total else row.flag)
+    return replace(
+        row, todos_settled=todos.todos_settled, todos_total=todos.todos_total,
+        lowest_confidence=todos.lowest_confidence, work_items=session.work_items, milestones=session.milestones,
+        recorded=session.recorded, packets=session.packets,
+        last_activity_ms=max((t for t in (row.last_activity_ms, session.last_activity_ms) if t is not None),
+                             default=None),
+        flag=flag, warnings=row.warnings + session.warnings,
     )
 
 
@@ -250,6 +270,28 @@ def first_prompt(mirror_path: Path, limit: int = NAME_LIMIT) -> str | None:
 
 
 # -- watching the folders ---------------------------------------------------------------------------
+
+
+class Listing:
+    """The ``.jsonl`` files of folders, each folder listed again only when it changed."""
+
+    def __init__(self) -> None:
+        self._listed: dict[Path, tuple[int | None, list[Path]]] = {}  # folder -> (its mtime_ns, its files)
+
+    def files(self, folder: Path) -> list[Path]:
+        try:
+            mtime: int | None = folder.stat().st_mtime_ns
+        except OSError:
+            mtime = None
+        listed = self._listed.get(folder)
+        if listed is not None and listed[0] == mtime and mtime is not None:
+            return listed[1]
+        try:
+            files = sorted(Path(e.path) for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file())
+        except OSError:
+            files = []
+        self._listed[folder] = (mtime, files)
+        return files
 
 
 Folder = tuple[Path, Kind, "str | None"]
@@ -291,6 +333,7 @@ class _Watched:
     row: OverviewRow | None = None
     mirror: Mirror | None = None  # an agent's conversation, once read
     name: str | None = None  # of a conversation: its first prompt, once there is one
+    conversation: tuple[str, str] | None = None  # (agent, id): of a conversation, or the one a session is bound to
 
 
 @dataclass
@@ -333,7 +376,7 @@ class Overview:
         self._roots: list[Folder] = []
         self._agent_roots: list[Place] = []
         self._roots_at = -1e18
-        self._listed: dict[Path, tuple[int | None, list[Path]]] = {}  # folder -> (its mtime_ns, its files)
+        self._listing = Listing()
         self._watched: dict[Path, _Watched] = {}
         self._cwd_of: dict[Path, str | None] = {}  # header cwd per file of a flat folder
         self._heads: dict[Path, tuple[tuple[int, ...], Head]] = {}  # a conversation's head, by its file key
@@ -342,8 +385,17 @@ class Overview:
 
     @property
     def rows(self) -> list[OverviewRow]:
-        """Every session's row, the most recently active first."""
-        rows = [w.row for w in self._watched.values() if w.row is not None]
+        """Every session's row, the most recently active first. A pideck session bound to a
+        conversation listed here has no row of its own: its counts are on the conversation's."""
+        listed = {w.conversation for w in self._watched.values() if w.mirror is not None and w.row is not None}
+        bound = {w.conversation: w.row for w in self._watched.values()
+                 if w.mirror is None and w.row is not None and w.conversation in listed}
+        rows = []
+        for w in self._watched.values():
+            if w.row is None or (w.mirror is None and w.conversation in bound):
+                continue
+            session = bound.get(w.conversation) if w.mirror is not None else None
+            rows.append(w.row if session is None else with_session_row(w.row, session))
         return sorted(rows, key=lambda r: (-(r.last_activity_ms or 0), r.path))
 
     def refresh(self) -> Tick:
@@ -453,6 +505,8 @@ class Overview:
                 continue
             if watched.name is None:
                 watched.name = first_prompt(watched.mirror.path)
+            sid = watched.mirror.info.get("sessionId")
+            watched.conversation = (kind, sid) if isinstance(sid, str) else None
             if kind == "claude" and (folder := self._live.folder(watched.mirror.source)) is not None:
                 self._live_folders.add(folder)
             self._conversation_row(path, watched, st, head, tick, conversation_status(watched.mirror, self._live))
@@ -467,20 +521,7 @@ class Overview:
             tick.changed.append(row)
 
     def _files(self, folder: Path) -> list[Path]:
-        """The ``.jsonl`` files of ``folder``, listed again only when the folder changed."""
-        try:
-            mtime: int | None = folder.stat().st_mtime_ns
-        except OSError:
-            mtime = None
-        listed = self._listed.get(folder)
-        if listed is not None and listed[0] == mtime and mtime is not None:
-            return listed[1]
-        try:
-            files = sorted(Path(e.path) for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file())
-        except OSError:
-            files = []
-        self._listed[folder] = (mtime, files)
-        return files
+        return self._listing.files(folder)
 
     def _header_cwd(self, path: Path) -> str | None:
         if path not in self._cwd_of:
@@ -504,6 +545,8 @@ class Overview:
             if watched.deck is None:
                 log = SessionLog.open(path, writable=False)
                 watched.deck = Deck(log, todo_config=self._todo_config)
+                bound = binding.conversation_of(log.records)
+                watched.conversation = (bound["agent"], bound["agentSessionId"]) if bound is not None else None
             else:
                 watched.deck.refresh()
         except (SessionError, OSError, ValueError):
@@ -570,3 +613,84 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int) -> str:
     table = [columns, *lines]
     widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in table)
+
+
+# -- writes that go to another session ---------------------------------------------------------------
+
+
+HEAD_LINES = 4
+"""How many entries after the header a session's ``pideck/conversation`` entry may come in."""
+
+
+def session_head(path: Path) -> tuple[str | None, dict[str, Any] | None]:
+    """A pideck session's id and the conversation it is bound to (the data of its
+    ``pideck/conversation`` entry), from its first lines; (None, None) when it cannot be read."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(1 << 16)
+    except OSError:
+        return None, None
+    session_id: str | None = None
+    for n, raw in enumerate(head.split(b"\n")[:HEAD_LINES + 1]):
+        try:
+            entry = loads_line(raw)
+        except (ValueError, RecursionError):
+            break
+        if not isinstance(entry, dict):
+            break
+        if n == 0:
+            session_id = entry.get("id") if isinstance(entry.get("id"), str) else None
+        elif entry.get("customType") == binding.ENTRY_TYPE and isinstance(entry.get("data"), dict):
+            data = entry["data"]
+            if isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
+                return session_id, data
+    return session_id, None
+
+
+class WriteWatch:
+    """Which other pideck session of a directory is being written while a screen shows another
+    one (docs/tui.md#writes-that-go-elsewhere). A look costs a ``stat`` per session file of the
+    directory (the folder is listed again only when it changed).
+
+    ``conversations=False`` (the screen of a Claude Code or Codex conversation) leaves out the
+    sessions bound to a conversation: they are other conversations' (the screen's own is ``here``)."""
+
+    def __init__(self, cwd: str, *, conversations: bool = True) -> None:
+        from core.session.discovery import pideck_sessions_dir
+
+        self.folder = pideck_sessions_dir(cwd)
+        self._conversations = conversations
+        self._listing = Listing()
+        self._keys: dict[Path, FileKey] = {}
+        self._written: dict[Path, int] = {}  # sessions written since the first look: when (mtime_ns)
+        self._heads: dict[Path, tuple[str | None, dict[str, Any] | None]] = {}
+        self._first = True
+
+    def look(self, here: Iterable[Path]) -> Elsewhere | None:
+        """The session written most recently since the first look, other than those ``here``
+        (the screen's own), with what to call it and what to open; None when there is none."""
+        files = self._listing.files(self.folder)
+        for path in files:
+            try:
+                key = file_key(os.stat(path))
+            except OSError:
+                continue
+            if not self._first and self._keys.get(path) != key:
+                self._written[path] = key[2]
+            self._keys[path] = key
+        self._first = False
+        present, mine = set(files), {os.path.abspath(p) for p in here}
+        for path in [p for p in self._written if p not in present]:
+            del self._written[path]
+        for _, path in sorted(((t, p) for p, t in self._written.items()), reverse=True):
+            if os.path.abspath(path) in mine:
+                continue
+            session_id, bound = self._heads.setdefault(path, session_head(path))
+            if bound is None:
+                return Elsewhere(f"pideck session {(session_id or path.stem)[:8]}", str(path))
+            if self._conversations:
+                transcript = bound.get("transcript")
+                label = binding.Conversation(bound["agent"], bound["agentSessionId"], "").short
+                shown = transcript if isinstance(transcript, str) and os.path.isfile(transcript) else str(path)
+                return Elsewhere(label, shown)
+        return None

@@ -7,11 +7,12 @@ view reuses the parts of the previous one that did not change.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Mapping, TypeVar, cast
 
 from core import verdicts
 from core.activity import Activity, Event
+from core.conversations.reader import iso_ms
 from core.adapters.grammar import Words
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck
 from core.session.interface import SessionFile
@@ -50,6 +51,11 @@ class DeckView:
     agent_at: str | None = None  # when another writer last appended (set by a front end that follows)
     agent: Mapping[str, Any] | None = None  # a followed conversation's agent object (kind, status, tokens...)
     tokens: Mapping[str, Any] | None = None  # the last turn's token use, where the log says it
+    idle_at: int | None = None  # from when (ms) the agent counts as idle with open todos (the watchdog's
+    #                             condition, ``turn_end.watchdog_due_at``); None: not however long
+    agent_todos: TodoState | None = None  # a followed conversation: the agent's own plan (its pane shows it)
+    bound: DeckView | None = None  # a followed conversation: the view of its pideck session, once there is one
+    elsewhere: Elsewhere | None = None  # another session of the directory is being written (set by a front end)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -62,6 +68,14 @@ class DeckView:
         if kind is Words.MILESTONES:
             return list(self.progress["currentMilestones"])
         return [packet["id"] for packet in self.packets]
+
+
+@dataclass(frozen=True)
+class Elsewhere:
+    """Another session of this directory than the one on screen is being written."""
+
+    label: str  # what it is, in a few words ("Claude Code conversation 2aa06482", "pideck session 5f0c1a2b")
+    open_path: str  # what to open to see it: the conversation's transcript, else the session file
 
 
 F = TypeVar("F", bound=SessionFile)
@@ -111,9 +125,14 @@ def build_view(
         goals = tuple(goal_rows(replay.state))
         overlay, has_todos = deck.todo.overlay_markdown(literal), bool(replay.state.todos)
         todo_state, targets = replay.state, tuple(replay.flags.targets)
+        idle_at = deck.todo.watchdog_due_at()
     else:
         strip, goals, overlay, has_todos = old.strip, old.goals, old.todo_overlay, old.has_todos
         todo_state, targets = old.todo_state, old.targets
+    if not todo:
+        idle_at = None
+    elif old is not None and TODO not in parts:
+        idle_at = old.idle_at
     events, epoch = (old.activity, old.activity_epoch) if old is not None else ((), 0)
     if activity is not None:
         update = activity.update()
@@ -146,4 +165,36 @@ def build_view(
         agent_at=old.agent_at if old is not None else None,
         agent=agent,
         tokens=log.last_turn_tokens() if old is None or old.entries != len(log.records) else old.tokens,
+        idle_at=idle_at,
+        elsewhere=old.elsewhere if old is not None else None,
+    )
+
+
+def with_session(conversation: DeckView, session: DeckView | None, idle_ms: int) -> DeckView:
+    """The screen of a followed conversation: the agent's status and own plan (``agent_todos``)
+    with its pideck session's panes (docs/tui.md#one-screen-per-conversation).
+
+    With a session, its Agent State, Progress and Handoff, its activity (where the gates' pokes
+    are) and its writability (the command line writes there) replace the conversation's, which are
+    empty; the strip, the goal table and the todos overlay show the list the Stop hook gates:
+    pideck's todos when the session has any, else the agent's own plan. The agent counts as idle
+    with open todos only once its transcript too has been quiet for ``idle_ms``."""
+    if session is None:
+        return replace(conversation, agent_todos=conversation.todo_state, bound=None)
+    todos = session if session.has_todos else conversation
+    idle_at = session.idle_at
+    last = iso_ms((conversation.agent or {}).get("lastActivity"))
+    if idle_at is not None and last is not None:
+        idle_at = max(idle_at, last + idle_ms)
+    return replace(
+        conversation,
+        writable=session.writable, pi_session=False,
+        restore_warnings=conversation.restore_warnings + session.restore_warnings,
+        skipped=conversation.skipped + session.skipped,
+        state=session.state, progress=session.progress, verdict=session.verdict, verdict_at=session.verdict_at,
+        packets=session.packets,
+        strip=todos.strip, goals=todos.goals, todo_overlay=todos.todo_overlay, has_todos=todos.has_todos,
+        todo_state=todos.todo_state, targets=todos.targets,
+        activity=session.activity, activity_epoch=conversation.activity_epoch + session.activity_epoch + 1,
+        idle_at=idle_at, agent_todos=conversation.todo_state, bound=session,
     )

@@ -38,6 +38,12 @@ def default_open_deck(path: Path) -> Opened:
     return open_session_deck(path)
 
 
+def opened_text(deck: Deck[SessionLog], why: str | None) -> str:
+    """What the message log says of a session just opened: its file, and why it was the one."""
+    name = deck.log.shown_path.name
+    return f"Opened {name}: {why}." if why else f"Opened {name}."
+
+
 class PideckApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "pideck"
@@ -60,6 +66,7 @@ class PideckApp(App[None]):
         sessions: Callable[[], Sequence[SessionInfo]] | None = None,
         open_deck: Callable[[Path], Opened] = default_open_deck,
         warnings: Iterable[str] = (),
+        why: str | None = None,
         overview_poll: float = 0.5,
         cwd: str | None = None,
         settings: TuiConfig | None = None,
@@ -67,7 +74,8 @@ class PideckApp(App[None]):
     ) -> None:
         """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
         the current directory). ``settings``: the ``[tui]`` table, read from the config file when
-        not given, with the command history kept beside it."""
+        not given, with the command history kept beside it. ``why``: why ``deck`` was the one
+        opened, when nothing named it (said once, at the start)."""
         super().__init__()
         if settings is None:
             settings, problems = load_tui_config()
@@ -84,13 +92,17 @@ class PideckApp(App[None]):
         self.sessions = sessions
         self.open_deck = open_deck
         self._warnings = list(warnings)
+        self._why = why
         self.overview_poll = overview_poll
         self.cwd = cwd
 
     def get_default_screen(self) -> Screen:
         if self.first_deck is None:
             return self.make_overview_screen(self.cwd)
-        return self.make_deck_screen(self.first_deck, self._warnings)
+        screen = self.make_deck_screen(self.first_deck, self._warnings)
+        if self._why is not None:
+            screen.call_after_refresh(screen.report, opened_text(self.first_deck, self._why), "info", "open")
+        return screen
 
     def on_mount(self) -> None:
         # Never $TEXTUAL_THEME (snapshots): the theme is the config's, remembered when changed.
@@ -196,7 +208,7 @@ class PideckApp(App[None]):
             self.push_screen(screen)
         else:
             self.switch_screen(screen)
-        screen.call_after_refresh(screen.report, f"Opened {opened.deck.log.path.name}.", "info", "open")
+        screen.call_after_refresh(screen.report, opened_text(opened.deck, opened.why), "info", "open")
 
     # ------------------------------------------------------------------ palette
 

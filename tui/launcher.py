@@ -21,7 +21,8 @@ def run_tui(opened: Opened | None) -> int:
 
     from tui.app import PideckApp
 
-    app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else ())
+    app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else (),
+                    why=opened.why if opened else None)
     # What is loaded now (the session's index, Textual's modules) lives as long as the app: kept
     # out of the collector's way, the collections while the app runs scan only what it makes.
     gc.freeze()

@@ -1,6 +1,6 @@
 """The worker side of a deck screen: every Deck operation, in order, on one thread.
 
-The screen hands over jobs (a command line, a tool call, a watchdog tick, a reload); between jobs
+The screen hands over jobs (a command line, a tool call, a reload); between jobs
 the thread polls the file while the screen follows it. After each job or change it builds the new
 ``DeckView`` and posts it, so the UI thread never waits on the disk or the log's lock and never
 touches the Deck.
@@ -10,16 +10,20 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from pathlib import Path
 from typing import Any, Callable
 
 from core.activity import Activity
-from core.deck import TODO, Deck, DeckChange
+from core.conversations import binding
+from core.conversations.log import ConversationLog
+from core.deck import ALL_PARTS, TODO, Deck, DeckChange
+from core.overview import WriteWatch
 from core.session.errors import SessionError
 from core.session.log import SessionLog
 from core.todo import constants as todo_constants
 from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
-from core.view import DeckView, build_view
+from core.view import DeckView, build_view, with_session
 from tui.jobs import JobThread
 from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
 
@@ -53,9 +57,18 @@ def file_problem(path: Path) -> str | None:
     return None
 
 
+LOOK_S = 0.5
+"""How often (seconds) the worker looks for a conversation's pideck session and for writes that
+go to another session of the directory (between polls of the file, which run far more often)."""
+
+
 class DeckWorker:
-    """Runs jobs and follows the file for one Deck. ``post`` is thread-safe (Textual's
-    ``post_message``); ``following`` is read before every poll."""
+    """Runs jobs and follows the file for one Deck, and for a followed Claude Code or Codex
+    conversation also its pideck session (``bound``, from the moment it exists). ``post`` is
+    thread-safe (Textual's ``post_message``); ``following`` is read before every poll.
+
+    Jobs get the Deck the screen writes to: the conversation's pideck session when there is one,
+    else the screen's own Deck (docs/tui.md#one-screen-per-conversation)."""
 
     def __init__(
         self,
@@ -70,20 +83,36 @@ class DeckWorker:
         """``note_writers``: find when the agent last wrote right away, for the first view (a
         short session); else the worker does it with the activity."""
         self.deck = deck
-        self.view = view
+        self.own = view  # the view of ``deck`` alone
+        self.bound: Deck[SessionLog] | None = None
+        self.bound_view: DeckView | None = None
+        log = deck.log
+        self._agent = log.kind if isinstance(log, ConversationLog) and log.kind in binding.AGENTS else None
+        self._idle_ms = deck.todo.config.watchdog_idle_ms
         self._post = post
         self._following = following
         # Jobs run in order on one thread; between them it polls the file (``_poll_file``).
-        self._thread = JobThread(f"deck {deck.log.path.name}", poll, self._poll_file, self._failed)
+        self._thread = JobThread(f"deck {log.path.name}", poll, self._poll_file, self._failed)
         self._last: tuple[FileKey | None, ...] | None = None  # the files as last read
         self._problem: str | None = None
         self._activity: Activity | None = None  # made on the thread: the first walk may take a while
+        self._bound_activity: Activity | None = None
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
+        self._writes: WriteWatch | None = None
+        self._looked = -1e18  # when the worker last looked for a binding and for writes elsewhere
         if note_writers:
             self._note_writers()
+        self._bind()  # a conversation whose pideck session exists already: in the first view
+
+    @property
+    def view(self) -> DeckView:
+        """What the screen shows: a followed conversation joined with its pideck session."""
+        if self.own.agent is None:
+            return self.own
+        return with_session(self.own, self.bound_view, self._idle_ms)
 
     def start(self) -> None:
-        self._last = watch_key(self.deck.log)
+        self._last = self._keys()
         self._thread.start()
 
     def submit(self, ticket: int, job: Job) -> None:
@@ -92,20 +121,30 @@ class DeckWorker:
     def stop(self) -> None:
         self._thread.stop()
 
-    def finish_opening(self, deck: Deck[SessionLog]) -> None:
+    def finish_opening(self, _: Deck[SessionLog]) -> None:
         """A job: the parts the screen's first view left out (the todo fold and its warnings),
         drawn as a change of the todo part."""
-        self.view = build_view(deck, self.view, frozenset({TODO}))
+        self.own = build_view(self.deck, self.own, frozenset({TODO}))
         self._post(DeckUpdated(self.view, DeckChange(frozenset({TODO}))))
 
-    def start_activity(self, deck: Deck[SessionLog]) -> None:
+    def start_activity(self, _: Deck[SessionLog]) -> None:
         """A job: the branch's events so far for the activity view (their first walk may take a
         while on a long session), and when the agent last wrote if that is not known yet."""
-        self._activity = Activity(deck.log)
+        self._activity = Activity(self.deck.log)
         if not self._counted:
             self._note_writers()
-        self.view = build_view(deck, self.view, frozenset(), activity=self._activity)
+        self.own = build_view(self.deck, self.own, frozenset(), activity=self._activity)
+        if self.bound is not None:
+            self._bound_activity = Activity(self.bound.log)
+            self.bound_view = build_view(self.bound, self.bound_view, frozenset(), activity=self._bound_activity)
         self._post(DeckUpdated(self.view, DeckChange(frozenset())))
+
+    def reload(self, _: Deck[SessionLog]) -> None:
+        """A job: every Deck of the screen read again from disk."""
+        for deck in (self.deck, self.bound):
+            if deck is not None:
+                deck.refresh()
+                deck.reload()
 
     def _failed(self, exc: Exception) -> None:
         """An error nothing here expects stops the thread and goes to the screen (``WorkerFailed``),
@@ -114,12 +153,49 @@ class DeckWorker:
         self._thread.stop()
         self._post(WorkerFailed(exc))
 
+    def _keys(self) -> tuple[FileKey | None, ...]:
+        return watch_key(self.deck.log) + (watch_key(self.bound.log) if self.bound is not None else ())
+
     def _poll_file(self) -> None:
         if self._following():
-            key = watch_key(self.deck.log)
-            if key != self._last:
+            bound = moved = False
+            if time.monotonic() - self._looked >= LOOK_S:
+                self._looked = time.monotonic()
+                bound, moved = self._bind(), self._look_elsewhere()
+            key = self._keys()
+            if key != self._last or bound or moved:
                 self._last = key
-                self._take_in()
+                self._take_in(ALL_PARTS if bound else frozenset(), bound or moved)
+
+    def _bind(self) -> bool:
+        """Open the followed conversation's pideck session once it exists (the agent's first
+        pideck tool call or Stop hook makes it). True when it was opened now."""
+        session_id = self.deck.log.session_id if self._agent is not None and self.bound is None else None
+        path = binding.bound_session(self._agent, session_id) if self._agent and session_id else None
+        if path is None:
+            return False
+        try:
+            deck = Deck(SessionLog.open(path), todo_config=self.deck.todo.config, clock=self.deck.todo.clock)
+        except (OSError, SessionError, ValueError):
+            return False  # looked at again in a moment
+        self.bound = deck
+        self._bound_activity = Activity(deck.log) if self._activity is not None else None
+        self.bound_view = build_view(deck, activity=self._bound_activity)
+        return True
+
+    def _look_elsewhere(self) -> bool:
+        """Whether another session of the directory is being written changed (the header says so)."""
+        cwd = self.deck.log.cwd
+        if self._writes is None and cwd:
+            self._writes = WriteWatch(cwd, conversations=self._agent is None)
+        if self._writes is None:
+            return False
+        here = [self.deck.log.path, *([self.bound.log.path] if self.bound is not None else [])]
+        found = self._writes.look(here)
+        if found == self.own.elsewhere:
+            return False
+        self.own = dataclasses.replace(self.own, elsewhere=found)
+        return True
 
     def _note_writers(self) -> None:
         """When another writer last appended (the agent): the newest entry appended since the last
@@ -130,7 +206,7 @@ class DeckWorker:
                                           VERDICT_TYPE):
                 stamp = record.get("timestamp")
                 if isinstance(stamp, str):
-                    self.view = dataclasses.replace(self.view, agent_at=stamp)
+                    self.own = dataclasses.replace(self.own, agent_at=stamp)
                 break
         self._counted = len(records)
 
@@ -143,27 +219,53 @@ class DeckWorker:
         outcome: Any = None
         error: BaseException | None = None
         try:
-            outcome = job(self.deck)
+            outcome = job(self.bound or self.deck)
         except Exception as exc:  # an I/O error while appending: the screen says so, the loop goes on
             error = exc
         change = self._refresh()
-        self._last = watch_key(self.deck.log)
+        self._last = self._keys()
         self._counted = len(self.deck.log.records)  # the app's own appends are not the agent's
-        self._post(JobDone(ticket, outcome, error, self._view_after(change), change))
+        self._post(JobDone(ticket, outcome, error, self.view, change))
 
-    def _take_in(self) -> None:
+    def _take_in(self, parts: frozenset[str] = frozenset(), news: bool = False) -> None:
+        """Post what changed; ``parts`` must be drawn again in any case (a pideck session just
+        found), ``news``: the view changed even if no file did."""
         change = self._refresh()
-        if change is None and (self.view.writable != self.deck.log.writable or self.view.agent is not None):
-            change = DeckChange(frozenset())  # nothing new to read, but the header must say it
+        if change is None and (news or self.own.agent is not None):
+            change = DeckChange(parts)
+        elif change is not None and parts:
+            change = dataclasses.replace(change, parts=change.parts | parts)
         if change is not None:
             if change.reset:
                 self._counted = 0
             self._note_writers()
-            self._post(DeckUpdated(self._view_after(change), change))
+            self._post(DeckUpdated(self.view, change))
 
     def _refresh(self) -> DeckChange | None:
-        """The Deck's refresh, turned into a FileTrouble message when the file cannot be read
-        (gone, unreadable, no longer a session)."""
+        """Both Decks take in what was appended, and their views are built again where it changed.
+        The own file's trouble becomes a FileTrouble message (gone, unreadable, no longer a
+        session); a conversation's pideck session that cannot be read keeps what it showed."""
+        own = self._refresh_own()
+        writable = self.own.writable != self.deck.log.writable
+        if own is not None or writable or self.own.agent is not None:  # (an agent's status changes without a line)
+            self.own = build_view(self.deck, self.own, own.parts if own is not None else frozenset(),
+                                  activity=self._activity)
+        side: DeckChange | None = None
+        if self.bound is not None:
+            try:
+                side = self.bound.refresh()
+            except (OSError, SessionError):
+                side = None
+            if side is not None:
+                self.bound_view = build_view(self.bound, self.bound_view, side.parts, activity=self._bound_activity)
+        if own is None and side is None:
+            return DeckChange(frozenset()) if writable else None
+        if own is None or side is None:
+            return own or side
+        return DeckChange(own.parts | side.parts, own.new_entries + side.new_entries, own.reset,
+                          own.branch_switched or side.branch_switched, own.followups + side.followups)
+
+    def _refresh_own(self) -> DeckChange | None:
         try:
             change = self.deck.refresh()
         except (OSError, SessionError) as exc:
@@ -176,9 +278,3 @@ class DeckWorker:
         if problem != self._problem:
             self._problem = problem
             self._post(FileTrouble(problem))
-
-    def _view_after(self, change: DeckChange | None) -> DeckView:
-        if change is not None or self.view.writable != self.deck.log.writable:
-            self.view = build_view(self.deck, self.view, change.parts if change is not None else frozenset(),
-                                   activity=self._activity)
-        return self.view

@@ -13,7 +13,7 @@ from core.view import DeckView
 
 @dataclass
 class DeckUpdated(Message):
-    """The log changed (another writer, a truncation, the watchdog): here is the new view."""
+    """The log changed (another writer, a truncation, a pideck session found): here is the new view."""
 
     view: DeckView
     change: DeckChange

@@ -105,16 +105,53 @@ def conversation_copy(folder: Path, sample: str, lines: int, mtime_ms: int) -> P
     return target
 
 
-def conversation_app(sample: str, lines: int) -> Callable[[Path], PideckApp]:
+def conversation_app(sample: str, lines: int, bound: bool = False) -> Callable[[Path], PideckApp]:
     """The deck on a sample conversation cut after ``lines`` lines, its last line 3 s old (the
-    agent's home and pideck's are ``folder``: set here for the screenshots; tests set their own)."""
+    agent's home and pideck's are ``folder``: set here for the screenshots; tests set their own).
+    ``bound``: the conversation has written to pideck (``bound_session``)."""
     def make(folder: Path) -> PideckApp:
         from core.conversations.log import ConversationLog
 
         os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
         log = ConversationLog.open_transcript(conversation_copy(folder, sample, lines, CONVERSATION_MS - 3000))
+        if bound:
+            bound_session(log.kind, str(log.session_id), log.mirror.source)
         return app_of(Deck(log, clock=lambda: CONVERSATION_MS), CONVERSATION_MS)
     return make
+
+
+BOUND_TODOS = {
+    "plan": {"user_intention": "Let the CLI open a session file by path", "understands_user_intent": 90},
+    "todos": [
+        {"id": "flag", "content": "Parse --session PATH", "status": "in_progress", "priority": "high",
+         "confidence": 85, "group": "cli"},
+        {"id": "test", "content": "Test the flag end to end", "status": "pending", "priority": "medium",
+         "confidence": 70, "group": "cli"},
+    ],
+    "goals": [{"group": "cli", "closed_feedback_loop": 80, "feedback_loop": "pytest tests/cli -k session"}],
+}
+
+
+def bound_session(agent: str, conversation_id: str, transcript: Path) -> Path:
+    """A conversation's pideck session as its agent fills it through ``pideck mcp``: at a fixed
+    path, every entry after the first from a fixed clock."""
+    from core.conversations import binding
+
+    conversation = binding.Conversation(agent, conversation_id, CWD, str(transcript))
+    path = pideck_sessions_dir(CWD) / f"2026-12-01T07-16-40-000Z_{conversation_id[:8]}.jsonl"
+    binding.write_json(binding.binding_path(agent, conversation_id), {**conversation.entry(), "session": str(path)})
+    made = binding.session_for(conversation, create=True)  # (made again at the bound path)
+    assert made == path
+    moment = datetime.fromtimestamp((CONVERSATION_MS - 5000) / 1000, timezone.utc)
+    deck = Deck(SessionLog.open(path, clock=lambda: moment, id_factory=counter_ids()), clock=lambda: CONVERSATION_MS - 5000)
+    for line in ("/agent-state objective Open a session file by path from the CLI",
+                 "/agent-state add flag Parse --session PATH", "/agent-state set flag in_progress",
+                 "/agent-state add docs Document the flag", "/agent-progress add flag-parsed"):
+        deck.apply(line)
+    deck.call_tool("agent_handoff_create", {"schemaVersion": 1, "id": "review-flag", "source": "claude",
+                                            "goal": "Review the --session flag once it is tested"})
+    deck.call_tool("todo", BOUND_TODOS)
+    return path
 
 
 CONVERSATION_MS = 1796109420000  # 2026-12-01T07:17:00Z, after the samples' runs
@@ -242,7 +279,7 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("timeline.svg", branched_app, (120, 40), timeline(4)),
     ("past-point.svg", branched_app, (120, 40), timeline(10, past)),
     ("diff.svg", branched_app, (120, 40), timeline(24, diff)),
-    ("claude-conversation.svg", conversation_app("claude-tasks", 67), (120, 40), pause),
+    ("claude-conversation.svg", conversation_app("claude-tasks", 67, bound=True), (120, 40), pause),
     ("codex-conversation.svg", conversation_app("codex-update-plan", 30), (120, 40), pause),
 ]
 

@@ -36,6 +36,7 @@ from core.todo.turn_end import (
     poke_followup,
     rearm_on_new_work,
     settle_step,
+    watchdog_due_at,
     watchdog_step,
 )
 from core.todo.write import TodoCallResult, apply_todo_call
@@ -250,6 +251,11 @@ class TodoAdapter:
         step = watchdog_step(r, self.config, now, self._newest_ms(r))
         self._apply(step)
         return [step.notice] if step.notice else []
+
+    def watchdog_due_at(self) -> int | None:
+        """From when the agent counts as idle with open todos (``turn_end.watchdog_due_at``)."""
+        r = self.replay()
+        return watchdog_due_at(r, self.config, self._newest_ms(r))
 
     def after_assistant_message(self) -> str | None:
         """Call after a new assistant message entry; returns the nudge text when one was sent."""

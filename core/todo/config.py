@@ -47,9 +47,10 @@ class TuiConfig:
 
     theme: str = "textual-dark"
     watchdog: str = "own"
-    """Where the app ticks the todo watchdog (which appends follow-ups to the agent's log):
-    ``own`` pideck's own sessions only, ``all`` pi's too (when opened with --write), ``off`` none."""
-    bell: bool = True  # ring the terminal bell when the agent stops with open todos or a gate pokes it
+    """Where the header shows the idle state (the todo watchdog's condition, for the person: the
+    app never appends a follow-up for it, docs/tui.md#the-idle-state): ``own`` pideck's own
+    sessions and the agents' conversations, ``all`` pi's too, ``off`` nowhere."""
+    bell: bool = True  # ring the terminal bell when the agent goes idle with open todos or a gate pokes it
     history_size: int = 500  # command lines remembered between runs
     prefer_kind: str = "any"
     """What ``pideck`` opens in a directory without a session named: ``any`` the newest session or

@@ -110,13 +110,25 @@ def settle_step(replay: Replay, config: TodoConfig, continued: bool = False) -> 
     return disarm("passed", Notice(c.NOTICE_DONE.format(label=label)))  # (E)
 
 
-def watchdog_step(replay: Replay, config: TodoConfig, now_ms: int, newest_ms: int | None) -> Step:
-    """Re-poke an agent that sits idle with open todos; give up after the configured re-pokes."""
+def watchdog_due_at(replay: Replay, config: TodoConfig, newest_ms: int | None) -> int | None:
+    """From when the watchdog's condition holds: the tool and the watchdog are enabled, the cycle
+    is armed, an item is open, and the newest entry (at ``newest_ms``) is ``watchdog_idle_ms``
+    old. None when it cannot hold however long the agent stays idle (docs/todo-gates.md#the-watchdog).
+
+    The terminal app shows the person this state (the agent idle with open todos); it never sends
+    the follow-up ``watchdog_step`` would."""
     if not (config.enabled and config.watchdog and replay.flags.armed):
-        return Step()
+        return None
     if not open_items(replay.state.todos) or newest_ms is None:
-        return Step()
-    if now_ms - newest_ms < config.watchdog_idle_ms:
+        return None
+    return newest_ms + config.watchdog_idle_ms
+
+
+def watchdog_step(replay: Replay, config: TodoConfig, now_ms: int, newest_ms: int | None) -> Step:
+    """Re-poke an agent that sits idle with open todos; give up after the configured re-pokes
+    (the model of pi-jtodo's own watchdog, which pi delivers; no pideck front end sends it)."""
+    due = watchdog_due_at(replay, config, newest_ms)
+    if due is None or now_ms < due:
         return Step()
     if replay.dead_watchdog_pokes >= config.watchdog_max_re_pokes:
         notice = Notice(c.NOTICE_WATCHDOG_STOPPED.format(n=config.watchdog_max_re_pokes), "warning")

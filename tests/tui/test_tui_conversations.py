@@ -7,11 +7,13 @@ import pytest
 
 from core.conversations.log import ConversationLog
 from core.deck import Deck
+from core.session import SessionLog
 from tui.screenshots import CONVERSATION_MS, TRANSCRIPTS, conversation_app, conversation_copy
 from tui.widgets.conversation import ConversationPane
 from tui.widgets.header import DeckHeader
+from tui.widgets.message_log import MessageLog
 from tui.widgets.todos import TodoStrip, strip_line_text
-from tui_fixtures import make_app, run, settled, wait_for
+from tui_fixtures import make_app, run, settled, type_line, wait_for
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 SAMPLES = pytest.mark.parametrize("sample, lines", [("claude-tasks", 67), ("codex-update-plan", 30)],
@@ -135,5 +137,105 @@ def test_the_header_follows_claude_going_idle(agent_home):
         assert await wait_for(pilot, lambda: app.query_one(DeckHeader).info.agent.startswith("waiting"))
         (live / f"{os.getpid()}.json").unlink()  # Claude exits
         assert await wait_for(pilot, lambda: app.query_one(DeckHeader).info.agent.startswith("ended"))
+
+    run(app, scenario)
+
+
+# -- one screen per conversation: the agent's own plan beside its pideck session ----------------------
+
+CLAUDE_ID = "2aa06482-0bcc-4c14-b872-0a0ab0bd714a"
+
+
+def shown_panes(app) -> list[str]:
+    return [f"#{name}" for name in ("conversation", "state", "progress", "handoff")
+            if app.query_one(f"#{name}").display]
+
+
+@SIZES
+def test_deck_on_a_conversation_with_its_pideck_session(snap_compare, agent_home, size):
+    """The agent's status and own plan (its pane) beside its pideck session's Agent State, Progress
+    and Handoff; the strip and the goal table show pideck's todos (the list the Stop hook gates)."""
+    assert snap_compare(conversation_app("claude-tasks", 67, bound=True)(agent_home), terminal_size=size)
+
+
+@pytest.mark.parametrize("sample, lines, kind", [("claude-tasks", 67, "claude"), ("codex-update-plan", 30, "codex")],
+                         ids=["claude", "codex"])
+def test_the_pideck_session_is_picked_up_live_and_the_command_line_writes_there(agent_home, sample, lines, kind):
+    """No pideck session yet: the pane says so, commands are refused. The agent's first pideck
+    call makes one: its panes appear beside the conversation's, and a command goes into it (never
+    into the agent's transcript)."""
+    from core.conversations import binding
+    from tui.widgets.panes import StatePane
+
+    path = conversation_copy(agent_home, sample, lines, CONVERSATION_MS - 3000)
+    log = ConversationLog.open_transcript(path)
+    app = make_app(Deck(log, clock=lambda: CONVERSATION_MS), follow=True, poll=0.02, clock=lambda: CONVERSATION_MS)
+    name = {"claude": "Claude Code", "codex": "Codex"}[kind]
+    transcript = path.read_bytes()
+
+    async def scenario(pilot):
+        await settled(pilot)
+        pane = app.query_one(ConversationPane)._shown.plain
+        assert (f"pideck     {name} has not written to pideck yet: its Agent State, Progress, Handoff and "
+                "pideck todos show beside this pane from its first pideck tool call.") in pane
+        assert shown_panes(app) == ["#conversation"] and "READ-ONLY" in header_line(app)
+        session = binding.session_for(binding.Conversation(kind, str(log.session_id), "/home/user/project",
+                                                           str(path)), create=True)
+        agent = Deck(SessionLog.open(session))
+        agent.call_tool("agent_state_add_work_item", {"id": "flag", "content": "Parse --session PATH"})
+        assert await wait_for(pilot, lambda: shown_panes(app) == ["#conversation", "#state", "#progress", "#handoff"])
+        assert await wait_for(pilot, lambda: "flag" in app.query_one(StatePane).query_one("#work-items").keys)
+        short = session.stem.rpartition("_")[2][:8]
+        assert f"pideck     session {short}, 2 entries" in app.query_one(ConversationPane)._shown.plain
+        assert "READ-ONLY" not in header_line(app)
+        await type_line(pilot, "/agent-state add docs Document the flag")
+        assert "docs" in app.query_one("#work-items").keys
+        assert not any(level == "refused" for level, _, _ in app.query_one(MessageLog).messages)
+        assert '"content":"Document the flag"' in session.read_text()
+        assert f"pideck     session {short}, 3 entries" in app.query_one(ConversationPane)._shown.plain
+        assert path.read_bytes() == transcript
+
+    run(app, scenario)
+
+
+def header_line(app) -> str:
+    return "".join(s.text for s in app.query_one(DeckHeader).render_line(0))
+
+
+def test_the_overview_has_one_row_per_conversation_with_its_pideck_session(agent_home, monkeypatch):
+    """The bound pideck session has no row of its own: its work items, milestones, packets and
+    todos are on the conversation's row (pideck's todos, the list the Stop hook gates)."""
+    from core.overview import Overview
+    from tui.screenshots import CWD, bound_session
+
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR")  # (~/.claude, where the copy is)
+    path = conversation_copy(agent_home, "claude-tasks", 67, CONVERSATION_MS - 3000)
+    alone = Overview(CWD)
+    alone.refresh()
+    [row] = alone.rows
+    assert (row.kind, row.todos_settled, row.todos_total, row.work_items, row.packets) == ("claude", 0, 3, (0, 0, 0, 0), 0)
+    bound_session("claude", CLAUDE_ID, path)
+    overview = Overview(CWD)
+    overview.refresh()
+    [row] = overview.rows
+    assert row.path == str(path) and row.kind == "claude"
+    assert (row.todos_settled, row.todos_total, row.lowest_confidence) == (0, 2, 70)
+    assert (row.work_items, row.milestones, row.packets) == ((1, 1, 0, 0), 1, 1)
+
+
+def test_a_zoomed_pane_of_a_conversation_takes_the_whole_width(agent_home):
+    app = conversation_app("claude-tasks", 67, bound=True)(agent_home)
+
+    async def scenario(pilot):
+        await settled(pilot)
+        for name, inside in (("conversation", "#conversation"), ("state", "#work-items")):
+            pane = app.query_one(f"#{name}")
+            app.query_one(inside).focus()
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+            assert app.screen.maximized is pane and pane.region.width == 120
+            await pilot.press("ctrl+o")
+            await pilot.pause()
+        assert [app.query_one(f"#{n}").region.width for n in ("conversation", "state", "progress", "handoff")] == [40, 26, 27, 27]
 
     run(app, scenario)

@@ -60,7 +60,7 @@ def test_a_deleted_file_is_gone_in_the_header_and_nothing_crashes(tmp_path):
     run(app, scenario)
 
 
-def test_a_file_made_read_only_stops_the_watchdog_and_says_read_only(tmp_path, monkeypatch):
+def test_a_file_made_read_only_says_read_only_and_takes_no_write(tmp_path, monkeypatch):
     deck = demo_deck(tmp_path)  # open todos, auto-poke armed
     path = deck.log.path
     app = make_app(deck, follow=True, poll=0.02)
@@ -70,9 +70,6 @@ def test_a_file_made_read_only_stops_the_watchdog_and_says_read_only(tmp_path, m
         not_writable(monkeypatch, path)
         os.chmod(path, 0o444)  # (the mode change is what the worker notices)
         assert await wait_for(pilot, lambda: labels(app) == ["LIVE", "READ-ONLY"])
-        deck.todo.clock = lambda: FAR_FUTURE
-        app.deck_screen.watchdog()
-        await settled(pilot)
         await type_line(pilot, "/agent-state add a Try to write")
         assert path.read_bytes() == before
         assert any(message == cannot_write("permission denied") for _, _, message in messages(app))
@@ -90,11 +87,6 @@ def test_a_permission_error_at_the_append_itself_is_a_refusal_not_a_crash(tmp_pa
     async def scenario(pilot):
         before = path.read_bytes()
         opening_to_write_fails(monkeypatch, path)
-        deck.todo.clock = lambda: FAR_FUTURE
-        app.deck_screen.watchdog()
-        await settled(pilot)
-        assert path.read_bytes() == before
-        assert not any(level == "error" for level, _, _ in messages(app))
         await type_line(pilot, "/agent-state add a Try to write")
         assert any(message == cannot_write("Permission denied") for _, _, message in messages(app))
         assert path.read_bytes() == before and app.is_running

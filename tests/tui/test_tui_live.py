@@ -121,21 +121,6 @@ def test_a_command_also_draws_what_other_writers_appended_before_it(tmp_path):
     run(app, scenario)
 
 
-def test_watchdog_tick_pokes_an_idle_armed_session(tmp_path):
-    deck = demo_deck(tmp_path)
-    app = make_app(deck, follow=True, poll=0.02)
-
-    async def scenario(pilot):
-        entries = len(deck.log.records)
-        deck.todo.clock = lambda: 10**13  # long after the newest entry
-        app.deck_screen.watchdog()
-        await settled(pilot)
-        assert len(deck.log.records) > entries
-        assert any(source == "watchdog" for _, source, _ in app.query_one(MessageLog).messages)
-
-    run(app, scenario)
-
-
 def test_scroll_position_and_selection_survive_appends(tmp_path):
     deck = demo_deck(tmp_path)
     for n in range(60):

@@ -123,9 +123,11 @@ def test_help_explains_the_screen_and_lists_every_key_from_the_bindings(tmp_path
         await pilot.pause()
         text = str(app.screen.query_one("#help-body").render())
         for words in ("Settled", "Conf", "Own", "Feedback", "👉", "the poke marker", "○ open  ▶ in progress",
-                      "▶ ○ ✓ ✗", "WATCHDOG", "READ-ONLY", "● agent"):
+                      "▶ ○ ✓ ✗", "⏸ idle", "writes go to", "READ-ONLY", "● agent"):
             assert words in text, words
-        assert "Watchdog: on for this session. The [tui] watchdog setting is \"own\"" in text
+        assert ("Idle state: paused (f4). The header says \"⏸ idle 3 min · 3 open todos\" when the agent has "
+                "sat idle with open todos past the watchdog's idle time; pideck sends the agent nothing. [tui] "
+                "watchdog is \"own\" (pideck's own sessions)") in text
         for binding in Binding.make_bindings([*DeckScreen.BINDINGS, *PideckApp.BINDINGS]):
             assert binding.tooltip and binding.tooltip in text, binding.key
             assert binding.key.replace(",", " / ") in text

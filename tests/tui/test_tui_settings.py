@@ -1,21 +1,26 @@
 """The [tui] settings: the theme and the command history outlive a run (kept with the config,
-here a temporary PIDECK_CONFIG), and the watchdog runs only where the setting allows it, visibly."""
+here a temporary PIDECK_CONFIG), and the idle state (the watchdog's condition) shows only where the
+setting allows it, and is never an entry in the log."""
 
 from __future__ import annotations
 
 import os
 import tomllib
 from dataclasses import fields
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+from core.deck import Deck
 from core.history import history_path
+from core.session import SessionLog
 from core.todo.config import TuiConfig, set_config_value, show_config
 from tui.widgets.command_line import CommandLine
 from tui.widgets.header import DeckHeader
 from tui.widgets.message_log import MessageLog
-from tui_fixtures import demo_deck, make_app, open_deck, pi_session, run, settled, type_line, wait_for
+from tui_fixtures import (FIXED_MS, MOMENT, demo_deck, make_app, open_deck, pi_session, run, settled, type_line,
+                          wait_for)
 
 
 def config_file() -> Path:
@@ -86,59 +91,91 @@ def test_settings_are_shown_validated_and_documented():
         assert f"`{key}`" in docs, key
 
 
-def _tick(app, deck):
-    deck.todo.clock = lambda: 10**13  # long after the newest entry
-    app.deck_screen.watchdog()
+class Clock:
+    def __init__(self) -> None:
+        self.ms = FIXED_MS
+
+    def __call__(self) -> int:
+        return self.ms
 
 
 def header_text(app) -> str:
     return "".join(s.text for s in app.query_one(DeckHeader).render_line(0))
 
 
-def test_the_watchdog_is_on_for_pideck_sessions_and_says_so(tmp_path):
+async def idle_for(pilot, clock: Clock, ms: int) -> None:
+    """The fake clock moves on ``ms``; the screen's one-second tick runs at once, then the worker
+    gets a few polls (it would have written by then, if it ever did)."""
+    clock.ms += ms
+    pilot.app.deck_screen.tick()
+    await pilot.pause(0.15)
+    await settled(pilot)
+
+
+def test_the_idle_state_is_shown_on_pideck_sessions_and_nothing_is_appended(tmp_path):
+    """The demo's 4 todos are open and its cycle armed: past the watchdog's idle time (90 s) the
+    header says so and the bell rings once; no entry is ever appended, nothing claims a poke."""
     deck = demo_deck(tmp_path)
-    app = make_app(deck, follow=True, poll=0.02)
+    before = deck.log.path.read_bytes()
+    clock = Clock()
+    app = make_app(deck, follow=True, poll=0.02, clock=clock)
+    bells = []
 
     async def scenario(pilot):
-        assert "WATCHDOG" in header_text(app)
-        entries = len(deck.log.records)
-        _tick(app, deck)
+        app.bell = lambda: bells.append("bell")  # type: ignore[method-assign]
         await settled(pilot)
-        assert len(deck.log.records) == entries + 1
-        log = app.query_one(MessageLog).messages
-        assert ("info", "watchdog") == log[-1][:2] and "We poked it for you" in log[-1][2]
+        await idle_for(pilot, clock, 12_000)
+        assert "idle" not in header_text(app) and "● agent active 12 s ago" in header_text(app)
+        await idle_for(pilot, clock, 100_000)  # 112 s after the newest entry
+        assert "⏸ idle 1 min · 4 open todos" in header_text(app)
+        assert bells == ["bell"]
+        assert app.query_one(MessageLog).messages[-1][1:] == ("agent", "The agent went quiet with 4 open todos.")
+        await idle_for(pilot, clock, 30 * 60_000)  # many ticks of the old watchdog later
+        assert "⏸ idle 31 min · 4 open todos" in header_text(app)
+        assert bells == ["bell"]  # once per change into the state
+        assert deck.log.path.read_bytes() == before
+        assert not any("poked it for you" in text for _, _, text in app.query_one(MessageLog).messages)
+        assert "WATCHDOG" not in header_text(app)
 
     run(app, scenario)
 
 
-@pytest.mark.parametrize("mode, pokes", [("own", False), ("all", True)])
-def test_the_watchdog_leaves_pi_sessions_alone_unless_asked(tmp_path, mode, pokes):
+def test_the_idle_state_ends_when_the_agent_writes(tmp_path):
+    deck = demo_deck(tmp_path)
+    clock = Clock()
+    app = make_app(deck, follow=True, poll=0.02, clock=clock)
+
+    async def scenario(pilot):
+        await settled(pilot)
+        await idle_for(pilot, clock, 100_000)
+        assert "⏸ idle 1 min · 4 open todos" in header_text(app)
+        now = lambda: MOMENT + timedelta(milliseconds=clock.ms - FIXED_MS)  # noqa: E731
+        agent = Deck(SessionLog.open(deck.log.path, clock=now), clock=clock)
+        agent.call_tool("todo", {"todos": [{"id": "a", "content": "One left", "status": "in_progress",
+                                           "priority": "high", "confidence": 80}]})
+        assert await wait_for(pilot, lambda: "idle" not in header_text(app))
+        await idle_for(pilot, clock, 91_000)
+        assert "⏸ idle 1 min · 1 open todo" in header_text(app)
+
+    run(app, scenario)
+
+
+@pytest.mark.parametrize("mode, shown", [("own", False), ("all", True), ("off", False)])
+def test_the_watchdog_setting_says_where_the_idle_state_is_shown(tmp_path, mode, shown):
+    """``own``: pideck's sessions (pi-jtodo in pi pokes on pi's own), ``all``: pi's too, ``off``:
+    nowhere. Never an entry, whatever the setting."""
     set_config_value("tui.watchdog", mode)
     deck = open_deck(pi_session(tmp_path), writable=True)
     deck.call_tool("todo", {"todos": [{"id": "a", "content": "Open", "status": "pending", "priority": "low",
                                        "confidence": 50}]}).text
-    app = make_app(deck, follow=True, poll=0.02)
+    before = deck.log.path.read_bytes()
+    clock = Clock()
+    app = make_app(deck, follow=True, poll=0.02, clock=clock)
 
     async def scenario(pilot):
-        assert ("WATCHDOG" in header_text(app)) is pokes
-        entries = len(deck.log.records)
-        _tick(app, deck)
         await settled(pilot)
-        assert (len(deck.log.records) > entries) is pokes
-
-    run(app, scenario)
-
-
-def test_the_watchdog_can_be_turned_off(tmp_path):
-    set_config_value("tui.watchdog", "off")
-    deck = demo_deck(tmp_path)
-    app = make_app(deck, follow=True, poll=0.02)
-
-    async def scenario(pilot):
-        assert "WATCHDOG" not in header_text(app)
-        entries = len(deck.log.records)
-        _tick(app, deck)
-        await settled(pilot)
-        assert len(deck.log.records) == entries
+        await idle_for(pilot, clock, 10**9)
+        assert ("⏸ idle" in header_text(app)) is shown
+        assert deck.log.path.read_bytes() == before
 
     run(app, scenario)

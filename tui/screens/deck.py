@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+from pathlib import Path
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
@@ -28,7 +29,7 @@ from core.conversations.plan import token_text
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck, DeckChange
 from core.session.log import SessionLog
 from core.todo.config import TuiConfig
-from core.todo.model import is_open
+from core.todo.model import is_open, open_items
 from core.activity import GATE, Event
 from core.deck import READ_ONLY_HINT
 from core.view import DeckView, build_view
@@ -46,7 +47,7 @@ from tui.text import clean
 from tui.widgets.command_line import CommandLine, FilterBar, FilterRow
 from tui.widgets.events import ActivityPanel, EventList
 from tui.widgets.conversation import ConversationPane
-from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_badge, conversation_detail
+from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_badge, conversation_detail, idle_text
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
 from tui.widgets.panes import PANE_TITLES, HandoffPane, ProgressPane, StatePane
@@ -81,7 +82,8 @@ class DeckScreen(Screen[None]):
                 tooltip="the activity view: every change by any writer, newest first"),
         Binding("f4", "toggle_follow", "Follow/Pause", tooltip="follow the log (LIVE) or pause"),
         Binding("f5", "reload", "Reload", show=False, tooltip="re-read the session from disk"),
-        Binding("f6", "open_session", "Open", show=False, tooltip="open another session of this directory"),
+        Binding("f6", "open_session", "Open", show=False,
+                tooltip="open another session of this directory (the one being written, when the header names one)"),
         Binding("f7", "new_packet", "New packet", tooltip="create a handoff packet (a validated form)"),
         Binding("ctrl+f", "filter", "Filter",
                 tooltip="filter the panes and the activity by text (also / on a table)"),
@@ -117,7 +119,8 @@ class DeckScreen(Screen[None]):
         self.flash = flash  # seconds a changed row stays highlighted (0: tests, for stable snapshots)
         self.rule = Rule(max_lines=deck.todo.config.widget_max_lines)
         self.current_pane = "state"
-        self.panes: tuple[str, ...] = PANES  # a followed conversation has one pane instead (set on mount)
+        self.panes: tuple[str, ...] = PANES  # a followed conversation's: its pane first (``lay_out``)
+        self._laid_out: tuple[str, ...] | None = None
         self._agent_active = False
         self._history = history if history is not None else []
         self._remember = remember or (lambda line: self._history.append(line))
@@ -133,9 +136,7 @@ class DeckScreen(Screen[None]):
         self._tickets = itertools.count(1)
         self._waiting: dict[int, Callable[[Any], None] | None] = {}
         self._reported: set[str] = set()
-        todo = deck.todo.config  # read before the worker owns the Deck (the config never changes)
-        self._todo_watchdog = todo.enabled and todo.watchdog
-        self._idle_ms = todo.watchdog_idle_ms
+        self._idle_ms = deck.todo.config.watchdog_idle_ms  # read before the worker owns the Deck (it never changes)
         self._worker = DeckWorker(deck, self.view, self.post_message, poll=poll, following=lambda: self.following,
                                   note_writers=not self._todo_later)
         self.view = self._worker.view  # with when the agent last wrote (a short session: at once)
@@ -146,10 +147,10 @@ class DeckScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield DeckHeader(id="header")
         with Horizontal(id="panes"):
+            yield ConversationPane(id="conversation", classes="pane")
             yield StatePane(id="state", classes="pane -current")
             yield ProgressPane(id="progress", classes="pane")
             yield HandoffPane(id="handoff", classes="pane")
-            yield ConversationPane(id="conversation", classes="pane")
         yield GoalTable(id="goals")
         yield Static("", id="goals-more", markup=False)
         yield ActivityPanel(id="activity")
@@ -165,22 +166,15 @@ class DeckScreen(Screen[None]):
         for table in self.query(KeyedTable):
             table.flash_seconds = self.flash
         self.query_one(EventList).flash_seconds = self.flash
-        self.draw(self.view, ALL_PARTS)
         for hidden in ("#log", "#goals-more", "#activity", "#filter-row"):
             self.query_one(hidden).display = False
-        conversation = self.view.agent is not None
-        for name in PANES if conversation else ("conversation",):  # (never shown inline: narrow screens
-            self.query_one(f"#{name}").display = False                 # show panes by class)
-        if conversation:
-            self.panes, self.current_pane = ("conversation",), "conversation"
-            self.show_current_pane()
+        self.draw(self.view, ALL_PARTS)
         self.action_focus_command()
         self._worker.start()
         # Once the first view is on screen: the todo fold (on a long session), then the branch's
         # events for the activity view; both would hold the first paint up.
         self.call_after_refresh(self._finish_opening)
         self.set_interval(1.0, self.tick)
-        self.set_interval(self.deck.todo.config.watchdog_tick_ms / 1000, self.watchdog)
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < NARROW
@@ -280,6 +274,7 @@ class DeckScreen(Screen[None]):
         again; the activity follows whenever the view's events grew."""
         parts = set(parts)
         before, self.view = self.view, view
+        self.lay_out()
         self.placeholder()
         self.ring_for_pokes(before, view)
         view = filtered(view, self.rule)
@@ -292,7 +287,7 @@ class DeckScreen(Screen[None]):
             if HANDOFF in parts:
                 self.query_one(HandoffPane).show(view.packets)
             if view.agent is not None:
-                self.query_one(ConversationPane).show(view.agent, view.todo_state)
+                self.query_one(ConversationPane).show(view.agent, view.agent_todos or view.todo_state, view.bound)
             if TODO in parts:
                 self.query_one(TodoStrip).show(view.strip)
                 self.query_one(GoalTable).show_goals(view.goals)
@@ -301,14 +296,37 @@ class DeckScreen(Screen[None]):
             self.report_warnings()
             self.update_header()
 
+    def lay_out(self) -> None:
+        """The panes of this view: the three primitives'; a followed conversation's own pane, and
+        the three beside it once its pideck session exists (docs/tui.md#one-screen-per-conversation)."""
+        view = self.view
+        panes = PANES if view.agent is None else ("conversation", *(PANES if view.bound is not None else ()))
+        if panes == self._laid_out:
+            return
+        if self._laid_out is None or self.current_pane not in panes:
+            self.current_pane = panes[0]  # (a conversation's own pane first)
+        self.panes = self._laid_out = panes
+        for name in ("conversation", *PANES):  # (never shown inline: narrow screens show panes by class)
+            if name in panes:
+                self.query_one(f"#{name}").styles.clear_rule("display")
+            else:
+                self.query_one(f"#{name}").display = False
+        self.set_class(len(panes) > len(PANES), "-four")
+        self.show_current_pane()
+
     def tick(self) -> None:
-        """Every second: the header's clock and agent status; a bell when the agent went quiet."""
+        """Every second: the header's clock and agent status; a bell when the agent went quiet
+        (on a session where the app shows the idle state: when it sits idle with open todos)."""
         self.update_header()
         todos = self.view.todo_state.todos
-        if self.view.agent is not None:  # a conversation: the agent's own word on its turn, its plan's
-            _, active = conversation_badge(self.view.agent, self.clock())  # items open as the goal row
-            who = str(self.view.agent.get("name"))                          # and the overview count them
+        if self.view.agent is not None and self.view.bound is None:  # the agent's own word on its turn,
+            _, active = conversation_badge(self.view.agent, self.clock())  # its plan's items open as the
+            who = str(self.view.agent.get("name"))                          # goal row and the overview count them
             open_todos = sum(1 for t in todos if is_open(t))
+        elif self.idle_shown:
+            active = not self.idle_state()
+            who = "The agent" if self.view.agent is None else str(self.view.agent.get("name"))
+            open_todos = len(open_items(todos))
         else:
             _, active = agent_status(self.view.agent_at, self.clock(), self._idle_ms)
             who = "The agent"
@@ -351,7 +369,8 @@ class DeckScreen(Screen[None]):
             warnings=len(view.warnings),
             clock=clock,
             problem=self.problem,
-            watchdog=self.watchdog_on and self.following,
+            idle=self.idle_state(),
+            elsewhere=view.elsewhere.label if view.elsewhere is not None else "",
             agent=agent,
             agent_active=active,
             filter=self.rule.describe(),
@@ -376,18 +395,20 @@ class DeckScreen(Screen[None]):
         self.app.notify(toast_text(clean(message, multiline=True)), severity=severity, markup=False)
 
     @property
-    def watchdog_on(self) -> bool:
-        """The app ticks the todo watchdog here: the ``[tui] watchdog`` setting allows it for this
-        session (``own``: not one pi writes), the todo tool's own ``watchdog`` is on, and the log
-        may be written (docs/tui.md#settings)."""
+    def idle_shown(self) -> bool:
+        """The header shows the idle state on this session: the ``[tui] watchdog`` setting allows
+        it (``own``: not on one pi writes, whose pi-jtodo pokes the agent itself), and the app
+        follows a readable file (docs/tui.md#the-idle-state)."""
         mode = self.settings.watchdog
         allowed = mode == "all" or (mode == "own" and not self.view.pi_session)
-        return allowed and self._todo_watchdog and self.view.writable
+        return allowed and self.following and self.problem is None
 
-    def watchdog(self) -> None:
-        """The todo watchdog tick, while following; each poke it sends is reported."""
-        if self.watchdog_on and self.following and self.problem is None and not self.busy:
-            self.run_on_deck(lambda deck: deck.watchdog_tick(), self._report_notices("watchdog"))
+    def idle_state(self) -> str:
+        """``idle 3 min · 3 open todos`` while the watchdog's condition holds, else ``""``. It is a
+        state for the person only: nothing is ever appended for it (docs/todo-gates.md#the-watchdog)."""
+        if not self.idle_shown:
+            return ""
+        return idle_text(self.view.idle_at, self.clock(), len(open_items(self.view.todo_state.todos)), self._idle_ms)
 
     def _report_notices(self, source: str) -> Callable[[list[Notice]], None]:
         def report(notices: list[Notice]) -> None:
@@ -448,13 +469,14 @@ class DeckScreen(Screen[None]):
         self.app.push_screen(HelpScreen(self.BINDINGS, self.app.BINDINGS, self.help_status()))
 
     def help_status(self) -> str:
-        """What the help says about this session: the watchdog and where its setting comes from."""
+        """What the help says about this session: the idle state and where its setting comes from."""
         mode = self.settings.watchdog
-        where = {"own": "pideck's own sessions", "all": "every session it may write", "off": "no session"}[mode]
-        state = "on" if self.watchdog_on else "off"
-        why = "" if self.view.writable else " (read-only session)"
-        return (f"Watchdog: {state} for this session{why}. The [tui] watchdog setting is \"{mode}\" "
-                f"({where}); pideck config set tui.watchdog own|all|off changes it.")
+        where = {"own": "pideck's own sessions", "all": "pi's sessions too", "off": "no session"}[mode]
+        state = ("shown here" if self.idle_shown else "paused (f4)" if not self.following
+                 else "not shown on this session")
+        return (f"Idle state: {state}. The header says \"⏸ idle 3 min · 3 open todos\" when the agent has sat "
+                f"idle with open todos past the watchdog's idle time; pideck sends the agent nothing. [tui] "
+                f"watchdog is \"{mode}\" ({where}): pideck config set tui.watchdog own|all|off.")
 
     def action_toggle_activity(self) -> None:
         panel = self.query_one(ActivityPanel)
@@ -538,17 +560,18 @@ class DeckScreen(Screen[None]):
         self.message_log.add(state)
 
     def action_reload(self) -> None:
-        def reload(deck: Deck[SessionLog]) -> None:
-            deck.refresh()
-            deck.reload()
-
-        self.run_on_deck(reload, lambda _: self.report("Reloaded the session from disk.", "info", "reload"))
+        self.run_on_deck(self._worker.reload, lambda _: self.report("Reloaded the session from disk.", "info", "reload"))
 
     def action_export_todos(self) -> None:
         self.run_line("/todos export")
 
     def action_open_session(self) -> None:
-        self.app.action_open_session()  # type: ignore[attr-defined]
+        """Another session of this directory: the one being written, when the header names one
+        (docs/tui.md#writes-that-go-elsewhere), else the one picked from the list."""
+        if self.view.elsewhere is not None:
+            self.app.open_in_worker(Path(self.view.elsewhere.open_path))  # type: ignore[attr-defined]
+        else:
+            self.app.action_open_session()  # type: ignore[attr-defined]
 
     def action_new_packet(self) -> None:
         if not self.view.writable:  # said before the person fills a form that would be refused

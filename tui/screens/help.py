@@ -54,7 +54,9 @@ SCREEN = (
     ]),
     ("The header", [
         ("LIVE / PAUSED", "following the session file or not (f4)"),
-        ("WATCHDOG", "the app may send the agent watchdog pokes here ([tui] watchdog setting)"),
+        ("⏸ idle …", "the agent has sat idle with open todos past the watchdog's idle time (a state for "
+                    "you: pideck sends the agent nothing; [tui] watchdog setting)"),
+        ("writes go to …", "another session of this directory is being written, not this one; f6 opens it"),
         ("READ-ONLY", "commands that append are refused (pi's own sessions, unless --write)"),
         ("WARNINGS (N)", "lines or entries pideck skipped or could not restore (ctrl+l lists them)"),
         ("● agent …", "when another writer last appended; active until the watchdog's idle time passes"),

@@ -1,14 +1,16 @@
-"""The pane a followed agent conversation shows in place of the three primitive panes
-(docs/agent-conversations.md#what-the-deck-shows): who the agent is and what it last said, then
-its own plan in its own order, with what the plan tool gave each item.
+"""The pane of a followed agent conversation (docs/agent-conversations.md#what-the-deck-shows):
+who the agent is and what it last said, its pideck session (or that it has none yet), then its own
+plan in its own order, with what the plan tool gave each item.
 
-A conversation is the agent's own log, read-only: its Agent State, Progress and Handoff would
-always be empty, so their room goes to what the agent did declare.
+The agent's own log is read-only and holds no Agent State, Progress or Handoff: those come from
+the conversation's pideck session, whose panes stand beside this one once it exists
+(docs/tui.md#one-screen-per-conversation).
 """
 
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any, Mapping
 
 from rich.text import Text
@@ -16,16 +18,25 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from core.conversations.binding import AGENTS
 from core.conversations.plan import NO_SCORES, plan_title, status_words, token_text
 from core.todo.display import icon
+from core.jsutil import plural
 from core.todo.model import TodoState
+from core.view import DeckView
 from tui.text import clean
 
 _STYLES = {"in_progress": "bold cyan", "completed": "dim", "cancelled": "dim strike", "blocked": "dark_orange"}
 
 
-def conversation_text(agent: Mapping[str, Any], state: TodoState) -> Text:
-    """The pane's text: every value from the log goes through ``clean`` (shown literally)."""
+def not_written_yet(agent: Mapping[str, Any]) -> str:
+    return (f"{agent.get('name')} has not written to pideck yet: its Agent State, Progress, Handoff "
+            "and pideck todos show beside this pane from its first pideck tool call.")
+
+
+def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckView | None = None) -> Text:
+    """The pane's text: every value from the log goes through ``clean`` (shown literally).
+    ``session``: the conversation's pideck session, once there is one."""
     text = Text()
 
     def fact(label: str, value: Any) -> None:
@@ -44,6 +55,12 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState) -> Text:
     if isinstance(tokens, Mapping):
         fact("Last turn", token_text(tokens))
     fact("Last said", agent.get("lastMessage"))
+    if session is not None:
+        short = Path(session.path).stem.rpartition("_")[2][:8]  # (pideck names its files <time>_<session id>)
+        fact("pideck", f"session {short}, {session.entries} {plural(session.entries, 'entry', 'entries')}")
+    elif agent.get("kind") in AGENTS:
+        text.append(f"{'pideck':<11}", "bold")
+        text.append(clean(not_written_yet(agent)) + "\n", "dim italic")
     text.append("\n")
     if state.agent_plan is None:
         text.append("No plan yet: the agent has not called its plan tool.", "dim italic")
@@ -95,10 +112,10 @@ class ConversationPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield self._body
 
-    def show(self, agent: Mapping[str, Any] | None, state: TodoState) -> None:
+    def show(self, agent: Mapping[str, Any] | None, state: TodoState, session: DeckView | None = None) -> None:
         if agent is None:
             return
-        text = conversation_text(agent, state)
+        text = conversation_text(agent, state, session)
         if self._shown is None or text.plain != self._shown.plain or text.spans != self._shown.spans:
             self._shown = text
             self._body.update(text)

@@ -25,7 +25,8 @@ class HeaderInfo:
     warnings: int
     clock: str = ""  # "HH:MM" when the clock is shown
     problem: str | None = None  # why the file cannot be read now (deleted, unreadable)
-    watchdog: bool = False  # the app may append watchdog pokes to this session
+    idle: str = ""  # "idle 3 min · 3 open todos": the agent sits idle with open todos (the watchdog's condition)
+    elsewhere: str = ""  # another session of the directory is being written: what it is (f6 opens it)
     agent: str = ""  # "agent 12 s ago", when another writer last appended
     agent_active: bool = False  # it wrote within the idle time
     filter: str = ""  # the filter the panes show, described
@@ -70,8 +71,6 @@ def badges(info: HeaderInfo) -> list[tuple[str, str]]:
         out = [(" LIVE ", "bold black on green")]
     else:
         out = [(" PAUSED ", "bold black on yellow")]
-    if info.watchdog:
-        out.append((" WATCHDOG ", "bold black on cyan"))
     if not info.writable:
         out.append((" READ-ONLY ", "bold white on blue"))
     if info.warnings:
@@ -84,7 +83,12 @@ def render_header(info: HeaderInfo, width: int) -> Text:
     if info.filter:
         right.append(" ")
         right.append(f" FILTER {clean(info.filter)} ", "bold black on magenta")
-    if info.agent:
+    if info.elsewhere:
+        right.append(" ")
+        right.append(f" writes go to {clean(info.elsewhere)} · f6 ", "bold black on yellow")
+    if info.idle:
+        right.append(f" ⏸ {info.idle}", "bold yellow")
+    elif info.agent:
         right.append(f" {'●' if info.agent_active else '○'} {info.agent}", "green" if info.agent_active else "yellow")
     for label, style in badges(info):
         right.append(" ")
@@ -134,6 +138,14 @@ def conversation_detail(agent: Mapping[str, Any]) -> str:
     if isinstance(tokens, Mapping):
         parts.append(token_text(tokens))
     return "  ·  ".join(parts)
+
+
+def idle_text(idle_at: int | None, now_ms: int, open_todos: int, idle_ms: int) -> str:
+    """``idle 3 min · 3 open todos`` once the agent has sat idle with open todos past the
+    watchdog's idle time (``idle_at``, docs/tui.md#the-idle-state), else ``""``."""
+    if idle_at is None or now_ms < idle_at or not open_todos:
+        return ""
+    return f"idle {ago(now_ms - idle_at + idle_ms)} · {open_todos} open {plural(open_todos, 'todo', 'todos')}"
 
 
 def agent_status(agent_at: str | None, now_ms: int, idle_ms: int) -> tuple[str, bool]:
