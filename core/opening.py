@@ -52,9 +52,10 @@ def choose_session(
     whose newest session or conversation is taken first when the directory has one (the
     ``[tui] prefer_kind`` setting; ``any`` or None: no preference).
 
-    ``pideck_only`` leaves pi's sessions out of the search for the newest one (a path or
-    ``$PIDECK_SESSION`` is still taken as given): the MCP server and the hooks write for an agent
-    that is not pi, and a pi file would refuse every write (docs/agent-configs.md).
+    ``pideck_only`` leaves pi's sessions out of the search for the newest one, and the pideck
+    sessions of agent conversations (a path or ``$PIDECK_SESSION`` is still taken as given): the
+    MCP server and the hooks write for an agent that is not pi, a pi file would refuse every write,
+    and a conversation's session is its own (docs/mcp-and-hooks.md#which-session-a-call-goes-to).
     ``create=False`` never makes a file: a missing path or no session at all is ``NoSession`` (a
     FileNotFoundError).
     """
@@ -74,7 +75,7 @@ def choose_session(
     if agents and not pideck_only:
         newest, _ = default_choice(cwd, prefer)
     else:
-        newest = newest_session(cwd, kind="pideck" if pideck_only else None)
+        newest = newest_session(cwd, kind="pideck", unbound=True) if pideck_only else newest_session(cwd)
     if newest is not None:
         if newest.kind in AGENT_KINDS:  # (discovery told its kind from its head already)
             from core.conversations.log import ConversationLog

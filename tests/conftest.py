@@ -18,6 +18,9 @@ def private_state(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(agents / ".claude"))
     monkeypatch.setenv("CODEX_HOME", str(agents / ".codex"))
     monkeypatch.setenv("GEMINI_CLI_HOME", str(agents))
+    # no agent process the tests run under (a Codex holding its rollout open) is ever found: the
+    # tests that look at real processes say so
+    monkeypatch.setenv("PIDECK_PROC", str(agents / "no-proc"))
 
 
 @pytest.fixture(autouse=True)

@@ -18,7 +18,7 @@ from mcp.client.stdio import stdio_client
 
 SERVER = [sys.executable, "-m", "core.cli", "mcp"]
 PASSED_ON = ("PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR", "PIDECK_SESSION", "PIDECK_INDEX",
-             "CLAUDE_CONFIG_DIR")
+             "CLAUDE_CONFIG_DIR", "PIDECK_PROC")
 
 
 def server_env(**extra: str) -> dict[str, str]:

@@ -24,7 +24,13 @@ from pathlib import Path
 
 from core.conversations.binding import Conversation, noted_process, read_json
 
-PROC = Path("/proc")
+def proc_root() -> Path:
+    """Where processes are looked at: ``$PIDECK_PROC`` (a test, or a container whose agents' /proc
+    is mounted elsewhere), else ``/proc``. A folder that does not exist turns the lookup off but
+    for the direct parent's files (the tests' default, so no agent the tests run under is found)."""
+    return Path(os.environ.get("PIDECK_PROC") or "/proc")
+
+
 LEVELS = 4
 """How many processes up to look: the agent itself, or a shell or launcher (``uv run``, ``sh -c``)
 between it and pideck."""
@@ -43,7 +49,7 @@ def _stat_fields(pid: int, proc: Path) -> list[str] | None:
     return rest.decode("ascii", "replace").split()
 
 
-def parent_pid(pid: int, proc: Path = PROC) -> int | None:
+def parent_pid(pid: int, proc: Path) -> int | None:
     fields = _stat_fields(pid, proc)
     try:
         return int(fields[1]) if fields else None
@@ -51,28 +57,30 @@ def parent_pid(pid: int, proc: Path = PROC) -> int | None:
         return None
 
 
-def start_time(pid: int, proc: Path = PROC) -> str | None:
+def start_time(pid: int, proc: Path | None = None) -> str | None:
     """The process's start time in clock ticks after boot (field 22 of ``stat``), as Claude Code
     writes it in ``procStart``."""
-    fields = _stat_fields(pid, proc)
+    fields = _stat_fields(pid, proc if proc is not None else proc_root())
     return fields[19] if fields is not None and len(fields) > 19 else None
 
 
-def ancestors(pid: int | None = None, proc: Path = PROC, levels: int = LEVELS) -> list[int]:
-    """The pids above ``pid`` (default: this process), nearest first, up to ``levels`` of them and
-    never pid 1 (init holds no conversation)."""
+def ancestors(pid: int | None = None, proc: Path | None = None, levels: int = LEVELS) -> list[int]:
+    """The pids above ``pid`` (default: this process), nearest first, up to ``levels`` of them; pid
+    1 ends the walk (an agent run as a container's first process is pid 1)."""
     out: list[int] = []
     current = os.getpid() if pid is None else pid
     for _ in range(levels):
-        parent = os.getppid() if current == os.getpid() and proc == PROC else parent_pid(current, proc)
-        if parent is None or parent <= 1 or parent in out:
+        parent = os.getppid() if current == os.getpid() else parent_pid(current, proc or proc_root())
+        if parent is None or parent < 1 or parent in out:
             break
         out.append(parent)
+        if parent == 1:
+            break
         current = parent
     return out
 
 
-def claude_conversation(pid: int, config_dir: Path, proc: Path = PROC) -> Conversation | None:
+def claude_conversation(pid: int, config_dir: Path, proc: Path | None = None) -> Conversation | None:
     """The conversation Claude Code process ``pid`` is in now, from its live-session file."""
     from core.conversations.discovery import claude_folder_name
 
@@ -92,12 +100,12 @@ def claude_conversation(pid: int, config_dir: Path, proc: Path = PROC) -> Conver
     return Conversation("claude", session_id, cwd, str(transcript), f"{path}, the Claude Code process {pid}")
 
 
-def codex_conversation(pid: int, proc: Path = PROC) -> Conversation | None:
+def codex_conversation(pid: int, proc: Path | None = None) -> Conversation | None:
     """The thread Codex process ``pid`` runs now: the rollout it holds open (the newest, should it
     hold several)."""
     from core.conversations.discovery import read_head
 
-    folder = proc / str(pid) / "fd"
+    folder = (proc or proc_root()) / str(pid) / "fd"
     try:
         names = os.listdir(folder)
     except OSError:
@@ -123,12 +131,14 @@ def codex_conversation(pid: int, proc: Path = PROC) -> Conversation | None:
     return Conversation("codex", thread, cwd, transcript, f"the rollout the Codex process {pid} holds open")
 
 
-def find_conversation(pid: int | None = None, *, proc: Path = PROC, config_dir: Path | None = None) -> Conversation | None:
+def find_conversation(pid: int | None = None, *, proc: Path | None = None, config_dir: Path | None = None
+                      ) -> Conversation | None:
     """The conversation of the nearest agent process above ``pid`` (default: this process), or
     None when there is none to be found."""
     from core.conversations.discovery import claude_config_dir
 
     config = config_dir if config_dir is not None else claude_config_dir()
+    proc = proc or proc_root()
     for above in ancestors(pid, proc):
         found = claude_conversation(above, config, proc) or codex_conversation(above, proc)
         if found is not None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -42,6 +43,8 @@ def runs_pideck(line: object, *args: str) -> bool:
         words = shlex.split(line)
     except ValueError:
         return False
+    while words and re.match(r"[A-Za-z_][A-Za-z0-9_]*=", words[0]):  # (variables set for it)
+        words = words[1:]
     if len(words) < 1 + len(args) or words[len(words) - len(args):] != list(args):
         return False
     program = words[: len(words) - len(args)]

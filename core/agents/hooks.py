@@ -115,7 +115,7 @@ def settle(event: HookEvent, agent: str, session: str | None, write: bool,
            err: TextIO) -> tuple[str | None, str | None]:
     """One settle on the session of the conversation that stopped (``session_for``): ``--session``
     or ``$PIDECK_SESSION`` when given, else the conversation's own pideck session, else (an input
-    that names no conversation) the newest pideck session for the cwd. A conversation without a
+    that names no conversation) the newest pideck session for the cwd that belongs to none. A conversation without a
     session of its own has nothing of pideck's to settle: another conversation's todos never block
     it. Its session is made only when the gate on the agent's own plan has something to remember.
     When pideck's settle has nothing to say, its todo list is empty and the event is a ``Stop``,
@@ -135,7 +135,7 @@ def settle(event: HookEvent, agent: str, session: str | None, write: bool,
         chosen = str(found)
     elif chosen is None:
         print(f"pideck hook {agent}: the input names no conversation (no session_id): settling the newest "
-              f"pideck session for {event.cwd}", file=err)
+              f"pideck session for {event.cwd} that belongs to no conversation", file=err)
     try:
         opened = open_deck(chosen, write=write, cwd=event.cwd, create=False, pideck_only=True)
     except FileNotFoundError:
@@ -197,9 +197,9 @@ def agent_pid(agent: str) -> int | None:
             pid = int(os.environ.get("CLAUDE_PID", ""))
         except ValueError:
             return None
-        return pid if pid > 1 else None
+        return pid if pid >= 1 else None
     parent = os.getppid()
-    return parent if parent > 1 else None
+    return parent if parent >= 1 else None
 
 
 def run_hook(agent: str, raw: bytes | str, *, session: str | None, write: bool, out: TextIO, err: TextIO) -> int:

@@ -133,6 +133,10 @@ def _closing(agent: Agent, scope: Scope, places: Places, command: list[str],
         print(watch, file=out)
         return
     steps = [*agent.next_steps(scope, places), watch]
+    if scope == "project" and places.shared:
+        names = ", ".join(name for name, _ in places.shared)
+        steps.append(f"The project's files now name {names} as set here: paths of this machine. Keep "
+                     "them out of version control, or install with --scope user.")
     if f"{os.sep}.venv{os.sep}" in command[0]:
         steps.append(f"{command[0]} lies in a project's virtual environment: the agent cannot start "
                      "pideck once it is gone. `uv tool install` installs pideck once for every "

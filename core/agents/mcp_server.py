@@ -156,7 +156,7 @@ def main(session: str | None, write: bool) -> int:
         log.info("serving %d tools on %s%s", len(TOOLS), deck.log.path, read_only_note(deck))
     else:
         log.info("serving %d tools; each call goes to the pideck session of the agent conversation it "
-                 "comes from (made at its first call), else to the newest pideck session for %s",
+                 "comes from (made at its first call), else to the newest pideck session for %s of no conversation",
                  len(TOOLS), os.getcwd())
     try:
         anyio.run(serve, sessions)

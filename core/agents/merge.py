@@ -29,8 +29,10 @@ def _child(parent: dict[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
-def put_server(doc: dict[str, Any], servers_key: str, entry: dict[str, Any]) -> Outcome:
-    """``doc[servers_key]["pideck"]`` holds ``entry``'s keys; other servers are left alone."""
+def put_server(doc: dict[str, Any], servers_key: str, entry: dict[str, Any], owned: tuple[str, ...] = ()) -> Outcome:
+    """``doc[servers_key]["pideck"]`` holds ``entry``'s keys; other servers are left alone. The
+    variables named in ``owned`` are pideck's in the entry's ``env`` and ``env_vars``: set as
+    ``entry`` has them, gone when it has none; the user's others stay."""
     servers = _child(doc, servers_key, dict, "")
     current = servers.get(SERVER_NAME)
     if not isinstance(current, dict):
@@ -38,12 +40,14 @@ def put_server(doc: dict[str, Any], servers_key: str, entry: dict[str, Any]) -> 
         return "added" if current is None else "updated"
     merged = {**current, **entry}
     # the user's own variables stay beside pideck's; every other key (args too) is pideck's whole
-    for key in ("env", "env_vars"):
-        mine, value = current.get(key), entry.get(key)
-        if isinstance(value, dict) and isinstance(mine, dict):
-            merged[key] = {**mine, **value}
-        elif isinstance(value, list) and isinstance(mine, list):
-            merged[key] = mine + [name for name in value if name not in mine]
+    for key, empty in (("env", {}), ("env_vars", [])):
+        mine, value = current.get(key), entry.get(key, empty)
+        if isinstance(mine, dict) and isinstance(value, dict):
+            merged[key] = {**{k: v for k, v in mine.items() if k not in owned}, **value}
+        elif isinstance(mine, list) and isinstance(value, list):
+            merged[key] = [n for n in mine if n not in owned and n not in value] + value
+        if key in merged and not merged[key] and key not in entry:
+            del merged[key]  # (only pideck's variables were in it, and none is set now)
     if merged == current:
         return "unchanged"
     servers[SERVER_NAME] = merged

@@ -3,7 +3,7 @@ and why (docs/mcp-and-hooks.md#which-session-a-call-goes-to).
 
 In order: ``--session``; ``$PIDECK_SESSION``; the pideck session of the agent conversation above
 this process (``ancestry.py``), made at its first call; else the newest pideck session for the
-directory, or a new one. pi's sessions are never chosen by default: pi's files refuse writes.
+directory that belongs to no conversation, or a new one. pi's sessions are never chosen by default: pi's files refuse writes.
 """
 
 from __future__ import annotations
@@ -41,4 +41,5 @@ def route(explicit: str | None, *, cwd: str | None = None,
         return Route(str(path), f"the pideck session of {conversation.short}, found from {conversation.how}",
                      conversation)
     where = cwd if cwd is not None else os.getcwd()
-    return Route(None, f"no agent conversation found above this process, so the newest pideck session for {where}")
+    return Route(None, f"no agent conversation found above this process, so the newest pideck session for {where} "
+                       "that belongs to no conversation")

@@ -3,6 +3,8 @@ does next. The shapes and places are the agents' documented ones (docs/agent-con
 
 from __future__ import annotations
 
+import re
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Literal
@@ -61,11 +63,11 @@ def _server(servers_key: str, entry: dict[str, Any], command: list[str]) -> Edit
     shown = shell_line([*command, "mcp"])
     passed = entry.get("env") or entry.get("env_vars")
     label = f'MCP server "pideck" ({shown}' + (f"; passes on {', '.join(passed)})" if passed else ")")
-    return Edit(label, lambda doc: put_server(doc, servers_key, entry))
+    return Edit(label, lambda doc: put_server(doc, servers_key, entry, SHARED_VARIABLES))
 
 
-def _hooks(agent: str, command: list[str]) -> tuple[Edit, ...]:
-    line = shell_line([*command, "hook", agent])
+def _hooks(agent: str, command: list[str], prefix: str = "") -> tuple[Edit, ...]:
+    line = prefix + shell_line([*command, "hook", agent])
     handler = {"type": "command", "command": line, "timeout": HOOK_TIMEOUT}
 
     def edit(event: str) -> Edit:
@@ -73,18 +75,36 @@ def _hooks(agent: str, command: list[str]) -> tuple[Edit, ...]:
     return tuple(edit(event) for event in HOOK_EVENTS)
 
 
-def _stdio(command: list[str], places: Places) -> dict[str, Any]:
-    """The server's command, and the shared variables set now as its ``env`` (Claude Code, Gemini
-    CLI and Cursor start it with the values written here)."""
+def _stdio(command: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
     entry: dict[str, Any] = {"command": command[0], "args": [*command[1:], "mcp"]}
-    if places.shared:
-        entry["env"] = dict(places.shared)
+    if env:
+        entry["env"] = env
     return entry
 
 
+def _claude_variables(shared: tuple[tuple[str, str], ...]) -> tuple[dict[str, str], str]:
+    """The server's ``env`` and the hooks' command prefix for the shared variables: ``${NAME:-value}``,
+    the value Claude Code was started with, else the install's (Claude Code expands the form in an
+    MCP server's ``env``, a POSIX shell in a hook's command). A value the form cannot hold is given
+    as it is to both."""
+    env: dict[str, str] = {}
+    words: list[str] = []
+    for name, value in shared:
+        if re.search(r'["$\\`}]', value):
+            env[name] = value
+            words.append(f"{name}={shlex.quote(value)}")
+        else:
+            env[name] = f"${{{name}:-{value}}}"
+            words.append(f'{name}="{env[name]}"')
+    return env, "".join(f"{word} " for word in words)
+
+
 def _claude_files(scope: Scope, places: Places, command: list[str]) -> list[ConfigFile]:
-    server = _server("mcpServers", {"type": "stdio", **_stdio(command, places)}, command)
-    hooks = _hooks("claude", command)
+    """The server and the hooks get the shared variables the same way, so they always agree: the
+    value Claude Code was started with, else the one set at the install."""
+    env, prefix = _claude_variables(places.shared)
+    server = _server("mcpServers", {"type": "stdio", **_stdio(command, env)}, command)
+    hooks = _hooks("claude", command, prefix)
     if scope == "project":
         return [ConfigFile(places.cwd / ".mcp.json", "json", (server,), False),
                 ConfigFile(places.cwd / ".claude" / "settings.json", "json", hooks, False)]
@@ -95,11 +115,11 @@ def _claude_files(scope: Scope, places: Places, command: list[str]) -> list[Conf
 def _codex_files(scope: Scope, places: Places, command: list[str]) -> list[ConfigFile]:
     """One config.toml for all; the hooks go to hooks.json instead when the user keeps hooks there
     (Codex warns when one folder holds hooks in both files). Codex hands its MCP servers a
-    stripped environment, so the shared variables are named in ``env_vars``: Codex passes each
-    on from its own environment."""
+    stripped environment and its hooks its own, so the shared variables are named in
+    ``env_vars``: Codex passes each on from that same environment."""
     folder = places.codex_home if scope == "user" else places.cwd / ".codex"
     private = scope == "user"
-    entry: dict[str, Any] = {"command": command[0], "args": [*command[1:], "mcp"], "required": True}
+    entry: dict[str, Any] = {**_stdio(command), "required": True}
     if places.shared:
         entry["env_vars"] = [name for name, _ in places.shared]
     server = _server("mcp_servers", entry, command)
@@ -111,9 +131,11 @@ def _codex_files(scope: Scope, places: Places, command: list[str]) -> list[Confi
 
 
 def _mcp_json_files(relative: str) -> Callable[[Scope, Places, list[str]], list[ConfigFile]]:
+    """Gemini CLI and Cursor: the shared variables as the install's values (no hook needs to
+    agree with the server)."""
     def files(scope: Scope, places: Places, command: list[str]) -> list[ConfigFile]:
         base = places.cwd if scope == "project" else places.home
-        server = _server("mcpServers", _stdio(command, places), command)
+        server = _server("mcpServers", _stdio(command, dict(places.shared)), command)
         return [ConfigFile(base / relative, "json", (server,), scope == "user")]
     return files
 

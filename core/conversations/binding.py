@@ -58,9 +58,11 @@ class Conversation:
 
     @property
     def short(self) -> str:
+        """How a person reads it in a line of text (the id is the agent's text: shown literally)."""
         from core.conversations.plan import AGENT_NAMES
+        from core.untrusted import visible_controls
 
-        return f"{AGENT_NAMES.get(self.agent, self.agent)} conversation {self.id[:8]}"
+        return f"{AGENT_NAMES.get(self.agent, self.agent)} conversation {visible_controls(self.id[:8])}"
 
     def entry(self) -> dict[str, Any]:
         data: dict[str, Any] = {"agent": self.agent, "agentSessionId": self.id, "cwd": self.cwd}
@@ -109,10 +111,10 @@ def write_json(path: Path, value: dict[str, Any]) -> None:
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """The exclusive lock of one binding (a ``.lock`` file beside it)."""
-    path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd = os.open(path.with_suffix(".lock"), os.O_RDWR | os.O_CREAT, 0o600)
+def _locked(lock: Path) -> Iterator[None]:
+    """The exclusive lock held on the file ``lock`` (made when missing)."""
+    lock.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o600)
     try:
         if fcntl is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)
@@ -137,7 +139,9 @@ def session_for(conversation: Conversation, *, create: bool) -> Path | None:
     from core.session.log import SessionLog
 
     where = binding_path(conversation.agent, conversation.id)
-    with _locked(where):
+    if not create and not where.exists():
+        return None  # (most stops are of conversations that never wrote to pideck: no lock file for them)
+    with _locked(where.with_suffix(".lock")):  # (one per conversation that has a session)
         record = read_json(where)
         recorded = record.get("session") if record is not None else None
         if isinstance(recorded, str) and os.path.isfile(recorded):
@@ -196,22 +200,30 @@ def process_path(pid: int) -> Path:
     return bindings_dir() / "processes" / f"{pid}.json"
 
 
+def processes_lock() -> Path:
+    """One lock for every process record: they are written once a turn, and one lock file per
+    pid would pile up."""
+    return bindings_dir() / "processes" / ".lock"
+
+
 def note_process(pid: int, conversation: Conversation, started: str | None) -> None:
     """Record that the agent process ``pid`` (started at ``started``, its start time as
     ``/proc/<pid>/stat`` gives it) is in ``conversation`` now."""
     record: dict[str, Any] = {**conversation.entry(), "pid": pid}
     if started is not None:
         record["procStart"] = started
-    write_json(process_path(pid), record)
+    with _locked(processes_lock()):
+        write_json(process_path(pid), record)
 
 
 def forget_process(pid: int, conversation_id: str) -> None:
     """The conversation ended in process ``pid``: its record goes, unless it already names the
     next conversation (``/clear`` ends one and starts another in the same process)."""
     path = process_path(pid)
-    record = read_json(path)
-    if record is not None and record.get("agentSessionId") == conversation_id:
-        path.unlink(missing_ok=True)
+    with _locked(processes_lock()):  # (a SessionStart of the next conversation may be writing it)
+        record = read_json(path)
+        if record is not None and record.get("agentSessionId") == conversation_id:
+            path.unlink(missing_ok=True)
 
 
 def noted_process(pid: int, started: str | None) -> dict[str, Any] | None:

@@ -265,19 +265,22 @@ def list_sessions(cwd: str | os.PathLike[str] | None) -> list[SessionInfo]:
     return sessions
 
 
-def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None, *, agents: bool = False
-                   ) -> SessionInfo | None:
+def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None, *, agents: bool = False,
+                   unbound: bool = False) -> SessionInfo | None:
     """The session ``pi --continue`` would pick for ``cwd`` (over both folders, or only the folder
     of ``kind``); with ``agents``, the agents' conversations compete too (``kind`` may name one
     agent: then only its conversations are looked at). Only headers are read: counting lines would
     read the chosen file in full, which the open that follows (from its saved index) never does;
-    its ``entries`` is None."""
+    its ``entries`` is None. ``unbound`` leaves out the pideck sessions of agent conversations:
+    each belongs to its own conversation, and a caller that found none must not write into one."""
     if kind in AGENT_KINDS:
         sessions = _newest_conversation(cwd, kinds=(kind,))
     else:
         sessions = _sessions(cwd, count=False, kind=kind)
         if agents and kind is None:
             sessions += _newest_conversation(cwd)
+    if unbound:
+        sessions = [s for s in sessions if s.conversation is None]
     sessions.sort(key=lambda s: s.mtime, reverse=True)
     if agents and sessions:
         return as_conversation(sessions[0])

@@ -138,6 +138,7 @@ def test_session_start_and_end_keep_the_record_of_the_agent_process(homes: Homes
 def test_a_record_left_by_an_earlier_process_with_the_same_pid_is_not_taken(homes: Homes,
                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CLAUDE_PID", str(os.getpid()))
+    monkeypatch.setenv("PIDECK_PROC", "/proc")
     assert hook("claude", event("claude", "sdk", "SessionStart", homes.project))[0] == 0
     record = json.loads(process_path(os.getpid()).read_text())
     assert record["procStart"] == proc_start(os.getpid())
@@ -242,8 +243,8 @@ def test_the_stat_line_is_read_past_a_command_name_with_spaces_and_parentheses(h
     proc.process(300, 200, comm="a) (b c")
     proc.process(200, 100, comm="sh")
     proc.process(100, 1, comm="claude")
-    assert ancestors(300, proc.root) == [200, 100]
-    assert ancestors()[0] == os.getppid()
+    assert ancestors(300, proc.root) == [200, 100, 1]  # (pid 1 is looked at: a container's agent)
+    assert ancestors(proc=Path("/proc"))[0] == os.getppid()
 
 
 # -- real servers under real parents ----------------------------------------------------------
@@ -287,7 +288,7 @@ def test_two_claude_conversations_in_one_directory_keep_their_own_items(homes: H
     (content,) = live.values()
     ids = ["aaaaaaaa-0000-4000-8000-000000000001", "bbbbbbbb-0000-4000-8000-000000000002"]
     params = [stand_in("claude", json.dumps({**content, "sessionId": i, "cwd": str(homes.project)}), homes.project,
-                       {"CLAUDE_CONFIG_DIR": str(config)}) for i in ids]
+                       {"CLAUDE_CONFIG_DIR": str(config), "PIDECK_PROC": "/proc"}) for i in ids]
     errlogs = [homes.root / f"server-{n}.txt" for n in range(2)]
     assert run_interleaved(params, errlogs, rounds=3) == [["s0-0", "s0-1", "s0-2"], ["s1-0", "s1-1", "s1-2"]]
     paths = [bound_session("claude", i) for i in ids]
@@ -305,7 +306,7 @@ def test_a_codex_server_with_a_stripped_environment_writes_to_its_threads_sessio
     rollout = homes.root / "codex-home" / "sessions" / ROLLOUT.name
     rollout.parent.mkdir(parents=True)
     shutil.copy(ROLLOUT, rollout)
-    params = stand_in("codex", str(rollout), homes.project)
+    params = stand_in("codex", str(rollout), homes.project, {"PIDECK_PROC": "/proc"})
     (items,) = run_interleaved([params], [homes.root / "server.txt"], rounds=2)
     assert items == ["s0-0", "s0-1"]
     path = bound_session("codex", CODEX_THREAD)
@@ -315,14 +316,15 @@ def test_a_codex_server_with_a_stripped_environment_writes_to_its_threads_sessio
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="the stand-in reads its start time from /proc")
 def test_without_a_conversation_calls_go_to_the_newest_pideck_session_and_the_server_says_why(homes: Homes) -> None:
     older = SessionLog.create_for_cwd(homes.project).path
+    session_of("claude", CLAUDE_FIRST, homes.project)  # newer, but a conversation's own: never taken
     params = stand_in("none", "-", homes.project)
     (items,) = run_interleaved([params], [homes.root / "server.txt"], rounds=1)
     assert items == ["s0-0"]
     assert (homes.root / "server.txt").read_text().splitlines()[:3] == [
         "pideck mcp: serving 12 tools; each call goes to the pideck session of the agent conversation it comes "
-        f"from (made at its first call), else to the newest pideck session for {homes.project}",
+        f"from (made at its first call), else to the newest pideck session for {homes.project} of no conversation",
         f"pideck mcp: calls go to {older}: no agent conversation found above this process, so the newest pideck "
-        f"session for {homes.project}",
+        f"session for {homes.project} that belongs to no conversation",
         "pideck mcp: stdin closed: exiting",
     ]
 
@@ -338,7 +340,7 @@ def test_where_the_server_finds_nothing_the_hooks_record_names_the_conversation(
         f"subprocess.run([sys.executable, '-m', 'core.cli', 'hook', 'codex'], stdin=open({str(start)!r}), check=True); "
         "sys.exit(subprocess.call([sys.executable, '-m', 'core.cli', 'mcp']))")]
     params = StdioServerParameters(command=hook_then_server[0], args=hook_then_server[1:], cwd=str(homes.project),
-                                   env=server_env())
+                                   env=server_env(PIDECK_PROC="/proc"))
     (items,) = run_interleaved([params], [homes.root / "server.txt"], rounds=1)
     assert items == ["s0-0"]
     thread = "01a23093-2ee2-7660-b450-e3b59834625d"
@@ -413,3 +415,12 @@ def test_a_home_the_hook_cannot_write_costs_the_record_not_the_settle(homes: Hom
     code, out, err = hook("claude", event("claude", "sdk", "Stop", homes.project))
     assert (code, out) == (0, BLOCK)
     assert err.startswith("pideck hook claude: could not record the conversation of the agent process: ")
+
+
+def test_an_input_without_a_conversation_is_never_held_to_a_conversations_todos(homes: Homes) -> None:
+    session_of("claude", CLAUDE_FIRST, homes.project).call_tool("todo", OPEN_TODO)
+    stop = event("claude", "sdk", "Stop", homes.project)
+    for odd in ({k: v for k, v in stop.items() if k != "session_id"}, {**stop, "session_id": 12}):
+        code, out, err = hook("claude", odd)
+        assert (code, out) == (0, "") and "names no conversation" in err
+    assert hook("claude", stop) == (0, BLOCK, "")

@@ -335,11 +335,12 @@ def test_each_conversation_keeps_its_own_session_and_count(homes: Homes) -> None
 
 def test_an_input_without_a_session_id_is_told_by_its_transcript(homes: Homes) -> None:
     run = RUNS["codex-update-plan"]
-    deck = pideck_session(homes, run.agent)
+    pideck_session(homes, run.agent)  # another conversation's: never the one an input without an id settles
+    deck = open_deck(None, cwd=str(homes.project), pideck_only=True).deck  # a session of no conversation
     agent = AgentHome(homes.root, run).grow_to(run.between)
     stop = {k: v for k, v in agent.stop(homes.project).items() if k != "session_id"}
     said = ("pideck hook codex: the input names no conversation (no session_id): settling the newest pideck "
-            f"session for {homes.project}\n")
+            f"session for {homes.project} that belongs to no conversation\n")
     assert hook("codex", stop) == (0, BLOCK_3[run.folder], said)
     assert hook("codex", {**stop, "stop_hook_active": True}) == (0, sent_back_in_vain(run), said)
     # the transcript's own id (Codex's thread id) names the conversation

@@ -1,6 +1,8 @@
 """PIDECK_HOME, PIDECK_CONFIG and PI_CODING_AGENT_DIR set where ``pideck install`` runs go to the MCP
-server, so it writes where the TUI reads: as absolute paths in its ``env`` (Claude Code, Gemini CLI,
-Cursor), by name in its ``env_vars`` (Codex, which passes them on from its own environment)."""
+server, so it writes where the TUI reads: as absolute paths in its ``env`` (Gemini CLI, Cursor), as
+``${NAME:-path}`` in its ``env`` and in the hooks' commands (Claude Code: the server and the hooks
+agree, on Claude's own value when it has one), by name in its ``env_vars`` (Codex, which passes them
+on from the environment its hooks get too)."""
 
 from __future__ import annotations
 
@@ -47,12 +49,53 @@ def shared(where, monkeypatch, tmp_path) -> dict[str, str]:
             "PI_CODING_AGENT_DIR": f"{tmp_path}/pi"}
 
 
+def claude_defaults(env: dict[str, str]) -> dict[str, str]:
+    return {name: "${%s:-%s}" % (name, value) for name, value in env.items()}
+
+
 def _fresh(agent: str, env: dict[str, str]) -> str:
     if agent == "codex":
         return CODEX_SHARED
     typed = {"type": "stdio"} if agent == "claude" else {}
-    server = {**typed, "command": PIDECK, "args": ["mcp"], "env": env}
+    server = {**typed, "command": PIDECK, "args": ["mcp"], "env": claude_defaults(env) if agent == "claude" else env}
     return json.dumps({"mcpServers": {"pideck": server}}, indent=2) + "\n"
+
+
+@pytest.mark.parametrize("scope, settings", [("project", "project/.claude/settings.json"),
+                                             ("user", "home/.claude/settings.json")])
+def test_claude_s_hooks_get_the_variables_as_its_server_does(where, pideck, shared, scope, settings) -> None:
+    """Else a server on the install's home and hooks on Claude's own would never meet."""
+    pideck("install", "claude", "--scope", scope)
+    hooks = json.loads((where.home.parent / settings).read_text())["hooks"]
+    prefix = "".join(f'{name}="{value}" ' for name, value in claude_defaults(shared).items())
+    assert {event: groups[0]["hooks"][0]["command"] for event, groups in hooks.items()} == {
+        event: f"{prefix}{PIDECK} hook claude" for event in ("Stop", "SessionStart", "SessionEnd")}
+    again = pideck("install", "claude", "--scope", scope)[1]  # the prefixed command is still pideck's
+    assert again.count("already there") == 4
+
+
+def test_a_value_no_default_form_can_hold_is_given_as_it_is_to_server_and_hooks(where, pideck, monkeypatch) -> None:
+    monkeypatch.setenv("PIDECK_HOME", "/srv/odd$home}")
+    pideck("install", "claude")
+    assert json.loads((where.project / ".mcp.json").read_text())["mcpServers"]["pideck"]["env"] == {
+        "PIDECK_HOME": "/srv/odd$home}"}
+    hooks = json.loads((where.project / ".claude" / "settings.json").read_text())["hooks"]
+    assert hooks["Stop"][0]["hooks"][0]["command"] == f"PIDECK_HOME='/srv/odd$home}}' {PIDECK} hook claude"
+
+
+@pytest.mark.parametrize("agent, name", [("claude", "project/.mcp.json"), ("gemini", "project/.gemini/settings.json")])
+def test_an_install_without_the_variables_takes_pideck_s_away_and_keeps_the_user_s(where, pideck, monkeypatch,
+                                                                                   agent, name) -> None:
+    monkeypatch.setenv("PIDECK_HOME", "/tmp/tried-once")
+    pideck("install", agent)
+    path = where.home.parent / name
+    doc = json.loads(path.read_text())
+    doc["mcpServers"]["pideck"]["env"]["MY_TOKEN"] = "t"
+    path.write_text(json.dumps(doc))
+    monkeypatch.delenv("PIDECK_HOME")
+    out = pideck("install", agent)[1]
+    assert f'  MCP server "pideck" ({PIDECK} mcp): updated\n' in out
+    assert json.loads(path.read_text())["mcpServers"]["pideck"]["env"] == {"MY_TOKEN": "t"}
 
 
 @pytest.mark.parametrize(("agent", "scope", "name"), SERVERS, ids=IDS)
@@ -107,6 +150,14 @@ def test_an_older_entry_gets_pideck_s_command_args_and_variables_beside_the_user
     assert code == 0
     assert f"  {PASSES_ON}: updated\n" in out
     server = (tomllib.loads if toml else json.loads)(path.read_text())[servers]["pideck"]
-    ours = ["MY_TOKEN", "PIDECK_CONFIG", "PIDECK_HOME", "PI_CODING_AGENT_DIR"] if toml else {
-        "MY_TOKEN": "t", **shared}
+    ours = ["MY_TOKEN", "PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR"] if toml else {
+        "MY_TOKEN": "t", **(claude_defaults(shared) if agent == "claude" else shared)}
     assert (server["command"], server["args"], server[key]) == (PIDECK, ["mcp"], ours)
+
+
+def test_a_project_install_says_its_files_now_hold_this_machine_s_paths(where, pideck, shared) -> None:
+    out = pideck("install", "cursor")[1]
+    assert out.endswith("  - The project's files now name PIDECK_HOME, PIDECK_CONFIG, PI_CODING_AGENT_DIR as set "
+                        "here: paths of this machine. Keep them out of version control, or install with --scope "
+                        "user.\n")
+    assert "paths of this machine" not in pideck("install", "cursor", "--scope", "user")[1]

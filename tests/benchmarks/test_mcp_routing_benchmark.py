@@ -43,7 +43,7 @@ def test_a_call_that_finds_its_conversation_is_within_1_5x_of_one_given_its_sess
     project.mkdir()
     live = json.dumps({**LIVE, "cwd": str(project)})
     routed = StdioServerParameters(command=sys.executable, args=[str(STAND_IN), "claude", live, "--", *SERVER],
-                                   cwd=str(project), env=server_env())
+                                   cwd=str(project), env=server_env(PIDECK_PROC="/proc"))
     named = server_params(project, "--session", str(tmp_path / "named.jsonl"))
     times: dict[str, list[float]] = {"routed": [], "named": []}
 
