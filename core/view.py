@@ -125,14 +125,15 @@ def build_view(
         goals = tuple(goal_rows(replay.state))
         overlay, has_todos = deck.todo.overlay_markdown(literal), bool(replay.state.todos)
         todo_state, targets = replay.state, tuple(replay.flags.targets)
-        idle_at = deck.todo.watchdog_due_at()
     else:
         strip, goals, overlay, has_todos = old.strip, old.goals, old.todo_overlay, old.has_todos
         todo_state, targets = old.todo_state, old.targets
     if not todo:
         idle_at = None
-    elif old is not None and TODO not in parts:
+    elif old is not None and TODO not in parts and old.entries == len(log.records):
         idle_at = old.idle_at
+    else:  # (any new entry, not only a todo write, is the agent at work: it moves the idle time)
+        idle_at = deck.todo.watchdog_due_at()
     events, epoch = (old.activity, old.activity_epoch) if old is not None else ((), 0)
     if activity is not None:
         update = activity.update()

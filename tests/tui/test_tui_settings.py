@@ -140,7 +140,15 @@ def test_the_idle_state_is_shown_on_pideck_sessions_and_nothing_is_appended(tmp_
     run(app, scenario)
 
 
-def test_the_idle_state_ends_when_the_agent_writes(tmp_path):
+ONE_LEFT = {"todos": [{"id": "a", "content": "One left", "status": "in_progress", "priority": "high",
+                       "confidence": 80}]}
+
+
+@pytest.mark.parametrize("tool, arguments, left", [
+    ("todo", ONE_LEFT, "1 open todo"),
+    ("agent_state_add_work_item", {"id": "w9", "content": "Not a todo write"}, "4 open todos"),
+], ids=["a todo write", "another tool"])
+def test_the_idle_state_ends_when_the_agent_writes(tmp_path, tool, arguments, left):
     deck = demo_deck(tmp_path)
     clock = Clock()
     app = make_app(deck, follow=True, poll=0.02, clock=clock)
@@ -151,11 +159,10 @@ def test_the_idle_state_ends_when_the_agent_writes(tmp_path):
         assert "⏸ idle 1 min · 4 open todos" in header_text(app)
         now = lambda: MOMENT + timedelta(milliseconds=clock.ms - FIXED_MS)  # noqa: E731
         agent = Deck(SessionLog.open(deck.log.path, clock=now), clock=clock)
-        agent.call_tool("todo", {"todos": [{"id": "a", "content": "One left", "status": "in_progress",
-                                           "priority": "high", "confidence": 80}]})
+        assert agent.call_tool(tool, arguments).rejected is False
         assert await wait_for(pilot, lambda: "idle" not in header_text(app))
         await idle_for(pilot, clock, 91_000)
-        assert "⏸ idle 1 min · 1 open todo" in header_text(app)
+        assert f"⏸ idle 1 min · {left}" in header_text(app)
 
     run(app, scenario)
 
