@@ -652,23 +652,25 @@ class WriteWatch:
     one (docs/tui.md#writes-that-go-elsewhere). A look costs a ``stat`` per session file of the
     directory (the folder is listed again only when it changed).
 
-    ``conversations=False`` (the screen of a Claude Code or Codex conversation) leaves out the
-    sessions bound to a conversation: they are other conversations' (the screen's own is ``here``)."""
+    """
 
-    def __init__(self, cwd: str, *, conversations: bool = True) -> None:
+    def __init__(self, cwd: str) -> None:
         from core.session.discovery import pideck_sessions_dir
 
         self.folder = pideck_sessions_dir(cwd)
-        self._conversations = conversations
         self._listing = Listing()
         self._keys: dict[Path, FileKey] = {}
         self._written: dict[Path, int] = {}  # sessions written since the first look: when (mtime_ns)
         self._heads: dict[Path, tuple[str | None, dict[str, Any] | None]] = {}
         self._first = True
 
-    def look(self, here: Iterable[Path]) -> Elsewhere | None:
+    def look(self, here: Iterable[Path], conversations: bool = True) -> Elsewhere | None:
         """The session written most recently since the first look, other than those ``here``
-        (the screen's own), with what to call it and what to open; None when there is none."""
+        (the screen's own), with what to call it and what to open; None when there is none.
+        ``conversations=False`` (the screen of a Claude Code or Codex conversation still going)
+        leaves out the sessions bound to a conversation: another conversation's writes are not its
+        agent's. Once the conversation has ended (Claude Code's ``/clear`` starts the next one in
+        the same process), they count."""
         files = self._listing.files(self.folder)
         for path in files:
             try:
@@ -688,7 +690,7 @@ class WriteWatch:
             session_id, bound = self._heads.setdefault(path, session_head(path))
             if bound is None:
                 return Elsewhere(f"pideck session {(session_id or path.stem)[:8]}", str(path))
-            if self._conversations:
+            if conversations:
                 transcript = bound.get("transcript")
                 label = binding.Conversation(bound["agent"], bound["agentSessionId"], "").short
                 shown = transcript if isinstance(transcript, str) and os.path.isfile(transcript) else str(path)

@@ -187,11 +187,12 @@ class DeckWorker:
         """Whether another session of the directory is being written changed (the header says so)."""
         cwd = self.deck.log.cwd
         if self._writes is None and cwd:
-            self._writes = WriteWatch(cwd, conversations=self._agent is None)
+            self._writes = WriteWatch(cwd)
         if self._writes is None:
             return False
         here = [self.deck.log.path, *([self.bound.log.path] if self.bound is not None else [])]
-        found = self._writes.look(here)
+        ended = (self.own.agent or {}).get("status") == "ended"
+        found = self._writes.look(here, conversations=self._agent is None or ended)
         if found == self.own.elsewhere:
             return False
         self.own = dataclasses.replace(self.own, elsewhere=found)

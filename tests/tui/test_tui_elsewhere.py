@@ -15,6 +15,11 @@ def header(app) -> str:
     return "".join(s.text for s in app.deck_screen.query_one(DeckHeader).render_line(0))
 
 
+async def first_look(pilot, app) -> None:
+    """Until the worker has looked at the directory once (a first look only notes what is there)."""
+    assert await wait_for(pilot, lambda: app.deck_screen._worker._writes is not None)
+
+
 def pideck_session(name: str):
     folder = pideck_sessions_dir(CWD)
     folder.mkdir(parents=True, exist_ok=True)
@@ -29,7 +34,7 @@ def test_a_pi_session_on_screen_names_the_pideck_session_being_written_and_f6_op
 
     async def scenario(pilot):
         await settled(pilot)
-        await pilot.pause(LOOK_S + 0.1)  # (the first look only notes what is there)
+        await first_look(pilot, app)
         assert "writes go to" not in header(app)
         other.apply("/agent-state add w Written by the agent")
         assert await wait_for(pilot, lambda: app.deck_screen.view.elsewhere is not None)
@@ -51,7 +56,7 @@ def test_a_session_bound_to_a_conversation_is_named_by_it_and_f6_opens_the_conve
 
     async def scenario(pilot):
         await settled(pilot)
-        await pilot.pause(LOOK_S + 0.1)
+        await first_look(pilot, app)
         bound_session("claude", "2aa06482-0bcc-4c14-b872-0a0ab0bd714a", transcript)  # the agent's first calls
         assert await wait_for(pilot, lambda: "writes go to Claude Code conversation 2aa06482 · f6" in header(app))
         await pilot.press("f6")
@@ -73,5 +78,36 @@ def test_the_message_log_says_what_was_opened_and_why(tmp_path):
         await settled(pilot)
         assert app.deck_screen.message_log.messages[-1] == (
             "info", "open", "Opened 2026-11-30T14-00-00-000Z_here.jsonl: the newest of this directory.")
+
+    run(app, scenario)
+
+
+def test_after_clear_the_ended_conversation_names_the_next_one_of_its_process(tmp_path, monkeypatch):
+    """Claude Code's /clear ends the conversation on screen and starts another in the same process,
+    whose MCP calls go to a new pideck session. While the screen's conversation runs, another
+    conversation's writes are not its agent's; once it has ended, the header names them."""
+    import json
+    import os
+
+    from core.conversations import binding
+    from core.opening import open_deck as open_any
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    transcript = conversation_copy(tmp_path, "claude-tasks", 67, CONVERSATION_MS - 3000)
+    live = tmp_path / ".claude" / "sessions" / f"{os.getpid()}.json"
+    live.parent.mkdir(parents=True)
+    first, after_clear = "2aa06482-0bcc-4c14-b872-0a0ab0bd714a", "1328cc60-7da1-4120-ad87-65a621444814"
+    live.write_text(json.dumps({"pid": os.getpid(), "sessionId": first, "cwd": CWD, "status": "busy"}))
+    app = make_app(open_any(transcript).deck, follow=True, poll=0.02)
+
+    async def scenario(pilot):
+        await settled(pilot)
+        await first_look(pilot, app)
+        other = binding.Conversation("claude", after_clear, CWD)
+        open_deck(binding.session_for(other, create=True)).apply("/agent-state add w Written after /clear")
+        await pilot.pause(3 * LOOK_S)
+        assert "writes go to" not in header(app)  # (the conversation on screen is still going)
+        live.write_text(json.dumps({"pid": os.getpid(), "sessionId": after_clear, "cwd": CWD, "status": "busy"}))
+        assert await wait_for(pilot, lambda: "writes go to Claude Code conversation 1328cc60 · f6" in header(app))
 
     run(app, scenario)
