@@ -618,35 +618,6 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int) -> str:
 # -- writes that go to another session ---------------------------------------------------------------
 
 
-HEAD_LINES = 4
-"""How many entries after the header a session's ``pideck/conversation`` entry may come in."""
-
-
-def session_head(path: Path) -> tuple[str | None, dict[str, Any] | None]:
-    """A pideck session's id and the conversation it is bound to (the data of its
-    ``pideck/conversation`` entry), from its first lines; (None, None) when it cannot be read."""
-    try:
-        with open(path, "rb") as fh:
-            head = fh.read(1 << 16)
-    except OSError:
-        return None, None
-    session_id: str | None = None
-    for n, raw in enumerate(head.split(b"\n")[:HEAD_LINES + 1]):
-        try:
-            entry = loads_line(raw)
-        except (ValueError, RecursionError):
-            break
-        if not isinstance(entry, dict):
-            break
-        if n == 0:
-            session_id = entry.get("id") if isinstance(entry.get("id"), str) else None
-        elif entry.get("customType") == binding.ENTRY_TYPE and isinstance(entry.get("data"), dict):
-            data = entry["data"]
-            if isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
-                return session_id, data
-    return session_id, None
-
-
 class WriteWatch:
     """Which other pideck session of a directory is being written while a screen shows another
     one (docs/tui.md#writes-that-go-elsewhere). A look costs a ``stat`` per session file of the
@@ -687,7 +658,12 @@ class WriteWatch:
         for _, path in sorted(((t, p) for p, t in self._written.items()), reverse=True):
             if os.path.abspath(path) in mine:
                 continue
-            session_id, bound = self._heads.setdefault(path, session_head(path))
+            if path not in self._heads:
+                session_id, bound, whole = binding.session_head(path)
+                if whole:  # (a session being made has its header before its conversation entry)
+                    self._heads[path] = session_id, bound
+            else:
+                session_id, bound = self._heads[path]
             if bound is None:
                 return Elsewhere(f"pideck session {(session_id or path.stem)[:8]}", str(path))
             if conversations:

@@ -161,31 +161,41 @@ def session_for(conversation: Conversation, *, create: bool) -> Path | None:
         return path
 
 
-def conversation_in_file(path: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """``conversation_of`` from the first lines of a session file alone (listing many sessions
-    reads no more of each)."""
+def session_head(path: str | os.PathLike[str]) -> tuple[str | None, dict[str, Any] | None, bool]:
+    """A session file's id, the conversation it belongs to (the data of its ``pideck/conversation``
+    entry, which a session made for one has first), and whether the head was whole enough to say
+    (its header and first entry written): listing many sessions reads no more of each."""
     from core.session.parse import loads_line
 
     try:
         with open(path, "rb") as fh:
             head = fh.read(1 << 13)
     except OSError:
-        return None
-    for raw in head.split(b"\n")[1:3]:
+        return None, None, False
+    lines = head.split(b"\n")
+    values = []
+    for raw in lines[:2] if len(lines) > 2 else lines[:-1]:  # (complete lines only)
         try:
             value = loads_line(raw)
-        except ValueError:
-            continue
-        data = value.get("data") if isinstance(value, dict) and value.get("customType") == ENTRY_TYPE else None
-        if isinstance(data, dict) and isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
-            return data
-    return None
+        except (ValueError, RecursionError):
+            value = None
+        values.append(value if isinstance(value, dict) else {})
+    session_id = values[0].get("id") if values and isinstance(values[0].get("id"), str) else None
+    data = values[1].get("data") if len(values) > 1 and values[1].get("customType") == ENTRY_TYPE else None
+    if isinstance(data, dict) and isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
+        return session_id, data, True
+    return session_id, None, len(values) > 1
+
+
+def conversation_in_file(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """``conversation_of`` from the first lines of a session file alone."""
+    return session_head(path)[1]
 
 
 def conversation_of(records: Any) -> dict[str, Any] | None:
-    """The conversation a session belongs to: the data of its ``pideck/conversation`` entry among
-    its first entries, or None for a session of no conversation."""
-    for record in list(records)[:4]:
+    """The conversation a session belongs to: the data of its ``pideck/conversation`` entry, its
+    first, or None for a session of no conversation."""
+    for record in list(records)[:1]:
         if getattr(record, "custom_type", None) == ENTRY_TYPE:
             data = record.get("data")
             if isinstance(data, dict) and isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
