@@ -23,7 +23,9 @@ from core.conversations.binding import Conversation
 
 AGENTS = {"claude": "Claude Code", "codex": "Codex"}
 SETTLING_EVENTS = ("Stop", "SubagentStop")
-RECORDING_EVENTS = ("SessionStart", "SessionEnd")
+RECORDING_EVENTS = ("SessionStart", "SessionEnd", "Notification", "PermissionRequest", "UserPromptSubmit")
+"""Events pideck only records (which conversation the process is in, what the agent asked for:
+core/attention.py), answering nothing: a PermissionRequest is never decided by pideck."""
 STOP_ENTRY_TYPE = "pideck/stop"
 """The custom entry a hook appends before it settles: which agent stopped, how, and whether a
 Stop hook had sent it back into that turn."""
@@ -47,6 +49,8 @@ class HookEvent:
     transcript_path: str | None = None
     """The agent's own transcript, where its own plan is read (only a string is taken; a missing
     or odd value is no transcript, never an input error)."""
+    detail: Any = None
+    """The whole input (what an ask says: ``message``, ``notification_type``, ``tool_name``)."""
 
     def conversation(self, agent: str) -> Conversation | None:
         """The conversation the input is about (None: the input names none)."""
@@ -91,7 +95,7 @@ def read_event(raw: bytes | str) -> HookEvent | None:
     session_id = value.get("session_id")
     transcript = value.get("transcript_path")
     return HookEvent(event, cwd, active, session_id if isinstance(session_id, str) else None,
-                     transcript if isinstance(transcript, str) and transcript else None)
+                     transcript if isinstance(transcript, str) and transcript else None, value)
 
 
 def _kind(value: object) -> str:
@@ -175,13 +179,22 @@ def _plan_needs_session(event: HookEvent) -> bool:
 
 def record_process(event: HookEvent, agent: str) -> None:
     """Keep the record of which conversation the agent process is in: set at SessionStart (and at
-    each Stop, for an install that predates the SessionStart hook), dropped at SessionEnd."""
+    each Stop, for an install that predates the SessionStart hook), dropped at SessionEnd; and
+    the time of the event, with what an ask says (core/attention.py)."""
+    import time
+
     from core.agents.ancestry import start_time
+    from core.attention import RECORDED_EVENTS, record_event
     from core.conversations.binding import forget_process, note_process
 
     conversation = event.conversation(agent)
+    if conversation is None:
+        return
+    if event.event in RECORDED_EVENTS:
+        record_event(agent, conversation.id, event.event, int(time.time() * 1000),
+                     event.detail if isinstance(event.detail, dict) else {})
     pid = agent_pid(agent)
-    if conversation is None or pid is None:
+    if pid is None or event.event not in ("SessionStart", "SessionEnd", "Stop"):
         return
     if event.event == "SessionEnd":
         forget_process(pid, conversation.id)

@@ -14,9 +14,14 @@ from core.agents.merge import Outcome, put_hook, put_server
 
 Scope = Literal["project", "user"]
 
-HOOK_EVENTS = ("Stop", "SessionStart", "SessionEnd")
-"""The hooks pideck answers: Stop settles the todo gates; SessionStart and SessionEnd tell pideck
-which conversation the agent process is in (docs/mcp-and-hooks.md#which-session-a-call-goes-to)."""
+HOOK_EVENTS = {
+    "claude": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PermissionRequest"),
+    "codex": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "PermissionRequest"),
+}
+"""The hooks pideck answers, per agent: Stop settles the todo gates; SessionStart and SessionEnd
+tell pideck which conversation the agent process is in
+(docs/mcp-and-hooks.md#which-session-a-call-goes-to); the others are recorded for who needs the
+person (core/attention.py) and never decided (Codex has no Notification hook)."""
 SHARED_VARIABLES = ("PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR")
 """Where pideck and pi keep their files: set where ``pideck install`` runs, they go to the server
 too, so the server writes where the TUI beside the agent reads."""
@@ -72,7 +77,7 @@ def _hooks(agent: str, command: list[str], prefix: str = "") -> tuple[Edit, ...]
 
     def edit(event: str) -> Edit:
         return Edit(f"{event} hook ({line})", lambda doc: put_hook(doc, event, handler, agent))
-    return tuple(edit(event) for event in HOOK_EVENTS)
+    return tuple(edit(event) for event in HOOK_EVENTS[agent])
 
 
 def _stdio(command: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
@@ -158,8 +163,8 @@ def _codex_steps(scope: Scope, places: Places) -> list[str]:
         "servers in the background and its first request can go without them); Codex does not "
         "start when `pideck mcp` cannot.",
         "Codex runs a new or changed hook only once you trust it: start Codex, type /hooks and "
-        "trust the Stop, SessionStart and SessionEnd hooks that run pideck. Until then Codex skips "
-        "them without a word, also in `codex exec`.",
+        "trust the hooks that run pideck (Stop, SessionStart, SessionEnd, UserPromptSubmit, "
+        "PermissionRequest). Until then Codex skips them without a word, also in `codex exec`.",
     ]
 
 

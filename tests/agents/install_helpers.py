@@ -7,7 +7,10 @@ from typing import Any
 
 PIDECK = "/opt/pideck/bin/pideck"
 STAMP = "20261130T201600Z"  # the backups' suffix at the tests' fixed clock
-EVENTS = ("Stop", "SessionStart", "SessionEnd")  # pideck's hooks, in the order it writes them
+EVENTS = {  # pideck's hooks per agent, in the order it writes them
+    "claude": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PermissionRequest"),
+    "codex": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "PermissionRequest"),
+}
 
 # config.toml of a fresh Codex install; appended as it is to a config that exists
 CODEX = """\
@@ -17,22 +20,12 @@ args = [
     "mcp",
 ]
 required = true
-
-[[hooks.Stop]]
+""" + "".join(f"""
+[[hooks.{event}]]
 hooks = [
-    { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
+    {{ type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 }},
 ]
-
-[[hooks.SessionStart]]
-hooks = [
-    { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
-]
-
-[[hooks.SessionEnd]]
-hooks = [
-    { type = "command", command = "/opt/pideck/bin/pideck hook codex", timeout = 60 },
-]
-"""
+""" for event in EVENTS["codex"])
 
 
 def handler(agent: str) -> dict[str, Any]:
@@ -40,14 +33,14 @@ def handler(agent: str) -> dict[str, Any]:
     return {"type": "command", "command": f"{PIDECK} hook {agent}", "timeout": 60}
 
 
-def hook_settings(agent: str, events: tuple[str, ...] = EVENTS) -> dict[str, Any]:
+def hook_settings(agent: str, events: tuple[str, ...] | None = None) -> dict[str, Any]:
     """The hooks of a fresh install (Claude Code's settings.json, Codex's hooks.json)."""
-    return {"hooks": {event: [{"hooks": [handler(agent)]}] for event in events}}
+    return {"hooks": {event: [{"hooks": [handler(agent)]}] for event in events or EVENTS[agent]}}
 
 
 def hook_lines(agent: str, said: str) -> str:
     """The report's lines for pideck's hooks, each of which ``said`` ("added", "already there")."""
-    return "".join(f"  {event} hook ({PIDECK} hook {agent}): {said}\n" for event in EVENTS)
+    return "".join(f"  {event} hook ({PIDECK} hook {agent}): {said}\n" for event in EVENTS[agent])
 
 
 def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:

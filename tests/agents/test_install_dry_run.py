@@ -49,7 +49,7 @@ would update {path}
 {hook_lines("claude", "would be added")}\
 --- {path}
 +++ {path}
-@@ -1,3 +1,38 @@
+@@ -1,3 +1,{len(settings.splitlines())} @@
  {{
 -  "model": "opus"
 {added}\
@@ -70,7 +70,7 @@ def test_dry_run_of_a_codex_rewrite_says_it_would_rewrite(where, pideck) -> None
     assert code == 0
     assert ("  note: an existing pideck entry changes, so tomli-w would rewrite the whole file: "
             "its comments and layout are gone (the backup keeps them)\n") in out
-    assert f"--- {path}\n+++ {path}\n@@ -1,4 +1,21 @@\n-# mine\n" in out
+    assert f"--- {path}\n+++ {path}\n@@ -1,4 +1,31 @@\n-# mine\n" in out
     assert snapshot(where.home.parent) == before
 
 

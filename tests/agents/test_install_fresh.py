@@ -116,7 +116,7 @@ Next:
 
 CODEX_STEPS = """\
   - required = true makes Codex wait for pideck's tools at its start (otherwise it starts MCP servers in the background and its first request can go without them); Codex does not start when `pideck mcp` cannot.
-  - Codex runs a new or changed hook only once you trust it: start Codex, type /hooks and trust the Stop, SessionStart and SessionEnd hooks that run pideck. Until then Codex skips them without a word, also in `codex exec`.
+  - Codex runs a new or changed hook only once you trust it: start Codex, type /hooks and trust the hooks that run pideck (Stop, SessionStart, SessionEnd, UserPromptSubmit, PermissionRequest). Until then Codex skips them without a word, also in `codex exec`.
 """
 
 

@@ -42,7 +42,7 @@ def test_claude_settings_keep_other_hooks_and_settings(where, pideck) -> None:
     assert code == 0
     assert f"updated {path} (backup: {path}.pideck-backup-{STAMP})\n" in out
     settings["hooks"]["Stop"].append({"hooks": [OUR_CLAUDE_HOOK]})
-    settings["hooks"].update(hook_settings("claude", EVENTS[1:])["hooks"])  # after the user's hooks
+    settings["hooks"].update(hook_settings("claude", EVENTS["claude"][1:])["hooks"])  # after the user's hooks
     assert path.read_text() == json.dumps(settings, indent=2)  # no final newline, as before
 
 

@@ -11,7 +11,7 @@ import tomllib
 
 import pytest
 import tomli_w
-from install_helpers import CODEX, PIDECK, snapshot
+from install_helpers import CODEX, EVENTS, PIDECK, snapshot
 
 PASSES_ON = f'MCP server "pideck" ({PIDECK} mcp; passes on PIDECK_HOME, PIDECK_CONFIG, PI_CODING_AGENT_DIR)'
 
@@ -69,9 +69,9 @@ def test_claude_s_hooks_get_the_variables_as_its_server_does(where, pideck, shar
     hooks = json.loads((where.home.parent / settings).read_text())["hooks"]
     prefix = "".join(f'{name}="{value}" ' for name, value in claude_defaults(shared).items())
     assert {event: groups[0]["hooks"][0]["command"] for event, groups in hooks.items()} == {
-        event: f"{prefix}{PIDECK} hook claude" for event in ("Stop", "SessionStart", "SessionEnd")}
+        event: f"{prefix}{PIDECK} hook claude" for event in EVENTS["claude"]}
     again = pideck("install", "claude", "--scope", scope)[1]  # the prefixed command is still pideck's
-    assert again.count("already there") == 4
+    assert again.count("already there") == 1 + len(EVENTS["claude"])
 
 
 def test_a_value_no_default_form_can_hold_is_given_as_it_is_to_server_and_hooks(where, pideck, monkeypatch) -> None:
