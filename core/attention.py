@@ -128,6 +128,20 @@ def judge(row: Any, ask: Mapping[str, Any] | None, now_ms: int, idle_ms: int) ->
     return Attention(WAITING, last, "quiet, nothing is open")
 
 
+def attention_of(row: Any, now_ms: int, idle_ms: int) -> Attention:
+    """``judge`` of an overview row, with its conversation's open ask (Claude Code and Codex)."""
+    ask = open_ask(row.kind, row.session_id, file_ms(row.path)) if row.kind in ("claude", "codex") else None
+    return judge(row, ask, now_ms, idle_ms)
+
+
+def summary(attentions: list[Attention]) -> str:
+    """One short line for a prompt or a status bar: how many are in each state, who needs the
+    person first (``2 need you · 1 stopped with open work · 3 working``)."""
+    counts = [(state, sum(1 for a in attentions if a.state == state)) for state in ORDER]
+    return " · ".join(f"{n} {'needs you' if state == NEEDS_YOU and n == 1 else 'need you' if state == NEEDS_YOU else state}"
+                      for state, n in counts if n)
+
+
 def sort_key(attention: Attention) -> tuple[int, int]:
     """Who needs the person first; within a state, the longest in it first."""
     return ORDER.index(attention.state), attention.since_ms or 0

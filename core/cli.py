@@ -24,8 +24,8 @@ OpenTui = Callable[["Opened | None"], int]
 """Runs the TUI on an opened session (None: on the sessions overview) until the person quits;
 returns the exit status."""
 
-COMMANDS = ("run", "tool", "inspect", "diff", "overview", "sessions", "gate", "config", "demo", "install", "mcp",
-            "hook")
+COMMANDS = ("run", "tool", "inspect", "diff", "overview", "status", "sessions", "gate", "config", "demo", "install",
+            "mcp", "hook")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -236,11 +236,10 @@ def cmd_gate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_overview(args: argparse.Namespace) -> int:
-    """One row per session of this directory (``--all``: of every folder pideck knows)."""
-    import time
-
-    from core.overview import Overview, overview_table
+def _overview_rows(args: argparse.Namespace) -> tuple[list[Any], Any]:
+    """Every row of this directory (``--all``: of every folder pideck knows), read in full, and
+    the todo configuration (config problems on stderr)."""
+    from core.overview import Overview
     from core.todo.config import load_config
 
     config, problems = load_config()
@@ -248,13 +247,36 @@ def cmd_overview(args: argparse.Namespace) -> int:
         print(f"pideck: config: {problem}", file=sys.stderr)
     overview = Overview(None if args.all else os.getcwd(), todo_config=config)
     overview.refresh()
-    rows = overview.rows
+    return overview.rows, config
+
+
+def cmd_overview(args: argparse.Namespace) -> int:
+    """One row per session of this directory (``--all``: of every folder pideck knows)."""
+    import time
+
+    from core.attention import attention_of
+    from core.overview import overview_table
+
+    rows, config = _overview_rows(args)
+    now = int(time.time() * 1000)
     if args.json:
-        print_json([row.json() for row in rows])
+        print_json([{**row.json(), "attention": attention_of(row, now, config.watchdog_idle_ms).json()} for row in rows])
     elif not rows:
         print("No sessions for this directory. `pideck` starts one." if not args.all else "No sessions yet.")
     else:
-        print(overview_table(rows, int(time.time() * 1000)))
+        print(overview_table(rows, now))
+    return EXIT_OK
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """One short line: how many sessions and conversations are in each state, who needs you first."""
+    import time
+
+    from core.attention import attention_of, summary
+
+    rows, config = _overview_rows(args)
+    now = int(time.time() * 1000)
+    print(summary([attention_of(row, now, config.watchdog_idle_ms) for row in rows]) or "nothing here")
     return EXIT_OK
 
 
@@ -509,6 +531,14 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                    help="every session pideck knows, in pi's and pideck's folders, and every agent conversation")
     p.add_argument("--json", action="store_true", help="a JSON array of the rows, for scripts")
     p.set_defaults(func=cmd_overview)
+
+    p = sub.add_parser("status", help="one line: how many sessions and conversations need you, work, wait",
+                       description="One short line for a shell prompt or a status bar: how many of this "
+                       "directory's sessions and agent conversations are in each state, who needs you "
+                       "first: needs you (the agent asked, through its Notification or PermissionRequest "
+                       "hook), stopped with open work, working, waiting, ended (docs/attention.md).")
+    p.add_argument("--all", action="store_true", help="every session and conversation pideck knows")
+    p.set_defaults(func=cmd_status)
 
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions and the conversations of Claude Code, "

@@ -77,6 +77,7 @@ class OverviewRow:
     warnings: int
     status: str | None = None  # an agent's conversation: working, waiting or ended; None for a session
     pending: bool = False  # a conversation listed but not read yet (the overview screen fills it in)
+    session_id: str | None = None  # an agent's conversation: its id (where its hooks' records are)
 
     def json(self) -> dict[str, Any]:
         out = {
@@ -214,6 +215,7 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
         flag=conversation_flag(any(is_open(t) for t in todos), status),
         warnings=len(mirror.warnings),
         status=status,
+        session_id=sid if isinstance(sid := mirror.reader.info.get("sessionId"), str) else None,
     )
 
 

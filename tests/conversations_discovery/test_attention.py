@@ -1,0 +1,109 @@
+"""Who needs the person (docs/attention.md): the state of each conversation and session, from the
+real transcripts (tests/fixtures/agent-transcripts) and the real hook inputs
+(tests/fixtures/agent-hooks), as `pideck overview --json` and `pideck status` say it."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from discovery_helpers import BETWEEN_TURNS, CLAUDE_TASKS, CODEX, SESSION_IDS
+
+from core.session import SessionLog
+from core.deck import Deck
+
+HOOKS = Path(__file__).resolve().parent.parent / "fixtures" / "agent-hooks"
+OPEN_TODO = {"todos": [{"id": "t1", "content": "Parse", "status": "in_progress", "priority": "high", "confidence": 80}]}
+
+
+def sample_input(name: str, homes, sample: str) -> dict:
+    """The first input of a real hook sample, moved to this test's conversation."""
+    value = json.loads((HOOKS / name).read_text())[0]["stdin"]
+    return {**value, "cwd": str(homes.cwd), "session_id": SESSION_IDS[sample]}
+
+
+def attention(pideck, kind: str) -> dict:
+    code, out, _ = pideck("overview", "--json")
+    assert code == 0
+    (row,) = [r for r in json.loads(out) if r["kind"] == kind]
+    return row["attention"]
+
+
+def now_stamp(path: Path, seconds: float = 0) -> None:
+    stamp = time.time() + seconds
+    os.utime(path, (stamp, stamp))
+
+
+@pytest.mark.parametrize("live, state, evidence", [
+    ("busy", "working", "a turn is in progress"),
+    ("idle", "stopped with open work", "its turn ended with 3 open"),
+    ("gone", "ended", "the agent's process is gone"),
+])
+def test_a_claude_conversation_between_its_turns(homes, pideck, live, state, evidence) -> None:
+    homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
+    if live == "gone":  # Claude keeps live-session files, and none is of this conversation
+        (homes.claude / "sessions").mkdir(parents=True)
+    else:
+        homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], live)
+    got = attention(pideck, "claude")
+    assert (got["state"], got["evidence"]) == (state, evidence)
+
+
+@pytest.mark.parametrize("hook, evidence", [
+    ("claude-notification.json", "Claude needs your permission to use Bash (Notification hook, permission_prompt)"),
+    ("claude-permission-request.json", "asks to use Bash (PermissionRequest hook)"),
+])
+def test_an_ask_needs_you_until_the_agent_goes_on(homes, pideck, hook, evidence) -> None:
+    path = homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
+    homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "busy")
+    now_stamp(path, -5)
+    stdin = json.dumps(sample_input(hook, homes, CLAUDE_TASKS))
+    assert pideck("hook", "claude", stdin=stdin) == (0, "", "")  # recorded, never decided
+    got = attention(pideck, "claude")
+    assert (got["state"], got["evidence"]) == ("needs you", evidence)
+    assert pideck("status") == (0, "1 needs you\n", "")
+    now_stamp(path, 5)  # the transcript grew after the ask: it was answered
+    assert attention(pideck, "claude")["state"] == "working"
+
+
+def test_a_later_hook_event_ends_the_ask(homes, pideck) -> None:
+    homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
+    homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "idle")
+    for name in ("claude-notification.json", "claude-user-prompt-submit.json"):
+        pideck("hook", "claude", stdin=json.dumps(sample_input(name, homes, CLAUDE_TASKS)))
+    assert attention(pideck, "claude")["state"] == "stopped with open work"
+
+
+def test_a_codex_permission_request_needs_you(homes, pideck) -> None:
+    homes.install(CODEX, lines=BETWEEN_TURNS[CODEX])
+    stdin = json.dumps(sample_input("codex-permission-request.json", homes, CODEX))
+    assert pideck("hook", "codex", stdin=stdin) == (0, "", "")
+    got = attention(pideck, "codex")
+    assert got["state"] == "needs you" and got["evidence"].startswith("asks to use ")
+
+
+def test_a_pideck_session_works_while_entries_land_then_stops_with_open_work(homes, pideck) -> None:
+    deck = Deck(SessionLog.create_for_cwd(homes.cwd))
+    deck.call_tool("todo", OPEN_TODO)
+    got = attention(pideck, "pideck")
+    assert (got["state"], got["evidence"]) == ("working", "entries are landing")
+    (homes.cwd.parent / "config.toml").write_text("[todo]\nwatchdog_idle_ms = 1\n")
+    time.sleep(0.01)
+    got = attention(pideck, "pideck")
+    assert (got["state"], got["evidence"]) == ("stopped with open work", "quiet with 1 open")
+    deck.call_tool("todo", {"todos": [{**OPEN_TODO["todos"][0], "status": "cancelled"}]})
+    time.sleep(0.01)
+    assert attention(pideck, "pideck")["state"] == "waiting"
+
+
+def test_status_counts_every_state_who_needs_you_first(homes, pideck) -> None:
+    homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
+    homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "idle")
+    homes.install(CODEX, lines=BETWEEN_TURNS[CODEX])
+    Deck(SessionLog.create_for_cwd(homes.cwd)).call_tool("todo", OPEN_TODO)
+    assert pideck("status") == (0, "2 stopped with open work · 1 working\n", "")
+    assert pideck("status", "--all")[0] == 0
