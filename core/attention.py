@@ -20,7 +20,7 @@ and the newest event of the conversation); everything else comes from the overvi
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -152,3 +152,65 @@ def file_ms(path: str) -> int | None:
         return os.stat(path).st_mtime_ns // 1_000_000
     except OSError:
         return None
+
+
+# -- following the states --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One session's or conversation's state as a watcher last saw it."""
+
+    path: str
+    kind: str
+    name: str
+    attention: Attention
+    todos: tuple[int, int]  # settled, total
+    previous: str | None = None  # the state it changed from (None: first seen)
+
+    def json(self) -> dict[str, Any]:
+        return {"path": self.path, "kind": self.kind, "name": self.name, **self.attention.json(),
+                "previous": self.previous, "todos": {"settled": self.todos[0], "total": self.todos[1]}}
+
+
+class AttentionWatch:
+    """The state of every session and conversation of ``cwd`` (None: of every one pideck knows),
+    and which changed at each ``look``: what ``pideck watch``, the app's inbox and its
+    notifications follow. Not thread-safe: one thread looks."""
+
+    def __init__(self, cwd: str | os.PathLike[str] | None, *, todo_config: Any = None,
+                 now_ms: Any = None, overview: Any = None) -> None:
+        from core.clock import wall_clock_ms
+        from core.overview import Overview
+        from core.todo.config import load_config
+
+        self.config = todo_config if todo_config is not None else load_config()[0]
+        self.overview = overview if overview is not None else Overview(cwd, todo_config=self.config)
+        self._now_ms = now_ms or wall_clock_ms
+        self.seen: dict[str, Seen] = {}
+
+    def look(self) -> list[Seen]:
+        """Read what changed, and return the sessions whose state changed since the last look (at
+        the first look, every one), who needs the person first. A session that is gone is dropped."""
+        self.overview.refresh()
+        now = self._now_ms()
+        rows = {row.path: row for row in self.overview.rows if not row.pending}
+        changed: list[Seen] = []
+        for path in [p for p in self.seen if p not in rows]:
+            del self.seen[path]
+        for path, row in rows.items():
+            state = attention_of(row, now, self.config.watchdog_idle_ms)
+            before = self.seen.get(path)
+            todos = (row.todos_settled, row.todos_total)
+            if before is not None and before.attention.state == state.state:
+                # the same state: since when it is in it stays as first seen
+                self.seen[path] = replace(before, name=row.name, todos=todos)
+                continue
+            seen = Seen(path, row.kind, row.name, state, todos, before.attention.state if before else None)
+            self.seen[path] = seen
+            changed.append(seen)
+        return sorted(changed, key=lambda s: sort_key(s.attention))
+
+    def ranked(self) -> list[Seen]:
+        """Every one, who needs the person first."""
+        return sorted(self.seen.values(), key=lambda s: sort_key(s.attention))

@@ -24,7 +24,7 @@ OpenTui = Callable[["Opened | None"], int]
 """Runs the TUI on an opened session (None: on the sessions overview) until the person quits;
 returns the exit status."""
 
-COMMANDS = ("run", "tool", "inspect", "diff", "overview", "status", "sessions", "gate", "config", "demo", "install",
+COMMANDS = ("run", "tool", "inspect", "diff", "overview", "status", "watch", "sessions", "gate", "config", "demo", "install",
             "mcp", "hook")
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
@@ -266,6 +266,31 @@ def cmd_overview(args: argparse.Namespace) -> int:
     else:
         print(overview_table(rows, now))
     return EXIT_OK
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    """One line per change of state, until interrupted: every session and conversation at the
+    start, then each one whose state changed (JSON lines with ``--json``)."""
+    import time
+
+    from core.attention import AttentionWatch
+    from core.overview import ago
+
+    watch = AttentionWatch(None if args.all else os.getcwd())
+    try:
+        while True:
+            now = int(time.time() * 1000)
+            for seen in watch.look():
+                if args.json:
+                    emit(json.dumps(seen.json(), ensure_ascii=False, separators=(",", ":")))
+                else:
+                    since = ago(seen.attention.since_ms, now, short=True).removesuffix(" ago")
+                    emit(f"{seen.attention.state:<22} {seen.kind:<7} {since:>4}  {visible_path(seen.name)}: "
+                         f"{visible_path(seen.attention.evidence)}")
+                sys.stdout.flush()
+            time.sleep(args.interval)
+    except KeyboardInterrupt:
+        return EXIT_OK
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -539,6 +564,17 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                        "hook), stopped with open work, working, waiting, ended (docs/attention.md).")
     p.add_argument("--all", action="store_true", help="every session and conversation pideck knows")
     p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("watch", help="one line per change of state, until interrupted",
+                       description="Follow who needs you: one line per session and conversation of this "
+                       "directory at the start, then one per change of state (needs you, stopped with "
+                       "open work, working, waiting, ended), with how long it has been in it and the "
+                       "evidence, until interrupted (docs/attention.md).")
+    p.add_argument("--all", action="store_true", help="every session and conversation pideck knows")
+    p.add_argument("--json", action="store_true", help="JSON lines: path, kind, name, state, since, evidence, "
+                   "previous, todos")
+    p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_watch)
 
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions and the conversations of Claude Code, "

@@ -107,3 +107,30 @@ def test_status_counts_every_state_who_needs_you_first(homes, pideck) -> None:
     Deck(SessionLog.create_for_cwd(homes.cwd)).call_tool("todo", OPEN_TODO)
     assert pideck("status") == (0, "2 stopped with open work · 1 working\n", "")
     assert pideck("status", "--all")[0] == 0
+
+
+def test_watch_prints_every_state_then_each_change_until_interrupted(homes) -> None:
+    import signal
+    import subprocess
+    import sys
+
+    path = homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
+    homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "busy")
+    now_stamp(path, -5)
+    watch = subprocess.Popen([sys.executable, "-m", "core.cli", "watch", "--json", "--interval", "0.05"],
+                             cwd=homes.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(watch.stdout.readline())
+        assert (first["kind"], first["state"], first["previous"], first["todos"]) == (
+            "claude", "working", None, {"settled": 1, "total": 4})
+        hook = subprocess.run([sys.executable, "-m", "core.cli", "hook", "claude"], cwd=homes.cwd, text=True,
+                              input=json.dumps(sample_input("claude-notification.json", homes, CLAUDE_TASKS)),
+                              capture_output=True, timeout=60)
+        assert (hook.returncode, hook.stdout) == (0, "")
+        change = json.loads(watch.stdout.readline())
+        assert (change["state"], change["previous"], change["evidence"]) == (
+            "needs you", "working", "Claude needs your permission to use Bash (Notification hook, permission_prompt)")
+    finally:
+        watch.send_signal(signal.SIGINT)
+        out, err = watch.communicate(timeout=30)
+    assert (watch.returncode, out, err) == (0, "", "")
