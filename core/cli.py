@@ -294,14 +294,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    """One short line: how many sessions and conversations are in each state, who needs you first."""
+    """One short line: how many sessions and conversations are in each state, who needs you first
+    (``core/status.py`` keeps it while nothing it depends on changed)."""
     import time
 
-    from core.attention import attention_of, summary
+    from core.status import status_line
 
-    rows, config = _overview_rows(args)
-    now = int(time.time() * 1000)
-    print(summary([attention_of(row, now, config.watchdog_idle_ms) for row in rows]) or "nothing here")
+    print(status_line(None if args.all else os.getcwd(), int(time.time() * 1000)))
     return EXIT_OK
 
 

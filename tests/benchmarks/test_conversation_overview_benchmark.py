@@ -201,6 +201,7 @@ def test_overview_of_300_conversations(homes, tmp_path: Path, monkeypatch: pytes
     _cold(tmp_path)
     p_cold = best([PIDECK, "overview"], env, cwd, before=lambda: _cold(tmp_path))
     p_warm = best([PIDECK, "overview"], env, cwd)
+    s_warm = best([PIDECK, "status"], env, cwd)
 
     print(f"\noverview of {len(mine)} conversations (120 Claude Task-tools, 120 TodoWrite, 30 Codex, 30 Gemini; "
           f"{sum(s[2] for s in SHAPES.values())} more of other directories), "
@@ -216,6 +217,8 @@ def test_overview_of_300_conversations(homes, tmp_path: Path, monkeypatch: pytes
           f"stat() of the 300 files alone: {ms(t_stats)} ({t_idle / t_stats:.1f}x)")
     print(f"  `pideck overview` process: cold {ms(p_cold)}, warm {ms(p_warm)}; `python -c pass` {ms(bare)} "
           f"({p_cold / bare:.1f}x and {p_warm / bare:.1f}x of it)")
+    print(f"  `pideck status` process, warm: {ms(s_warm)} ({'meets' if s_warm < 0.1 else 'misses'} < 100 ms), "
+          f"{s_warm / bare:.1f}x `python -c pass`")
 
 
 def best(argv: list[str], env: dict[str, str], cwd: str, before=None, rounds: int = 3) -> float:

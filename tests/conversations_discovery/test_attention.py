@@ -134,3 +134,19 @@ def test_watch_prints_every_state_then_each_change_until_interrupted(homes) -> N
         watch.send_signal(signal.SIGINT)
         out, err = watch.communicate(timeout=30)
     assert (watch.returncode, out, err) == (0, "", "")
+
+
+def test_status_keeps_its_line_while_nothing_it_depends_on_changed(homes, pideck) -> None:
+    from core.status import kept_path
+
+    path = homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
+    homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "idle")
+    assert pideck("status") == (0, "1 stopped with open work\n", "")
+    kept = kept_path(str(homes.cwd))
+    record = json.loads(kept.read_text())
+    kept.write_text(json.dumps({**record, "line": "the kept line"}))
+    assert pideck("status") == (0, "the kept line\n", "")  # nothing changed: not worked out again
+    homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "busy")  # Claude's live-session file changed
+    assert pideck("status") == (0, "1 working\n", "")
+    kept.write_text(json.dumps({**json.loads(kept.read_text()), "line": "the kept line", "until": 0}))
+    assert pideck("status") == (0, "1 working\n", "")  # past its time: worked out again
