@@ -24,8 +24,9 @@ import time
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping
 
+from core import attention as att
 from core.activity import GATE_GAVE_UP, picked_by_activity
 from core.conversations import binding
 from core.conversations.discovery import (AgentFolders, Head, LiveSessions, Place, belongs, conversation_status,
@@ -78,6 +79,9 @@ class OverviewRow:
     status: str | None = None  # an agent's conversation: working, waiting or ended; None for a session
     pending: bool = False  # a conversation listed but not read yet (the overview screen fills it in)
     session_id: str | None = None  # an agent's conversation: its id (where its hooks' records are)
+    last_message: str | None = None  # the first line of the agent's last message (untrusted text)
+    tokens: int | None = None  # the last turn's tokens, all of them (input, output, cache read and written)
+    context_share: float | None = None  # the share of the model's context window the last turn used
 
     def json(self) -> dict[str, Any]:
         out = {
@@ -91,6 +95,8 @@ class OverviewRow:
             "lastActivity": _iso(self.last_activity_ms),
             "flag": self.flag,
             "warnings": self.warnings,
+            "lastMessage": self.last_message,
+            "tokens": {"total": self.tokens, "contextShare": self.context_share} if self.tokens is not None else None,
         }
         if self.kind in AGENT_KINDS:
             out["status"] = self.status
@@ -120,6 +126,7 @@ def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None) -> O
     progress = deck.progress.state()
     leaf = log.leaf
     last = timestamp_ms(leaf) if leaf is not None else None
+    total, share = token_counts(log.last_turn_tokens())
     return OverviewRow(
         path=str(log.path),
         name=log.name or log.path.name,
@@ -137,7 +144,42 @@ def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None) -> O
         last_activity_ms=last if last is not None else mtime_ms,
         flag=flag_of(deck),
         warnings=len(deck.warnings) + len(log.warnings),
+        last_message=last_words(deck),
+        tokens=total,
+        context_share=share,
     )
+
+
+def token_counts(tokens: Mapping[str, Any] | None) -> tuple[int | None, float | None]:
+    """(every token of the turn, the share of the context window) of a turn's token use
+    (docs/agent-conversations.md#the-agent-object); None where the log does not say."""
+    if not isinstance(tokens, Mapping):
+        return None, None
+    total = tokens.get("totalTokens")
+    if type(total) is not int:
+        parts = [tokens.get(k) for k in ("input", "output", "cacheRead", "cacheWrite")]
+        total = sum(p for p in parts if type(p) is int) if any(type(p) is int for p in parts) else None
+    share = tokens.get("contextShare")
+    return total, float(share) if isinstance(share, (int, float)) and not isinstance(share, bool) else None
+
+
+def last_words(deck: Deck[SessionLog]) -> str | None:
+    """The first line of the newest assistant message with text on the branch (its last
+    ``FLAG_REACH`` entries), or None."""
+    from core.conversations.plan import first_line
+
+    branch = deck.log.branch()
+    for record in list(branch[max(0, len(branch) - FLAG_REACH):])[::-1]:
+        if record.type != "message" or record.role != "assistant":
+            continue
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        texts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"
+                 and isinstance(b.get("text"), str)] if isinstance(content, list) else []
+        line = first_line("\n".join(texts), MESSAGE_LIMIT) if texts else None  # type: ignore[arg-type]
+        if line:
+            return line
+    return None
 
 
 def flag_of(deck: Deck[SessionLog]) -> str | None:
@@ -172,6 +214,8 @@ def flag_of(deck: Deck[SessionLog]) -> str | None:
 
 NAME_LIMIT = 60
 """A conversation's name is the first line of its first prompt, cut at this many characters."""
+MESSAGE_LIMIT = 200
+"""The agent's last message is kept as its first line, cut at this many characters."""
 
 
 def plan_todos(mirror: Mirror) -> list[TodoItem]:
@@ -196,7 +240,10 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
     confidence, no work items, milestones or packets (pideck's own panes are empty there), the
     transcript's last change as its last activity."""
     todos = plan_todos(mirror)
-    known = mirror.reader.info.get("cwd")
+    info = mirror.reader.info
+    known = info.get("cwd")
+    total, share = token_counts(info.get("tokens"))
+    message = info.get("lastMessage")
     return OverviewRow(
         path=str(path),
         name=name or path.name,
@@ -215,7 +262,10 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
         flag=conversation_flag(any(is_open(t) for t in todos), status),
         warnings=len(mirror.warnings),
         status=status,
-        session_id=sid if isinstance(sid := mirror.reader.info.get("sessionId"), str) else None,
+        session_id=sid if isinstance(sid := info.get("sessionId"), str) else None,
+        last_message=message if isinstance(message, str) and message else None,
+        tokens=total,
+        context_share=share,
     )
 
 
@@ -580,6 +630,53 @@ def ago(ms: int | None, now_ms: int, *, short: bool = False) -> str:
 
 
 OVERVIEW_COLUMNS = ("KIND", "NAME", "TODOS", "CONF", "ITEMS o/p/b/d", "MILESTONES", "PACKETS", "LAST", "FLAG", "DIRECTORY")
+INBOX_COLUMNS = ("STATE", "IN")
+"""With the rows' states (``overview_table``'s ``attentions``): after NAME; TOKENS and MESSAGE end the line."""
+
+
+def ranked(rows: Iterable[OverviewRow], attentions: Mapping[str, att.Attention]) -> list[OverviewRow]:
+    """The rows who needs the person first (``core.attention.sort_key``: needs you, stopped with
+    open work, working, waiting, ended; within a state the longest in it first), then by path; a
+    row without a state (a conversation not read yet) last, the most recently active first."""
+    def key(row: OverviewRow) -> tuple[int, int, int, str]:
+        state = attentions.get(row.path)
+        if state is None:
+            return len(att.ORDER), 0, -(row.last_activity_ms or 0), row.path
+        return (*att.sort_key(state), 0, row.path)
+    return sorted(rows, key=key)
+
+
+def rank_rows(rows: Iterable[OverviewRow], now_ms: int, idle_ms: int) -> tuple[list[OverviewRow], dict[str, att.Attention]]:
+    """The state of every row read (``core.attention.attention_of``, at ``now_ms``) and the rows
+    in the inbox's order (``ranked``): what ``pideck overview`` prints, text and JSON alike."""
+    rows = list(rows)
+    attentions = {row.path: att.attention_of(row, now_ms, idle_ms) for row in rows if not row.pending}
+    return ranked(rows, attentions), attentions
+
+
+def short_count(n: int) -> str:
+    """``950``, ``12.3k``, ``48k``, ``1.2M``."""
+    for size, unit in ((1_000_000, "M"), (1000, "k")):
+        if n >= size:
+            value = n / size
+            return f"{value:.1f}{unit}" if value < 10 else f"{value:.0f}{unit}"
+    return str(n)
+
+
+def token_cell(row: OverviewRow) -> str:
+    """The last turn's tokens and, where the log says the window, the share of it in use:
+    ``48k 19%``; ``—`` when the log does not say."""
+    if row.tokens is None:
+        return "—"
+    share = f" {row.context_share * 100:.0f}%" if row.context_share is not None else ""
+    return short_count(row.tokens) + share
+
+
+def in_state(attention: att.Attention | None, now_ms: int) -> str:
+    """How long a row has been in its state: ``12s``, ``5m``, ``3h``, ``2d``; ``—`` unknown."""
+    if attention is None or attention.since_ms is None:
+        return "—"
+    return ago(attention.since_ms, now_ms, short=True).removesuffix(" ago")
 
 
 def row_cells(row: OverviewRow, now_ms: int) -> list[str]:
@@ -601,9 +698,12 @@ def row_cells(row: OverviewRow, now_ms: int) -> list[str]:
     ]
 
 
-def overview_table(rows: Iterable[OverviewRow], now_ms: int) -> str:
-    """The rows as a text table. When an agent's conversation is among them, a STATUS column
-    (working, waiting, ended) comes before FLAG, empty for pi's and pideck's sessions."""
+def overview_table(rows: Iterable[OverviewRow], now_ms: int,
+                   attentions: Mapping[str, att.Attention] | None = None) -> str:
+    """The rows as a text table, in the order given. When an agent's conversation is among them, a
+    STATUS column (working, waiting, ended) comes before FLAG, empty for pi's and pideck's
+    sessions. With ``attentions`` (``rank_rows``), each row's STATE and how long it has been IN it
+    follow NAME, and its last turn's TOKENS and the first line of its last MESSAGE end the line."""
     rows = list(rows)
     columns = list(OVERVIEW_COLUMNS)
     lines = [row_cells(r, now_ms) for r in rows]
@@ -612,6 +712,14 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int) -> str:
         columns.insert(at, "STATUS")
         for row, cells in zip(rows, lines):
             cells.insert(at, "…" if row.pending else row.status or "")
+    if attentions is not None:
+        at = columns.index("NAME") + 1
+        columns[at:at] = INBOX_COLUMNS
+        columns += ["TOKENS", "MESSAGE"]
+        for row, cells in zip(rows, lines):
+            state = attentions.get(row.path)
+            cells[at:at] = ["…" if state is None else state.state, in_state(state, now_ms)]
+            cells += [token_cell(row), visible_controls(row.last_message or "")]
     table = [columns, *lines]
     widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in table)
