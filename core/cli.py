@@ -254,17 +254,17 @@ def cmd_overview(args: argparse.Namespace) -> int:
     """One row per session of this directory (``--all``: of every folder pideck knows)."""
     import time
 
-    from core.attention import attention_of
-    from core.overview import overview_table
+    from core.overview import overview_table, rank_rows
 
     rows, config = _overview_rows(args)
     now = int(time.time() * 1000)
+    rows, attentions = rank_rows(rows, now, config.watchdog_idle_ms)  # who needs you first
     if args.json:
-        print_json([{**row.json(), "attention": attention_of(row, now, config.watchdog_idle_ms).json()} for row in rows])
+        print_json([{**row.json(), "attention": attentions[row.path].json()} for row in rows])
     elif not rows:
         print("No sessions for this directory. `pideck` starts one." if not args.all else "No sessions yet.")
     else:
-        print(overview_table(rows, now))
+        print(overview_table(rows, now, attentions))
     return EXIT_OK
 
 

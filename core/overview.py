@@ -631,7 +631,8 @@ def ago(ms: int | None, now_ms: int, *, short: bool = False) -> str:
 
 OVERVIEW_COLUMNS = ("KIND", "NAME", "TODOS", "CONF", "ITEMS o/p/b/d", "MILESTONES", "PACKETS", "LAST", "FLAG", "DIRECTORY")
 INBOX_COLUMNS = ("STATE", "IN")
-"""With the rows' states (``overview_table``'s ``attentions``): after NAME; TOKENS and MESSAGE end the line."""
+"""With the rows' states (``overview_table``'s ``attentions``): after NAME (and TOKENS before
+DIRECTORY, MESSAGE last)."""
 
 
 def ranked(rows: Iterable[OverviewRow], attentions: Mapping[str, att.Attention]) -> list[OverviewRow]:
@@ -668,7 +669,7 @@ def token_cell(row: OverviewRow) -> str:
     ``48k 19%``; ``—`` when the log does not say."""
     if row.tokens is None:
         return "—"
-    share = f" {row.context_share * 100:.0f}%" if row.context_share is not None else ""
+    share = "" if row.context_share is None else " <1%" if 0 < row.context_share < 0.01 else f" {row.context_share * 100:.0f}%"
     return short_count(row.tokens) + share
 
 
@@ -703,7 +704,8 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int,
     """The rows as a text table, in the order given. When an agent's conversation is among them, a
     STATUS column (working, waiting, ended) comes before FLAG, empty for pi's and pideck's
     sessions. With ``attentions`` (``rank_rows``), each row's STATE and how long it has been IN it
-    follow NAME, and its last turn's TOKENS and the first line of its last MESSAGE end the line."""
+    follow NAME, its last turn's TOKENS come before DIRECTORY, and the first line of the agent's
+    last MESSAGE ends the line."""
     rows = list(rows)
     columns = list(OVERVIEW_COLUMNS)
     lines = [row_cells(r, now_ms) for r in rows]
@@ -715,11 +717,13 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int,
     if attentions is not None:
         at = columns.index("NAME") + 1
         columns[at:at] = INBOX_COLUMNS
-        columns += ["TOKENS", "MESSAGE"]
+        columns[-1:-1] = ["TOKENS"]
+        columns.append("MESSAGE")
         for row, cells in zip(rows, lines):
             state = attentions.get(row.path)
             cells[at:at] = ["…" if state is None else state.state, in_state(state, now_ms)]
-            cells += [token_cell(row), visible_controls(row.last_message or "")]
+            cells[-1:-1] = [token_cell(row)]
+            cells.append(visible_controls(row.last_message or ""))
     table = [columns, *lines]
     widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in table)

@@ -8,7 +8,7 @@ view reuses the parts of the previous one that did not change.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Mapping, TypeVar, cast
+from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
 
 from core import verdicts
 from core.activity import Activity, Event
@@ -56,6 +56,7 @@ class DeckView:
     agent_todos: TodoState | None = None  # a followed conversation: the agent's own plan (its pane shows it)
     bound: DeckView | None = None  # a followed conversation: the view of its pideck session, once there is one
     elsewhere: Elsewhere | None = None  # another session of the directory is being written (set by a front end)
+    inbox: Inbox | None = None  # who else of the directory needs the person (set by a front end that follows)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -76,6 +77,89 @@ class Elsewhere:
 
     label: str  # what it is, in a few words ("Claude Code conversation 2aa06482", "pideck session 5f0c1a2b")
     open_path: str  # what to open to see it: the conversation's transcript, else the session file
+
+
+@dataclass(frozen=True)
+class Inbox:
+    """The sessions and conversations that need the person, as the deck's header counts them
+    (docs/tui.md#who-needs-you): their paths, who needs the person first (``core.attention``'s
+    order), the screen's own among them when it is one."""
+
+    need_you: tuple[str, ...] = ()  # in NEEDS_YOU
+    open_work: tuple[str, ...] = ()  # stopped with open work
+
+    @classmethod
+    def of(cls, ranked: Iterable[Any]) -> Inbox:
+        """From ``AttentionWatch.ranked()`` (``Seen`` objects)."""
+        from core.attention import NEEDS_YOU, OPEN_WORK
+
+        ranked = list(ranked)
+        return cls(tuple(s.path for s in ranked if s.attention.state == NEEDS_YOU),
+                   tuple(s.path for s in ranked if s.attention.state == OPEN_WORK))
+
+    def others(self, here: Iterable[str]) -> tuple[int, int]:
+        """(need you, stopped with open work) leaving out the screen's own paths."""
+        mine = set(here)
+        return sum(1 for p in self.need_you if p not in mine), sum(1 for p in self.open_work if p not in mine)
+
+    def next_after(self, here: Iterable[str]) -> str | None:
+        """Where the jump key goes: the next one that needs the person after the screen's own in
+        the inbox's order (the first when the screen's own is not among them), so pressing it
+        again and again visits each in turn; without one, the next stopped with open work."""
+        mine = set(here)
+        for paths in (self.need_you, self.open_work):
+            others = [p for p in paths if p not in mine]
+            if not others:
+                continue
+            at = next((i for i, p in enumerate(paths) if p in mine), None)
+            if at is None:
+                return others[0]
+            return next((p for p in paths[at + 1:] if p not in mine), others[0])
+        return None
+
+
+Glance = tuple[int, str | None, int, int]
+"""What the overview compares of a row (entries, state, todos settled, todos total)."""
+
+
+class Glances:
+    """What the person last saw of each session and conversation, for "since you last looked"
+    (docs/tui.md#since-you-last-looked): one per app, in memory, used on the UI thread only.
+
+    A deck tells it when a path comes on screen and when it leaves (``shown``, ``hidden``, with
+    its entry count). The overview gives it every row's ``Glance`` at each update (``marks``): a
+    row seen for the first time, or whose path a deck has on screen or has just left, takes its
+    glance as the new baseline; a row whose glance differs from its baseline is marked."""
+
+    def __init__(self) -> None:
+        self.showing: set[str] = set()  # paths a deck has on screen now
+        self.left: set[str] = set()  # paths a deck stopped showing since the overview last compared
+        self.baseline: dict[str, Glance] = {}
+        self.entries: dict[str, int] = {}  # the deck's entry count when the path was last on screen
+
+    def shown(self, path: str, entries: int) -> None:
+        self.showing.add(path)
+        self.entries[path] = entries
+
+    def hidden(self, path: str, entries: int) -> None:
+        self.showing.discard(path)
+        self.left.add(path)
+        self.entries[path] = entries
+
+    def new_since(self, path: str, entries: int) -> int:
+        """Entries a deck about to show ``path`` has that it did not have when it was last on
+        screen (0 the first time)."""
+        before = self.entries.get(path)
+        return max(0, entries - before) if before is not None else 0
+
+    def marks(self, glances: Iterable[tuple[str, Glance]]) -> set[str]:
+        """The paths whose row changed since the person last had them on screen."""
+        glances = list(glances)
+        for path, glance in glances:
+            if path not in self.baseline or path in self.showing or path in self.left:
+                self.baseline[path] = glance
+        self.left.difference_update(path for path, _ in glances)
+        return {path for path, glance in glances if self.baseline[path] != glance}
 
 
 F = TypeVar("F", bound=SessionFile)
@@ -168,6 +252,7 @@ def build_view(
         tokens=log.last_turn_tokens() if old is None or old.entries != len(log.records) else old.tokens,
         idle_at=idle_at,
         elsewhere=old.elsewhere if old is not None else None,
+        inbox=old.inbox if old is not None else None,
     )
 
 

@@ -7,14 +7,16 @@ session builds a new screen (the log is opened on a worker thread) and switches 
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
-from textual import work
+from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.theme import Theme
+from textual.widgets import Input
 
 from core.clock import wall_clock_ms
 from core.deck import Deck
@@ -23,8 +25,10 @@ from core.opening import open_deck as open_session_deck
 from core.session.discovery import SessionInfo, list_sessions
 from core.history import append_history, load_history
 from core.session.log import SessionLog
-from core.todo.config import ConfigError, TuiConfig, load_tui_config, set_config_value
+from core.view import Glances
+from core.todo.config import ConfigError, NotifyConfig, TuiConfig, load_notify_config, load_tui_config, set_config_value
 from tui.commands import DetailProvider, ItemCommandProvider, SlashCommandProvider
+from tui.notifications import AttentionNotifications, NotifierCall
 from tui.screens.deck import DeckScreen
 from tui.screens.overview import OverviewScreen
 from tui.screens.picker import SessionPicker
@@ -71,16 +75,30 @@ class PideckApp(App[None]):
         cwd: str | None = None,
         settings: TuiConfig | None = None,
         flash: float = 1.5,
+        show_all: bool = False,
+        notify: NotifyConfig | None = None,
+        notifications: Callable[[PideckApp], AttentionNotifications] | None = None,
     ) -> None:
         """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
         the current directory). ``settings``: the ``[tui]`` table, read from the config file when
         not given, with the command history kept beside it. ``why``: why ``deck`` was the one
-        opened, when nothing named it (said once, at the start)."""
+        opened, when nothing named it (said once, at the start). ``show_all``: the overview and the
+        deck header's count of who needs you cover every session pideck knows (the overview's
+        ``a`` switches it). ``notify``: the ``[notify]`` table, read from the config file when not
+        given; ``notifications`` makes the follower that tells of changes of state (default: one
+        over the directory, when the app follows the files in a real terminal;
+        docs/notifications.md)."""
         super().__init__()
         if settings is None:
             settings, problems = load_tui_config()
             warnings = [*warnings, *(f"config: {p}" for p in problems)]
+        if notify is None:
+            notify, problems = load_notify_config()
+            warnings = [*warnings, *(f"config: {p}" for p in problems)]
         self.settings = settings
+        self.notify_settings = notify
+        self._make_notifications = notifications
+        self.attention_notifier: AttentionNotifications | None = None
         self.flash = flash  # seconds a changed row stays highlighted (tests: 0, for stable snapshots)
         self.history = load_history(settings.history_size)  # shared by every deck screen
         self.first_deck = deck
@@ -95,6 +113,8 @@ class PideckApp(App[None]):
         self._why = why
         self.overview_poll = overview_poll
         self.cwd = cwd
+        self.show_all = show_all
+        self.glances = Glances()  # what the person last saw of each session (docs/tui.md#since-you-last-looked)
 
     def get_default_screen(self) -> Screen:
         if self.first_deck is None:
@@ -111,6 +131,50 @@ class PideckApp(App[None]):
         if theme != self.theme:
             self.notify(f"config: unknown theme {theme!r}, using textual-dark", severity="warning", markup=False)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        make = self._make_notifications
+        if make is None and self.following and not self.is_headless:
+            make = self.default_notifications
+        if make is not None:
+            self.attention_notifier = make(self)
+            self.attention_notifier.start()
+
+    def on_unmount(self) -> None:
+        if self.attention_notifier is not None:
+            self.attention_notifier.stop()
+
+    # ------------------------------------------------------------------ notifications
+
+    def default_notifications(self, app: PideckApp) -> AttentionNotifications:
+        """Over the directory of the session opened (else ``cwd``, else the current one); every
+        session pideck knows with ``show_all``."""
+        cwd = self.first_deck.log.cwd if self.first_deck is not None else None
+        return AttentionNotifications(app, self.notify_settings,
+                                      None if self.show_all else cwd or self.cwd or os.getcwd())
+
+    @on(NotifierCall)
+    def _notifier_call(self, message: NotifierCall) -> None:
+        message.call()
+
+    @on(Input.Changed)
+    def _typed(self) -> None:
+        """Any input's edit is the person typing (``[notify] quiet_while_typing``)."""
+        if self.attention_notifier is not None:
+            self.attention_notifier.typed()
+
+    def notification_lines(self) -> list[str]:
+        """What notifies the person here, and why (the help shows it)."""
+        if self.attention_notifier is not None:
+            return self.attention_notifier.describe()
+        why = "the app runs without a terminal" if self.is_headless else "the app does not follow the session files"
+        return [f"None: {why}."]
+
+    def action_test_notification(self) -> None:
+        notifier = self.attention_notifier
+        if notifier is None:
+            self.notify(self.notification_lines()[0], markup=False)
+            return
+        notifier.tell("a test notification")
+        self.notify("\n".join(notifier.describe()), title="Notifications", markup=False)
 
     def _remember_theme(self, theme: Theme) -> None:
         if theme.name != self.settings.theme:
@@ -143,7 +207,7 @@ class PideckApp(App[None]):
                       settings=self.settings, history=self.history, remember=self.remember_line, flash=self.flash)
 
     def make_overview_screen(self, cwd: str | None) -> OverviewScreen:
-        return OverviewScreen(cwd, clock=self.clock, poll=self.overview_poll)
+        return OverviewScreen(cwd, clock=self.clock, poll=self.overview_poll, show_all=self.show_all)
 
     # ------------------------------------------------------------------ history and other sessions
 
@@ -200,8 +264,8 @@ class PideckApp(App[None]):
         self.call_from_thread(self.switch_deck, opened)
 
     def switch_deck(self, opened: Opened) -> None:
-        screen = self.make_deck_screen(opened.deck, opened.warnings)
         old = self.deck_screen
+        screen = self.make_deck_screen(opened.deck, opened.warnings, type(old))  # (Esc still goes back to the overview)
         if old is self.screen_stack[0]:
             # Textual cannot switch its first screen away: it stays underneath, its worker stopped.
             old.stop()
@@ -220,3 +284,5 @@ class PideckApp(App[None]):
                                 self.action_timeline)
             yield SystemCommand("Sessions overview", "Every session of this directory, live (f9)",
                                 self.action_overview)
+        yield SystemCommand("Test notification", "Send one by the channels chosen here, and say which ([notify])",
+                            self.action_test_notification)

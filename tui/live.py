@@ -18,12 +18,13 @@ from core.activity import Activity
 from core.conversations import binding
 from core.conversations.log import ConversationLog
 from core.deck import ALL_PARTS, TODO, Deck, DeckChange
-from core.overview import WriteWatch
+from core.attention import AttentionWatch
+from core.overview import Overview, WriteWatch
 from core.session.errors import SessionError
 from core.session.log import SessionLog
 from core.todo import constants as todo_constants
 from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
-from core.view import DeckView, build_view, with_session
+from core.view import DeckView, Inbox, build_view, with_session
 from tui.jobs import JobThread
 from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
 
@@ -59,7 +60,11 @@ def file_problem(path: Path) -> str | None:
 
 LOOK_S = 0.5
 """How often (seconds) the worker looks for a conversation's pideck session and for writes that
-go to another session of the directory (between polls of the file, which run far more often)."""
+go to another session of the directory (between polls of the file, which run far more often).
+The inbox (who else needs the person) is looked at as often."""
+INBOX_BUDGET_S = 0.05
+"""Seconds of reading the directory's conversations per look of the inbox: a directory with
+hundreds of them is read over a few looks, and the file's own polls are never held up long."""
 
 
 class DeckWorker:
@@ -79,9 +84,12 @@ class DeckWorker:
         poll: float,
         following: Callable[[], bool],
         note_writers: bool = True,
+        inbox_all: Callable[[], bool] | None = None,
     ) -> None:
         """``note_writers``: find when the agent last wrote right away, for the first view (a
-        short session); else the worker does it with the activity."""
+        short session); else the worker does it with the activity. ``inbox_all``: whether the
+        header counts who needs the person among every session pideck knows (else among the
+        directory's); None: no inbox."""
         self.deck = deck
         self.own = view  # the view of ``deck`` alone
         self.bound: Deck[SessionLog] | None = None
@@ -100,6 +108,9 @@ class DeckWorker:
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
         self._writes: WriteWatch | None = None
         self._looked = -1e18  # when the worker last looked for a binding and for writes elsewhere
+        self._inbox_all = inbox_all
+        self._inbox: AttentionWatch | None = None  # made on the thread, at the first look
+        self._inbox_scope: bool | None = None  # the scope it was made for (True: every session)
         if note_writers:
             self._note_writers()
         self._bind()  # a conversation whose pideck session exists already: in the first view
@@ -162,6 +173,7 @@ class DeckWorker:
             if time.monotonic() - self._looked >= LOOK_S:
                 self._looked = time.monotonic()
                 bound, moved = self._bind(), self._look_elsewhere()
+                moved = self._look_inbox() or moved
             key = self._keys()
             if key != self._last or bound or moved:
                 self._last = key
@@ -196,6 +208,27 @@ class DeckWorker:
         if found == self.own.elsewhere:
             return False
         self.own = dataclasses.replace(self.own, elsewhere=found)
+        return True
+
+    def _look_inbox(self) -> bool:
+        """Whether who needs the person changed (the header counts them; ctrl+g goes to them):
+        one ``AttentionWatch`` over the directory's sessions and conversations (every one pideck
+        knows with ``inbox_all``), looked at on this thread, so a state keeps the time it was
+        entered while it lasts."""
+        if self._inbox_all is None:
+            return False
+        scope = self._inbox_all()
+        cwd = None if scope else self.deck.log.cwd or os.getcwd()  # (a Gemini chat does not say its directory)
+        if self._inbox is None or scope != self._inbox_scope:
+            config = self.deck.todo.config
+            self._inbox_scope = scope
+            self._inbox = AttentionWatch(cwd, todo_config=config, now_ms=self.deck.todo.clock,
+                                         overview=Overview(cwd, todo_config=config, budget_s=INBOX_BUDGET_S))
+        self._inbox.look()
+        inbox = Inbox.of(self._inbox.ranked())
+        if inbox == self.own.inbox:
+            return False
+        self.own = dataclasses.replace(self.own, inbox=inbox)
         return True
 
     def _note_writers(self) -> None:

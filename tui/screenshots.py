@@ -236,6 +236,50 @@ def overview_app(folder: Path) -> PideckApp:
     return PideckApp(None, follow=False, clock=lambda: LATER_MS, cwd=CWD, overview_poll=0.05, settings=TuiConfig())
 
 
+def inbox_app(folder: Path) -> PideckApp:
+    """The overview of CWD with conversations of Claude Code (one asked for a permission: its
+    Notification hook recorded by ``pideck hook claude``; one ended), Codex (stopped between its
+    turns with its plan open), Gemini CLI (waiting), and pideck's demo session."""
+    from core.agents.hooks import run_hook
+    import io
+    import json as _json
+
+    os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
+    os.environ["PI_CODING_AGENT_DIR"] = str(folder / "pi")
+    mine = pideck_sessions_dir(CWD)
+    mine.mkdir(parents=True)
+    write_demo(mine / "2026-11-30T14-55-13-000Z_demo.jsonl", cwd=CWD, clock=lambda: MOMENT, ids=counter_ids(),
+               todo_clock=lambda: MS)
+    claude = conversation_copy(folder, "claude-tasks", 67, CONVERSATION_MS - 95_000)
+    conversation_copy(folder, "claude-todowrite", 10_000, CONVERSATION_MS - 600_000)
+    conversation_copy(folder, "codex-update-plan", 39, CONVERSATION_MS - 200_000)
+    conversation_copy(folder, "gemini-write-todos", 10_000, CONVERSATION_MS - 130_000)
+    (folder / ".gemini" / "projects.json").write_text(_json.dumps({"projects": {CWD: "project"}}), encoding="utf-8")
+    sessions = folder / ".claude" / "sessions"
+    sessions.mkdir(parents=True, exist_ok=True)
+    sid = claude.stem
+    (sessions / "4242.json").write_text(_json.dumps({"pid": os.getpid(), "sessionId": sid, "cwd": CWD,
+                                                      "status": "idle"}), encoding="utf-8")
+    hook = _json.loads((TRANSCRIPTS.parent / "agent-hooks" / "claude-notification.json").read_text())[0]["stdin"]
+    hook.update(session_id=sid, transcript_path=str(claude), cwd=CWD)
+    run_hook("claude", _json.dumps(hook).encode(), session=None, write=False, out=io.StringIO(), err=io.StringIO())
+    from core.conversations import binding
+    record = binding.read_json(Path(os.environ["PIDECK_HOME"]) / "attention" / "claude" / f"{sid}.json") or {}
+    for key in ("ask", "last"):  # (recorded at the moment of the screenshot's clock)
+        if isinstance(record.get(key), dict):
+            record[key]["at"] = CONVERSATION_MS - 90_000
+    binding.write_json(Path(os.environ["PIDECK_HOME"]) / "attention" / "claude" / f"{sid}.json", record)
+    return PideckApp(None, follow=False, clock=lambda: CONVERSATION_MS, cwd=CWD, overview_poll=0.05,
+                     settings=TuiConfig())
+
+
+async def inbox(pilot: Pilot) -> None:
+    from tui.screens.overview import OverviewScreen
+
+    await until(pilot, lambda: isinstance(pilot.app.screen, OverviewScreen) and len(pilot.app.screen.rows) == 5
+                and len(pilot.app.screen.attentions) == 5 and not pilot.app.screen.busy)
+
+
 def app_of(deck: Deck, clock_ms: int = MS) -> PideckApp:
     """The app with default settings (never the developer's config) and no flashing rows."""
     return PideckApp(deck, follow=False, clock=lambda: clock_ms, settings=TuiConfig(), flash=0)
@@ -276,6 +320,7 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("work-item-detail.svg", busy_app, (120, 40), work_item),
     ("narrow-80x24-activity.svg", busy_app, (80, 24), on_deck("f3", "ctrl+n")),
     ("overview.svg", overview_app, (120, 40), overview),
+    ("inbox.svg", inbox_app, (120, 40), inbox),
     ("timeline.svg", branched_app, (120, 40), timeline(4)),
     ("past-point.svg", branched_app, (120, 40), timeline(10, past)),
     ("diff.svg", branched_app, (120, 40), timeline(24, diff)),

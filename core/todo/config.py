@@ -1,5 +1,6 @@
 """pideck's configuration: the `[todo]` table (defaults, pi-jtodo's JSON, then pideck's TOML;
-docs/todo-views.md#configuration) and the `[tui]` table of the terminal app (docs/tui.md#settings).
+docs/todo-views.md#configuration), the `[tui]` table of the terminal app (docs/tui.md#settings) and
+its `[notify]` table (docs/notifications.md).
 
 The calibration numbers are deliberately not keys here.
 """
@@ -58,10 +59,36 @@ class TuiConfig:
     ``codex``, ``gemini``) when the directory has one (docs/agent-conversations.md#finding-them)."""
 
 
-TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig}
+TERMINAL_CHOICES = ("auto", "osc9", "osc777", "osc99", "off")
+
+
+@dataclass(frozen=True)
+class NotifyConfig:
+    """When and how the app tells the person that a session or conversation needs them
+    (docs/notifications.md): on a change into one of the states switched on here, by the channels
+    switched on here, at most as often as the limits say."""
+
+    needs_you: bool = True  # notify on a change into "needs you" (the agent asked for something)
+    open_work: bool = True  # notify on a change into "stopped with open work"
+    terminal: str = "auto"
+    """The terminal's own notification, by escape sequence: ``auto`` the one the environment names
+    (docs/notifications.md#which-channel), ``osc9``, ``osc777`` or ``osc99`` that one, ``off`` none."""
+    desktop: bool = True  # the system's notifier too, where there is one (notify-send, osascript)
+    bell: bool = True  # the terminal bell, when neither a terminal nor a desktop notification is chosen
+    quiet_while_typing: bool = True
+    """Hold notifications while the person typed in the app in the last few seconds (they are told
+    once the typing stops, if the state still holds)."""
+    per_conversation_s: int = 60
+    """At most one notification per session or conversation in this many seconds (0: no limit); a
+    change in between waits for its turn, and is told then if its state still holds."""
+    per_minute: int = 6  # at most this many notifications in any minute, all together (0: no cap)
+
+
+TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig}
 _TABLE_DEFAULTS = {name: asdict(model()) for name, model in TABLES.items()}
 _CHOICES = {("tui", "watchdog"): ("own", "all", "off"),
-            ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini")}
+            ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini"),
+            ("notify", "terminal"): TERMINAL_CHOICES}
 KEYS = tuple(f.name for f in fields(TodoConfig))
 _DEFAULTS = _TABLE_DEFAULTS["todo"]
 
@@ -184,17 +211,28 @@ def load_config(
     return TodoConfig(**values), warnings
 
 
+def load_table(name: str, path: Path | None = None) -> tuple[Any, list[str]]:
+    """The effective table ``name`` of pideck's TOML (not ``todo``, which pi-jtodo's JSON feeds
+    too: ``load_config``) and the warnings met while reading it; never raises."""
+    warnings: list[str] = []
+    values = dict(_TABLE_DEFAULTS[name])
+    path = path or config_path()
+    table = _read_toml(path, warnings).get(name, {})
+    if isinstance(table, dict):
+        _apply(values, table, {k: k for k in values}, path, warnings, name)
+    else:
+        warnings.append(f"{path}: [{name}] is not a table, ignored.")
+    return TABLES[name](**values), warnings
+
+
 def load_tui_config(path: Path | None = None) -> tuple[TuiConfig, list[str]]:
     """The effective ``[tui]`` table and the warnings met while reading it; never raises."""
-    warnings: list[str] = []
-    values = dict(_TABLE_DEFAULTS["tui"])
-    path = path or config_path()
-    table = _read_toml(path, warnings).get("tui", {})
-    if isinstance(table, dict):
-        _apply(values, table, {k: k for k in values}, path, warnings, "tui")
-    else:
-        warnings.append(f"{path}: [tui] is not a table, ignored.")
-    return TuiConfig(**values), warnings
+    return load_table("tui", path)
+
+
+def load_notify_config(path: Path | None = None) -> tuple[NotifyConfig, list[str]]:
+    """The effective ``[notify]`` table and the warnings met while reading it; never raises."""
+    return load_table("notify", path)
 
 
 def parse_cli_value(key: str, text: str, table: str = "todo") -> Any:
@@ -208,8 +246,8 @@ def parse_cli_value(key: str, text: str, table: str = "todo") -> Any:
     return check_value(key, value, table)
 
 
-def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConfig | TuiConfig:
-    """Validate and write one key (``tui.theme``; a key without a table is a ``[todo]`` key); the
+def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConfig | TuiConfig | NotifyConfig:
+    """Validate and write one key (``tui.theme``, ``notify.bell``; a key without a table is a ``[todo]`` key); the
     key's whole table is written, other tables kept.
 
     A str value is parsed as the CLI gives it. Raises ConfigError naming the key when invalid.
@@ -226,7 +264,7 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
         raise ConfigError(warnings[0])
     # the effective values: the table holds every key and wins over pi-jtodo's JSON, so writing
     # defaults for the keys not being set would silently undo what the JSON set
-    current = load_config(path)[0] if table == "todo" else load_tui_config(path)[0]
+    current = load_config(path)[0] if table == "todo" else load_table(table, path)[0]
     values = {**asdict(current), key: value}
     document[table] = values
     # a new file beside the old one, renamed over it: a failed write never leaves half a config
@@ -242,12 +280,18 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
 
 
 def show_config(path: Path | None = None) -> str:
-    """The effective ``[todo]`` and ``[tui]`` tables as TOML, with the file they were read from."""
+    """The effective tables (``[todo]``, ``[tui]``, ``[notify]``) as TOML, with the file they were
+    read from."""
     import tomli_w
 
     config, warnings = load_config(path)
-    tui, tui_warnings = load_tui_config(path)
+    tables = {"todo": asdict(config)}
+    for name in TABLES:
+        if name != "todo":
+            table, table_warnings = load_table(name, path)
+            tables[name] = asdict(table)
+            warnings += table_warnings
     lines = [f"# {path or config_path()}"]
-    lines += [f"# warning: {w}" for w in warnings + tui_warnings]
-    lines.append(tomli_w.dumps({"todo": asdict(config), "tui": asdict(tui)}).rstrip("\n"))
+    lines += [f"# warning: {w}" for w in warnings]
+    lines.append(tomli_w.dumps(tables).rstrip("\n"))
     return "\n".join(lines) + "\n"

@@ -185,17 +185,22 @@ def test_overview_json(pideck, tmp_path):
     pi, mine = overview_sessions(tmp_path)
     code, out, err = pideck("overview", "--json")
     assert (code, err) == (0, "")
-    assert json.loads(out) == [
-        {"path": str(mine), "name": mine.name, "cwd": str(tmp_path / "project"), "kind": "pideck", "readOnly": False,
-         "entries": 2, "todos": {"settled": 0, "total": 1, "lowestConfidence": 40},
-         "workItems": {"open": 0, "in_progress": 0, "blocked": 0, "done": 0},
-         "milestones": {"declared": 0, "recorded": 0}, "packets": 0,
-         "lastActivity": "2026-11-30T16:00:02.000Z", "flag": "poked", "warnings": 0},
+    rows = json.loads(out)
+    # who needs you first: both stopped with open work, the longest in that state (pi's) first
+    assert [row.pop("attention")["state"] for row in rows] == ["stopped with open work"] * 2
+    assert rows == [
         {"path": str(pi), "name": "Streaming parser", "cwd": "/home/user/parser-project", "kind": "pi",
          "readOnly": True, "entries": 37, "todos": {"settled": 1, "total": 3, "lowestConfidence": 60},
          "workItems": {"open": 1, "in_progress": 1, "blocked": 0, "done": 0},
          "milestones": {"declared": 2, "recorded": 1}, "packets": 0,
-         "lastActivity": "2026-11-30T15:50:53.736Z", "flag": None, "warnings": 1},
+         "lastActivity": "2026-11-30T15:50:53.736Z", "flag": None, "warnings": 1,
+         "lastMessage": "Streaming it is.", "tokens": {"total": 15, "contextShare": None}},
+        {"path": str(mine), "name": mine.name, "cwd": str(tmp_path / "project"), "kind": "pideck", "readOnly": False,
+         "entries": 2, "todos": {"settled": 0, "total": 1, "lowestConfidence": 40},
+         "workItems": {"open": 0, "in_progress": 0, "blocked": 0, "done": 0},
+         "milestones": {"declared": 0, "recorded": 0}, "packets": 0,
+         "lastActivity": "2026-11-30T16:00:02.000Z", "flag": "poked", "warnings": 0,
+         "lastMessage": None, "tokens": None},
     ]
     assert pideck("overview", "--all", "--json")[1] == out  # no other directory has sessions
 
@@ -208,9 +213,14 @@ def test_overview_text(pideck, tmp_path, monkeypatch):
     code, out, err = pideck("overview")
     assert (code, err) == (0, "")
     assert out.splitlines() == [
-        "KIND    NAME                              TODOS  CONF  ITEMS o/p/b/d  MILESTONES  PACKETS  LAST       FLAG   DIRECTORY",
-        f"pideck  2026-11-30T16-00-00-000Z_x.jsonl  0/1    40    0/0/0/0        0           0        10 s ago   poked  {tmp_path / 'project'}",
-        "pi      Streaming parser                  1/3    60    1/1/0/0        2 (1 rec.)  0        9 min ago         /home/user/parser-project",
+        "KIND    NAME                              STATE                   IN   TODOS  CONF  ITEMS o/p/b/d  MILESTONES  "
+        "PACKETS  LAST       FLAG   TOKENS  DIRECTORY" + " " * (len(str(tmp_path / "project")) - 9 + 2) + "MESSAGE",
+        # who needs you first: pi's session stopped with 2 open; pideck's was written 10 s ago
+        "pi      Streaming parser                  stopped with open work  9m   1/3    60    1/1/0/0        2 (1 rec.)  "
+        "0        9 min ago         15      /home/user/parser-project" + " " * (len(str(tmp_path / "project")) - 25 + 2)
+        + "Streaming it is.",
+        "pideck  2026-11-30T16-00-00-000Z_x.jsonl  working                 10s  0/1    40    0/0/0/0        0           "
+        f"0        10 s ago   poked  —       {tmp_path / 'project'}",
     ]
 
 

@@ -35,24 +35,34 @@ def test_overview_table(homes, pideck, at_now):
     cwd = str(homes.cwd)
     assert (code, err) == (0, "")
     assert out == "\n".join([
-        "KIND    NAME                                                          TODOS  CONF  ITEMS o/p/b/d  "
-        "MILESTONES  PACKETS  LAST       STATUS   FLAG     DIRECTORY",
-        f"gemini  {FIRST_PROMPTS[GEMINI]}  4/4    —     0/0/0/0        0           0        2 min ago  waiting           {cwd}",
-        f"codex   {FIRST_PROMPTS[CODEX]}  1/4    —     0/0/0/0        0           0        3 min ago  waiting  waiting  {cwd}",
-        f"claude  {FIRST_PROMPTS[CLAUDE_TODOWRITE]}  4/4    —     0/0/0/0        0           0        4 min ago  ended             {cwd}",
-        f"claude  {FIRST_PROMPTS[CLAUDE_TASKS]}  4/4    —     0/0/0/0        0           0        5 min ago  ended             {cwd}",
+        "KIND    NAME                                                          STATE                   IN  TODOS  CONF  "
+        f"ITEMS o/p/b/d  MILESTONES  PACKETS  LAST       STATUS   FLAG     TOKENS  {'DIRECTORY':<{len(cwd)}}  MESSAGE",
+        # who needs you first: Codex stopped with its plan open, then Gemini waiting, then the ended
+        # Claude conversations, the longest in that state first
+        f"codex   {FIRST_PROMPTS[CODEX]}  stopped with open work  3m  1/4    —     0/0/0/0        0           0        "
+        f"3 min ago  waiting  waiting  70 <1%  {cwd}  TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
+        f"gemini  {FIRST_PROMPTS[GEMINI]}  waiting                 2m  4/4    —     0/0/0/0        0           0        "
+        f"2 min ago  waiting           70      {cwd}  TURN-2: all 4 items are completed.",
+        f"claude  {FIRST_PROMPTS[CLAUDE_TASKS]}  ended                   5m  4/4    —     0/0/0/0        0           0        "
+        f"5 min ago  ended             70      {cwd}  TURN-2: all 4 tasks are completed.",
+        f"claude  {FIRST_PROMPTS[CLAUDE_TODOWRITE]}  ended                   4m  4/4    —     0/0/0/0        0           0        "
+        f"4 min ago  ended             70      {cwd}  TURN-2: all 4 items are completed.",
     ]) + "\n"
 
 
 def test_overview_json_of_a_conversation(homes, pideck):
     path = homes.install(CODEX, lines=BETWEEN_TURNS[CODEX])
     code, out, _ = pideck("overview", "--json")
-    assert code == 0 and json.loads(out) == [{
+    rows = json.loads(out)
+    assert rows[0].pop("attention")["state"] == "stopped with open work"
+    assert code == 0 and rows == [{
         "path": str(path), "name": FIRST_PROMPTS[CODEX], "cwd": str(homes.cwd), "kind": "codex", "readOnly": True,
         "entries": 7, "todos": {"settled": 1, "total": 4, "lowestConfidence": None},
         "workItems": {"open": 0, "in_progress": 0, "blocked": 0, "done": 0},
         "milestones": {"declared": 0, "recorded": 0}, "packets": 0,
-        "lastActivity": "2026-12-01T07:17:00.000Z", "flag": "waiting", "warnings": 0, "status": "waiting",
+        "lastActivity": "2026-12-01T07:17:00.000Z", "flag": "waiting", "warnings": 0,
+        "lastMessage": "TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
+        "tokens": {"total": 70, "contextShare": 0.0003}, "status": "waiting",
     }]
 
 
@@ -64,8 +74,8 @@ def test_sessions_rows_stay_as_they_were_beside_conversations(homes, pideck, at_
     assert [r["kind"] for r in rows] == ["pideck", "gemini"]
     assert "status" not in rows[0] and rows[1]["status"] == "waiting"
     table = pideck("overview")[1].splitlines()
-    assert table[0].split() == ["KIND", "NAME", "TODOS", "CONF", "ITEMS", "o/p/b/d", "MILESTONES", "PACKETS", "LAST",
-                                "STATUS", "FLAG", "DIRECTORY"]
+    assert table[0].split() == ["KIND", "NAME", "STATE", "IN", "TODOS", "CONF", "ITEMS", "o/p/b/d", "MILESTONES",
+                                "PACKETS", "LAST", "STATUS", "FLAG", "TOKENS", "DIRECTORY", "MESSAGE"]
     assert table[1].startswith(f"pideck  {log.path.name}") and " waiting " not in table[1]
 
 

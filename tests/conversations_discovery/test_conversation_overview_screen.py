@@ -52,16 +52,17 @@ def test_the_overview_screen_lists_conversations_and_opens_one(homes):
         assert await wait_for(pilot, lambda: len(screen.rows) == 4 and not screen.busy
                               and not any(r.pending for r in screen.rows))
         await pilot.pause()
-        assert [str(c) for c in cells(screen, 0)] == ["gemini", "codex", "claude", "claude"]
-        assert [str(c) for c in cells(screen, 2)] == ["4/4", "1/4", "4/4", "4/4"]
-        flags = cells(screen, 8)
-        assert [str(c) for c in flags] == ["waiting", "waiting", "ended", "ended"]
-        assert [str(c.style) for c in flags] == ["dim", "bold cyan", "dim", "dim"]  # only Codex's is a flag
-        assert "agents: working, waiting, ended" in str(screen.query_one("#overview-hint").render())
+        # who needs you first: Codex stopped between its turns with its plan open
+        assert [str(c) for c in cells(screen, 3)] == ["codex", "gemini", "claude", "claude"]
+        assert [str(c) for c in cells(screen, 1)] == ["open work", "waiting", "ended", "ended"]
+        assert [str(c) for c in cells(screen, 5)] == ["1/4", "4/4", "4/4", "4/4"]
+        assert [str(c) for c in cells(screen, 7)] == ["70 <1%", "70", "70", "70"]
+        assert str(cells(screen, 8)[0]).startswith("TURN-1: planned 4 steps")
+        assert "1 stopped with open work · 1 waiting · 2 ended" in str(screen.query_one("#overview-title").render())
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ReturningDeckScreen))
         deck_screen = app.screen
-        assert deck_screen.deck.log.shown_path == paths[GEMINI]
+        assert deck_screen.deck.log.shown_path == paths[CODEX]
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: app.screen is screen)
 

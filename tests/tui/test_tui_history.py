@@ -195,16 +195,19 @@ def test_the_timeline_follows_appends(tmp_path):
     run(make_app(open_deck(path, writable=False), follow=True), scenario)
 
 
-def test_the_overview_lists_sessions_by_activity_and_opens_one():
+def test_the_overview_lists_sessions_who_needs_you_first_and_opens_one():
     demo, pi = overview_sessions()
 
     async def scenario(pilot):
         screen = await overview_ready(pilot, 2)
-        assert [r.name for r in screen.rows] == ["Streaming parser", demo.name]  # 15:50 before 14:55
-        assert table_texts(screen, "#overview-rows", 0) == ["pi", "pideck"]
-        assert table_texts(screen, "#overview-rows", 8) == ["", "poked"]
-        assert table_texts(screen, "#overview-rows", 7) == ["9m ago", "1h ago"]
-        await pilot.press("down", "enter")
+        # both stopped with open work: the longest in that state first (14:55 before 15:50)
+        assert [r.name for r in screen.rows] == [demo.name, "Streaming parser"]
+        assert table_texts(screen, "#overview-rows", 1) == ["open work", "open work"]
+        assert table_texts(screen, "#overview-rows", 2) == ["1h", "9m"]
+        assert table_texts(screen, "#overview-rows", 3) == ["pideck", "pi"]
+        assert table_texts(screen, "#overview-rows", 8) == ["", "Streaming it is."]
+        assert "stopped with open work for 1h: quiet with" in str(screen.query_one("#overview-detail", Static).render())
+        await pilot.press("enter")
         deck = await screen_of(pilot, ReturningDeckScreen)
         assert deck.deck.log.path == demo
         await pilot.press("escape")  # on the empty command line: back to the overview
@@ -220,11 +223,11 @@ def test_the_overview_filter():
         screen = await overview_ready(pilot, 2)
         await pilot.press("slash", *"parser")
         await pilot.pause()
-        assert table_texts(screen, "#overview-rows", 0) == ["pi"]
+        assert table_texts(screen, "#overview-rows", 3) == ["pi"]
         assert "1 of 2 sessions" in str(screen.query_one("#overview-title", Static).render())
         await pilot.press("escape")
         await pilot.pause()
-        assert table_texts(screen, "#overview-rows", 0) == ["pi", "pideck"]
+        assert table_texts(screen, "#overview-rows", 3) == ["pideck", "pi"]
 
     run(overview_app(), scenario)
 

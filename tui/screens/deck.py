@@ -32,7 +32,7 @@ from core.todo.config import TuiConfig
 from core.todo.model import is_open, open_items
 from core.activity import GATE, Event
 from core.deck import READ_ONLY_HINT
-from core.view import DeckView, build_view
+from core.view import DeckView, Glances, build_view
 from tui.commands import PacketProvider, ShowProvider
 from tui.filtering import Rule, filtered, next_status
 from tui.live import DeckWorker, Job
@@ -47,7 +47,8 @@ from tui.text import clean
 from tui.widgets.command_line import CommandLine, FilterBar, FilterRow
 from tui.widgets.events import ActivityPanel, EventList
 from tui.widgets.conversation import ConversationPane
-from tui.widgets.header import DeckHeader, HeaderInfo, agent_status, conversation_badge, conversation_detail, idle_text
+from tui.widgets.header import (DeckHeader, HeaderInfo, agent_status, conversation_badge, conversation_detail, idle_text,
+                                inbox_text)
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
 from tui.widgets.panes import PANE_TITLES, HandoffPane, ProgressPane, StatePane
@@ -85,6 +86,8 @@ class DeckScreen(Screen[None]):
         Binding("f6", "open_session", "Open", show=False,
                 tooltip="open another session of this directory (the one being written, when the header names one)"),
         Binding("f7", "new_packet", "New packet", tooltip="create a handoff packet (a validated form)"),
+        Binding("ctrl+g", "next_needing", "Next needing you", show=False,
+                tooltip="go to the next session or conversation that needs you (the header counts them)"),
         Binding("ctrl+f", "filter", "Filter",
                 tooltip="filter the panes and the activity by text (also / on a table)"),
         Binding("ctrl+t", "status_filter", "Status", show=False,
@@ -137,8 +140,10 @@ class DeckScreen(Screen[None]):
         self._waiting: dict[int, Callable[[Any], None] | None] = {}
         self._reported: set[str] = set()
         self._idle_ms = deck.todo.config.watchdog_idle_ms  # read before the worker owns the Deck (it never changes)
+        self.inbox_all = False  # the header counts who needs the person among every session (the app's scope)
+        self.looked_note = ""  # "5 new since you last looked", until the person presses a key
         self._worker = DeckWorker(deck, self.view, self.post_message, poll=poll, following=lambda: self.following,
-                                  note_writers=not self._todo_later)
+                                  note_writers=not self._todo_later, inbox_all=lambda: self.inbox_all)
         self.view = self._worker.view  # with when the agent last wrote (a short session: at once)
         self._opening = True  # the worker has not been handed the rest of the first view yet
 
@@ -161,6 +166,12 @@ class DeckScreen(Screen[None]):
         yield Footer(show_command_palette=True)
 
     def on_mount(self) -> None:
+        self.inbox_all = bool(getattr(self.app, "show_all", False))
+        glances = self.glances
+        if glances is not None:
+            new = glances.new_since(self.view.path, self.seen_entries())
+            self.looked_note = f"{new} new since you last looked" if new else ""
+            glances.shown(self.view.path, self.seen_entries())
         for warning in self._opening_warnings:
             self.message_log.add(warning, "warning", "open")
         for table in self.query(KeyedTable):
@@ -184,15 +195,38 @@ class DeckScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self.stop()
+        self._leave()
 
     def on_screen_resume(self) -> None:
         """A dialog closed: the command line has focus again (Textual would give it back to the
         table the dialog was opened from, and the next keys would drive the table)."""
+        self.inbox_all = bool(getattr(self.app, "show_all", False))
+        if self.glances is not None:
+            self.glances.shown(self.view.path, self.seen_entries())
         self.call_after_refresh(self.action_focus_command)
+
+    def on_screen_suspend(self) -> None:
+        self._leave()
+
+    @property
+    def glances(self) -> Glances | None:
+        """The app's memory of what the person last saw (docs/tui.md#since-you-last-looked)."""
+        glances = getattr(self.app, "glances", None)
+        return glances if isinstance(glances, Glances) else None
+
+    def seen_entries(self) -> int:
+        """The entries on screen: the conversation's and its pideck session's."""
+        return self.view.entries + (self.view.bound.entries if self.view.bound is not None else 0)
+
+    def _leave(self) -> None:
+        glances = self.glances
+        if glances is not None and self.view.path in glances.showing:
+            glances.hidden(self.view.path, self.seen_entries())
 
     def on_key(self, event: events.Key) -> None:
         """A character typed while a table or pane has focus is not lost: it goes to the end of
         the command line, which takes focus back; "/" opens the filter."""
+        self.seen_changes()
         command_line = self.query_one(CommandLine)
         if isinstance(self.focused, Input) or not event.is_printable or event.character is None:
             return
@@ -203,6 +237,13 @@ class DeckScreen(Screen[None]):
         command_line.focus()
         command_line.cursor_position = len(command_line.value)
         command_line.insert_text_at_cursor(event.character)
+
+    @on(Input.Changed, "#cmd")
+    def seen_changes(self) -> None:
+        """The person is at the keys: the header's "5 new since you last looked" has done its job."""
+        if self.looked_note:
+            self.looked_note = ""
+            self.update_header()
 
     def stop(self) -> None:
         """End the worker thread (the screen is going away)."""
@@ -375,7 +416,27 @@ class DeckScreen(Screen[None]):
             agent_active=active,
             filter=self.rule.describe(),
             detail=detail,
+            inbox=inbox_text(*view.inbox.others(self.here())) if view.inbox is not None else "",
+            looked=self.looked_note,
         ))
+
+    def here(self) -> list[str]:
+        """The paths this screen shows: the session or conversation, and its pideck session."""
+        return [self.view.path, *([self.view.bound.path] if self.view.bound is not None else [])]
+
+    def action_next_needing(self) -> None:
+        """Open the next session or conversation that needs the person (the header's count): in
+        the inbox's order, after this one, so the key visits each in turn
+        (docs/tui.md#who-needs-you)."""
+        inbox = self.view.inbox
+        target = inbox.next_after(self.here()) if inbox is not None else None
+        if target is None:
+            said = ("Nothing else needs you here." if inbox is not None
+                    else "Paused (f4): pideck looks at who needs you while it follows." if not self.following
+                    else "Still looking at who needs you.")
+            self.app.notify(said, markup=False)
+            return
+        self.app.open_in_worker(Path(target))  # type: ignore[attr-defined]
 
     def report_warnings(self) -> None:
         """Restore warnings and skipped lines go to the message log once each (the badge counts them)."""
@@ -644,6 +705,8 @@ class DeckScreen(Screen[None]):
         self.show_detail(event_detail(message.event))
 
     def system_commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand("Next needing you", "Go to the next session or conversation that needs you (ctrl+g)",
+                            self.action_next_needing)
         yield SystemCommand("Open session", "Pick one of pideck's or pi's sessions for this directory (f6)",
                             self.action_open_session)
         yield SystemCommand("Follow / pause", "Follow appends to the session file, or pause (f4)",

@@ -78,7 +78,7 @@ def key_rows(screen_bindings: Iterable[BindingType], app_bindings: Iterable[Bind
 
 
 def help_text(screen_bindings: Iterable[BindingType], app_bindings: Iterable[BindingType] = (),
-              status: str = "") -> Text:
+              status: str = "", notifications: Iterable[str] = ()) -> Text:
     text = Text()
     if status:
         text.append(f"{status}\n\n", "italic")
@@ -96,6 +96,11 @@ def help_text(screen_bindings: Iterable[BindingType], app_bindings: Iterable[Bin
     for command in SUBCOMMANDS:
         text.append(f"  {command.usage}\n", "bold")
         text.append(f"      {command.help}\n", "dim")
+    notifications = list(notifications)
+    if notifications:  # what the app chose here, and why (docs/notifications.md)
+        text.append("\nNotifications ([notify]; the palette's \"Test notification\" sends one)\n", "bold underline")
+        for line in notifications:
+            text.append(f"  {line}\n")
     return text
 
 
@@ -112,8 +117,9 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="help-box", classes="dialog"):
             with VerticalScroll(id="help-scroll"):
-                yield Static(help_text(self.screen_bindings, self.app_bindings, self.status), id="help-body",
-                             markup=False)
+                notifications: list[str] = getattr(self.app, "notification_lines", list)()
+                yield Static(help_text(self.screen_bindings, self.app_bindings, self.status, notifications),
+                             id="help-body", markup=False)
             yield Static("↑↓ pgup pgdn scroll · esc closes", classes="dialog-hint")
 
     def on_mount(self) -> None:

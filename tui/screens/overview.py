@@ -1,18 +1,21 @@
-"""The sessions overview: one live row per session of this directory (or of every directory).
+"""The sessions overview, the inbox: one live row per session and conversation of this directory
+(or of every directory), who needs the person first (docs/tui.md#who-needs-you).
 
 The rows come from ``core.overview.Overview`` on the screen's own thread, which re-reads only the
-files that changed; Enter opens a session's deck on top of the overview, and Esc there comes back.
-The agents' conversations are read within a budget per tick, the most recently changed first: every
-row is listed at once, and a conversation not read yet shows ``…`` until the next ticks (which
-follow at once while any is left) fill it in.
+files that changed, and their states from a ``core.attention.AttentionWatch`` over it on the same
+thread (a state keeps the time it was entered while it lasts). Enter opens a session's deck on top
+of the overview, and Esc there comes back. The agents' conversations are read within a budget per
+tick, the most recently changed first: every row is listed at once, and a conversation not read
+yet shows ``…`` until the next ticks (which follow at once while any is left) fill it in. A row that
+changed since the person last had it on screen is marked ``●`` (``core.view.Glances``).
 """
 
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from rich.text import Text
 from textual import on, work
@@ -22,53 +25,94 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
+from core import attention as att
+from core.attention import Attention, AttentionWatch
 from core.opening import Opened
-from core.overview import ENDED, POKED, WAITING, Overview, OverviewRow, ago, row_cells
+from core.overview import Overview, OverviewRow, in_state, ranked, row_cells, token_cell
 from core.session.discovery import AGENT_KINDS
 from core.todo.config import TodoConfig
+from core.view import Glance, Glances
 from tui.jobs import JobThread
 from tui.screens.deck import DeckScreen
 from tui.text import one_line
 from tui.widgets.command_line import CommandLine
 from tui.widgets.keyed_table import KeyedTable
 
-COLUMNS = [("Kind", "kind"), ("Session", "session"), ("Todos", "todos"), ("Conf", "conf"),
-           ("o/p/b/d", "items"), ("Miles.", "milestones"), ("Pkts", "packets"), ("Last", "last"), ("Flag", "flag")]
-FLAG_STYLES = {POKED: "bold yellow", WAITING: "bold cyan", ENDED: "bold magenta"}
+COLUMNS = [("", "mark"), ("State", "state"), ("In", "in"), ("Kind", "kind"), ("Session", "session"),
+           ("Todos", "todos"), ("Conf", "conf"), ("Tokens", "tokens"), ("Last message", "message")]
+STATE_LABELS = {att.NEEDS_YOU: "needs you", att.OPEN_WORK: "open work", att.WORKING: "working",
+                att.WAITING: "waiting", att.ENDED: "ended"}
+"""The state column's words (the detail line under the table says the state in full)."""
+STATE_STYLES = {att.NEEDS_YOU: "bold white on red", att.OPEN_WORK: "bold yellow", att.WORKING: "bold green",
+                att.WAITING: "cyan", att.ENDED: "dim"}
 KIND_STYLES = {"pi": "bold magenta", "pideck": "bold cyan"}
 AGENT_STYLE = "bold green"
+MARK = "●"
 BUDGET_S = 0.1
 """Seconds of conversation reading per tick, so the first rows show at once however many there are."""
 
-Shown = tuple[OverviewRow, str, bool]
-"""A row, its "12s ago" at the moment it is drawn, and whether its directory is shown."""
+
+@dataclass(frozen=True)
+class Shown:
+    """What one row is drawn from: the row, its state, how long it has been in it at the moment it
+    is drawn, whether its directory is shown, and whether it changed since the person last looked."""
+
+    row: OverviewRow
+    attention: Attention | None
+    since: str
+    with_cwd: bool
+    marked: bool
 
 
 @dataclass
 class RowsChanged(Message):
-    """The overview's thread read a change: every row now, the most recently active first."""
+    """The overview's thread read a change: every row now, who needs the person first, and the
+    state of every row read."""
 
     rows: list[OverviewRow]
     scope: str
+    attentions: dict[str, Attention] = field(default_factory=dict)
+
+
+class _Ticks:
+    """The screen's ``Overview`` as the ``AttentionWatch`` looks at it, keeping each refresh's
+    ``Tick`` (what changed, how many conversations are left to read)."""
+
+    def __init__(self, overview: Overview) -> None:
+        self.overview = overview
+        self.tick: Any = None
+
+    def refresh(self) -> Any:
+        self.tick = self.overview.refresh()
+        return self.tick
+
+    @property
+    def rows(self) -> list[OverviewRow]:
+        return self.overview.rows
 
 
 def overview_cells(shown: Shown) -> tuple[Text, ...]:
     """Cells of one row; the directory follows the name only when rows come from many directories."""
-    row, last, with_cwd = shown
-    kind, name, todos, conf, items, _, packets, _, flag, cwd = row_cells(row, 0)
+    row, state = shown.row, shown.attention
+    kind, name, todos, conf, *_, cwd = row_cells(row, 0)
     session = one_line(name, "bold")
-    if with_cwd:
+    if shown.with_cwd:
         session.append("  ")
         session.append_text(one_line(cwd, "dim"))
-    if row.flag or row.kind not in AGENT_KINDS:
-        shown_flag = Text(flag, FLAG_STYLES.get(row.flag or "", "bold red"))
-    else:  # a conversation with nothing to flag: what the agent is doing, dim
-        shown_flag = Text("…" if row.pending else row.status or "", "dim")
+    label = Text("…", "dim") if state is None else Text(STATE_LABELS.get(state.state, state.state),
+                                                        STATE_STYLES.get(state.state, ""))
     return (
+        Text(MARK if shown.marked else "", "bold cyan"),
+        label,
+        Text(shown.since, "dim"),
         Text(kind, KIND_STYLES.get(row.kind, AGENT_STYLE if row.kind in AGENT_KINDS else "bold cyan")),
-        session, Text(todos), Text(conf), Text(items), Text(str(row.milestones)), Text(packets), Text(last, "dim"),
-        shown_flag,
+        session, Text(todos), Text(conf), Text(token_cell(row), "dim"),
+        one_line(row.last_message or "", "italic"),
     )
+
+
+def glance(row: OverviewRow, state: Attention | None) -> Glance:
+    return row.entries, state.state if state is not None else None, row.todos_settled, row.todos_total
 
 
 class ReturningDeckScreen(DeckScreen):
@@ -80,6 +124,7 @@ class ReturningDeckScreen(DeckScreen):
     def action_back(self) -> None:
         line = self.query_one(CommandLine)
         if line.has_focus and not line.value:
+            self._leave()  # (before the overview resumes: what this deck showed is seen)
             self.dismiss()
         else:
             self.action_focus_command()
@@ -90,12 +135,13 @@ class OverviewScreen(Screen[None]):
     #overview-title { height: 1; background: $panel; }
     #overview-filter { height: 1; border: none; padding: 0 1; background: $boost; }
     #overview-rows { height: 1fr; }
+    #overview-detail { height: 1; padding: 0 1; background: $panel; }
     #overview-hint { height: 1; padding: 0 1; }
     """
 
     BINDINGS = [
         Binding("enter", "open", "Open", tooltip="open the highlighted session's deck"),
-        Binding("slash", "filter", "Filter", tooltip="filter the rows by name, directory or kind"),
+        Binding("slash", "filter", "Filter", tooltip="filter the rows by name, directory, kind or state"),
         Binding("a", "toggle_all", "This dir/All", tooltip="this directory's sessions, or every session"),
         Binding("escape,f9", "back", "Back", tooltip="clear the filter; back to the deck this came from"),
     ]
@@ -114,16 +160,21 @@ class OverviewScreen(Screen[None]):
         self.clock = clock
         self.show_all = show_all
         self.rows: list[OverviewRow] = []
+        self.attentions: dict[str, Attention] = {}
+        self.marked: set[str] = set()  # rows changed since the person last had them on screen
         self.filter_text = ""
         self.scope = ""
         self._todo_config = todo_config
-        self._overview: Overview | None = None  # lives on the thread
+        self._watch: AttentionWatch | None = None  # lives on the thread, with its Overview
+        self._ticks: _Ticks | None = None
+        self._own_glances = Glances()  # (an app without one: marks for this screen's life)
         self._thread = JobThread("overview", poll, self._tick, self._failed)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="overview-title")
-        yield Input(placeholder="/ filters by name, directory or kind", id="overview-filter")
-        yield KeyedTable(COLUMNS, "session", id="overview-rows")
+        yield Input(placeholder="/ filters by name, directory, kind or state", id="overview-filter")
+        yield KeyedTable(COLUMNS, "message", id="overview-rows")
+        yield Static("", id="overview-detail", markup=False)
         yield Static("", id="overview-hint")
         yield Footer()
 
@@ -132,10 +183,20 @@ class OverviewScreen(Screen[None]):
         self.query_one("#overview-rows", KeyedTable).focus()
         self._restart()
         self._thread.start()
-        self.set_interval(1.0, self.draw)  # "12 s ago" moves on
+        self.set_interval(1.0, self.draw)  # "12s" in a state moves on
 
     def on_unmount(self) -> None:
         self._thread.stop()
+
+    def on_screen_resume(self) -> None:
+        """Back from a deck: what it showed is seen (its mark goes)."""
+        self._mark()
+        self.draw()
+
+    @property
+    def glances(self) -> Glances:
+        glances = getattr(self.app, "glances", None)
+        return glances if isinstance(glances, Glances) else self._own_glances
 
     # -- the thread's side --------------------------------------------------------------------------
 
@@ -143,19 +204,24 @@ class OverviewScreen(Screen[None]):
         show_all = self.show_all
 
         def start() -> None:
-            self._overview = Overview(None if show_all else self.cwd, todo_config=self._todo_config, budget_s=BUDGET_S)
+            cwd = None if show_all else self.cwd
+            overview = Overview(cwd, todo_config=self._todo_config, budget_s=BUDGET_S)
+            self._ticks = _Ticks(overview)
+            self._watch = AttentionWatch(cwd, todo_config=self._todo_config, now_ms=self.clock, overview=self._ticks)
             self._tick(force=True)
 
         self._thread.submit(start)
 
     def _tick(self, force: bool = False) -> None:
-        overview = self._overview
-        if overview is None:
+        watch, ticks = self._watch, self._ticks
+        if watch is None or ticks is None:
             return
-        tick = overview.refresh()
-        if force or tick.changed or tick.removed:
+        moved = watch.look()  # (refreshes the overview: ``ticks.tick``)
+        tick = ticks.tick
+        if force or tick.changed or tick.removed or moved:
             scope = "every session pideck knows" if self.show_all else self.cwd
-            self.post_message(RowsChanged(overview.rows, scope))
+            attentions = {path: seen.attention for path, seen in watch.seen.items()}
+            self.post_message(RowsChanged(ranked(ticks.rows, attentions), scope, attentions))
         if tick.pending:
             self._thread.submit(self._tick)  # conversations left to read: on at once, not after a poll
 
@@ -170,31 +236,60 @@ class OverviewScreen(Screen[None]):
 
     @on(RowsChanged)
     def on_rows_changed(self, message: RowsChanged) -> None:
-        self.rows, self.scope = message.rows, message.scope
+        self.rows, self.scope, self.attentions = message.rows, message.scope, message.attentions
+        self._mark()
         self.draw()
 
+    def _mark(self) -> None:
+        self.marked = self.glances.marks(
+            (r.path, glance(r, self.attentions.get(r.path))) for r in self.rows if not r.pending)
+
     def shown_rows(self) -> list[OverviewRow]:
-        return [r for r in self.rows if not self.filter_text or r.matches(self.filter_text)]
+        if not self.filter_text:
+            return self.rows
+        needle = self.filter_text.casefold()
+        return [r for r in self.rows if r.matches(self.filter_text)
+                or (r.path in self.attentions and needle in self.attentions[r.path].state)]
 
     def draw(self) -> None:
         now = self.clock()
         rows = self.shown_rows()
         table = self.query_one("#overview-rows", KeyedTable)
-        table.show([(r.path, (r, ago(r.last_activity_ms, now, short=True), self.show_all)) for r in rows],
+        table.show([(r.path, Shown(r, state := self.attentions.get(r.path), "…" if state is None else in_state(state, now),
+                                   self.show_all, r.path in self.marked)) for r in rows],
                    overview_cells)
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" pideck ", "bold reverse")
-        title.append(" Sessions overview ", "bold")
+        title.append(" Who needs you ", "bold")
         title.append_text(one_line(self.scope, "dim"))
         count = f"{len(rows)} of {len(self.rows)}" if self.filter_text else f"{len(self.rows)}"
-        title.append(f"  {count} session{'' if len(self.rows) == 1 else 's'}, by last activity", "dim")
+        title.append(f"  {count} session{'' if len(self.rows) == 1 else 's'}", "dim")
+        summary = att.summary([a for a in self.attentions.values()])
+        if summary:
+            title.append(f" · {summary}", "dim")
         self.query_one("#overview-title", Static).update(title)
-        hint = "enter: open · /: filter · a: all directories · flags: poked, waiting, gave up"
-        if any(r.kind in AGENT_KINDS for r in self.rows):
-            hint += ", ended · agents: working, waiting, ended"
+        hint = f"enter: open · /: filter · a: all directories · {MARK}: changed since you last looked"
         if not self.rows:
             hint = "No sessions here yet. " + hint
         self.query_one("#overview-hint", Static).update(Text(hint, "dim"))
+        self.show_detail()
+
+    def show_detail(self) -> None:
+        """The highlighted row's state in full, since when, and the evidence for it."""
+        row = self.selected()
+        state = self.attentions.get(row.path) if row is not None else None
+        line = Text(no_wrap=True, overflow="ellipsis")
+        if row is not None and state is not None:
+            line.append(state.state, STATE_STYLES.get(state.state, ""))
+            line.append(f" for {in_state(state, self.clock())}: ", "dim")
+            line.append_text(one_line(state.evidence))
+        elif row is not None:
+            line.append("not read yet", "dim")
+        self.query_one("#overview-detail", Static).update(line)
+
+    @on(DataTable.RowHighlighted, "#overview-rows")
+    def on_row_highlighted(self) -> None:
+        self.show_detail()
 
     def selected(self) -> OverviewRow | None:
         key = self.query_one("#overview-rows", KeyedTable).selected_key()
@@ -240,7 +335,9 @@ class OverviewScreen(Screen[None]):
 
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all
-        self.rows = []
+        if hasattr(self.app, "show_all"):
+            self.app.show_all = self.show_all  # (the decks' count of who needs you follows)
+        self.rows, self.attentions = [], {}
         self.draw()
         self._restart()
 
@@ -254,4 +351,3 @@ class OverviewScreen(Screen[None]):
             self.draw()
         elif len(self.app.screen_stack) > 1 and self.app.screen_stack[0] is not self:
             self.dismiss()
-

@@ -32,6 +32,8 @@ class HeaderInfo:
     filter: str = ""  # the filter the panes show, described
     past: bool = False  # the deck as it was at an earlier entry (the timeline's)
     detail: str = ""  # a followed conversation's second line: the agent's last words, its tokens
+    inbox: str = ""  # "2 need you · 1 stopped": the directory's others (``inbox_text``; ctrl+g goes there)
+    looked: str = ""  # "5 new since you last looked"
 
 
 class DeckHeader(Widget):
@@ -78,8 +80,22 @@ def badges(info: HeaderInfo) -> list[tuple[str, str]]:
     return out
 
 
+def inbox_text(need_you: int, open_work: int) -> str:
+    """``2 need you · 1 stopped``: the other sessions and conversations that need the person and
+    that stopped with open work; ``""`` when none does."""
+    parts = [f"{need_you} {'needs' if need_you == 1 else 'need'} you"] if need_you else []
+    if open_work:
+        parts.append(f"{open_work} stopped")
+    return " · ".join(parts)
+
+
 def render_header(info: HeaderInfo, width: int) -> Text:
     right = Text()
+    if info.inbox:
+        right.append(" ")
+        right.append(f" {info.inbox} · ^g ", "bold white on red" if "need" in info.inbox else "bold black on yellow")
+    if info.looked:
+        right.append(f" ✱ {info.looked}", "bold cyan")
     if info.filter:
         right.append(" ")
         right.append(f" FILTER {clean(info.filter)} ", "bold black on magenta")
