@@ -27,7 +27,7 @@ from tui.jobs import JobThread
 if TYPE_CHECKING:
     from tui.app import PideckApp
 
-LOOK_S = 1.0
+LOOK_S = 0.5
 """How often (seconds) the follower looks at every state: a change is told within about this long."""
 
 
