@@ -20,9 +20,9 @@ if TYPE_CHECKING:
     from core.opening import Opened
     from core.timetravel import TimeMachine
 
-OpenTui = Callable[["Opened | None"], int]
-"""Runs the TUI on an opened session (None: on the sessions overview) until the person quits;
-returns the exit status."""
+OpenTui = Callable[..., int]
+"""Runs the TUI on an opened session (None: on the sessions overview) until the person quits
+(``show_all=True``: ``pideck --all``); returns the exit status."""
 
 COMMANDS = ("run", "tool", "inspect", "diff", "overview", "status", "watch", "sessions", "gate", "config", "demo", "install",
             "mcp", "hook")
@@ -401,11 +401,12 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
     if args.path is not None and args.session is not None:
         print("pideck: give the session once: either PATH or --session PATH", file=sys.stderr)
         return EXIT_USAGE
+    shown = {"show_all": True} if args.all else {}  # (every session pideck knows: the overview, the header's count)
     if args.overview:
         if args.path is not None or args.session is not None:
             print("pideck: --overview opens the sessions overview, not one session", file=sys.stderr)
             return EXIT_USAGE
-        return tui(None)
+        return tui(None, **shown)
     args.session = args.session if args.path is None else args.path
     from core.opening import open_deck as open_session_deck
 
@@ -415,7 +416,7 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
 
         prefer = load_tui_config()[0].prefer_kind  # (its warnings are the app's to show)
     opened = open_session_deck(args.session, write=args.write, agents=True, prefer=prefer)
-    return tui(opened)
+    return tui(opened, **shown)
 
 
 def cmd_install(args: argparse.Namespace) -> int:
@@ -604,6 +605,9 @@ def build_tui_parser() -> argparse.ArgumentParser:
     _session_options(parser)
     parser.add_argument("--overview", action="store_true",
                         help="open on the sessions overview of this directory (every session, live)")
+    parser.add_argument("--all", action="store_true",
+                        help="the overview and the header's count of who needs you cover every session pideck "
+                        "knows, not only this directory's")
     parser.set_defaults(func=cmd_tui, needs_tui=True)
     return parser
 

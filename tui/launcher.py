@@ -14,15 +14,15 @@ if TYPE_CHECKING:
     from core.opening import Opened
 
 
-def run_tui(opened: Opened | None) -> int:
-    """Run the app until the person quits (``opened`` None: on the sessions overview); a crash is
-    never exit status 0."""
+def run_tui(opened: Opened | None, show_all: bool = False) -> int:
+    """Run the app until the person quits (``opened`` None: on the sessions overview; ``show_all``:
+    ``pideck --all``); a crash is never exit status 0."""
     import gc
 
     from tui.app import PideckApp
 
     app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else (),
-                    why=opened.why if opened else None)
+                    why=opened.why if opened else None, show_all=show_all)
     # What is loaded now (the session's index, Textual's modules) lives as long as the app: kept
     # out of the collector's way, the collections while the app runs scan only what it makes.
     gc.freeze()

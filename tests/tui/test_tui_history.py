@@ -268,6 +268,9 @@ def test_pideck_overview_opens_the_tui_on_the_overview(monkeypatch):
     assert cli_main(["--overview"], tui=lambda o: opened.append(o) or 0) == 0
     assert opened == [None]
     assert cli_main(["--overview", "x.jsonl"], tui=lambda o: 0) == 2
+    calls = []
+    assert cli_main(["--all", "--overview"], tui=lambda o, **shown: calls.append((o, shown)) or 0) == 0
+    assert calls == [(None, {"show_all": True})]  # every session pideck knows: the inbox and the header's count
 
 
 def test_history_keys_show_on_the_deck_only(tmp_path):
