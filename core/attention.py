@@ -33,8 +33,8 @@ RECORDED_EVENTS = (*ASKING_EVENTS, "UserPromptSubmit", "Stop", "SessionStart", "
 """The hook events whose time is kept; an ask is over once any later one comes, or the transcript
 grows after it."""
 GRACE_MS = 1000
-"""A transcript line written this soon after an ask is the agent's own record of asking (Claude Code
-writes the tool call it asks about), not an answer."""
+"""Where the ask does not say how long the transcript was (an input without ``transcript_path``),
+a transcript line written this soon after it is the agent's own record of asking, not an answer."""
 
 
 def attention_path(agent: str, conversation_id: str) -> Path:
@@ -44,24 +44,38 @@ def attention_path(agent: str, conversation_id: str) -> Path:
 
 
 def record_event(agent: str, conversation_id: str, event: str, at_ms: int, detail: Mapping[str, Any]) -> None:
-    """Keep a hook event of a conversation: the newest ask (its message and kind) and the newest
-    event of any kind."""
-    from core.conversations.binding import read_json, write_json
+    """Keep a hook event of a conversation: the newest ask (its message and kind, and how long the
+    transcript was then: any line after it is the agent going on) and the newest event of any
+    kind. Under a lock: two hooks of one conversation may run at once."""
+    from core.conversations.binding import _locked, read_json, write_json
 
     path = attention_path(agent, conversation_id)
-    record = read_json(path) or {}
-    record["last"] = {"event": event, "at": at_ms}
-    if event in ASKING_EVENTS:
-        ask: dict[str, Any] = {"event": event, "at": at_ms}
-        for key in ("message", "notification_type", "tool_name"):
-            value = detail.get(key)
-            if isinstance(value, str) and value:
-                ask[key] = value[:500]
-        record["ask"] = ask
-    write_json(path, record)
+    with _locked(path.parent / ".lock"):
+        record = read_json(path) or {}
+        record["last"] = {"event": event, "at": at_ms}
+        if event in ASKING_EVENTS:
+            ask: dict[str, Any] = {"event": event, "at": at_ms}
+            for key in ("message", "notification_type", "tool_name"):
+                value = detail.get(key)
+                if isinstance(value, str) and value:
+                    ask[key] = value[:500]
+            size = file_size(detail.get("transcript_path"))
+            if size is not None:
+                ask["transcriptSize"] = size
+            record["ask"] = ask
+        write_json(path, record)
 
 
-def open_ask(agent: str | None, conversation_id: str | None, transcript_ms: int | None) -> dict[str, Any] | None:
+def file_size(path: Any) -> int | None:
+    if not isinstance(path, str) or not os.path.isabs(path):
+        return None
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return None
+
+
+def open_ask(agent: str | None, conversation_id: str | None, transcript: str | None) -> dict[str, Any] | None:
     """The conversation's ask that nothing has answered yet: no hook event and no transcript line
     came after it."""
     from core.conversations.binding import read_json
@@ -75,9 +89,11 @@ def open_ask(agent: str | None, conversation_id: str | None, transcript_ms: int 
         return None
     if last.get("at") != ask["at"] or last.get("event") != ask.get("event"):
         return None  # a later event: the agent went on
-    if transcript_ms is not None and transcript_ms > ask["at"] + GRACE_MS:
-        return None
-    return ask
+    size = file_size(transcript)
+    if isinstance(ask.get("transcriptSize"), int):
+        return None if size is not None and size > ask["transcriptSize"] else ask
+    written = file_ms(transcript) if transcript is not None else None
+    return None if written is not None and written > ask["at"] + GRACE_MS else ask
 
 
 @dataclass(frozen=True)
@@ -130,7 +146,7 @@ def judge(row: Any, ask: Mapping[str, Any] | None, now_ms: int, idle_ms: int) ->
 
 def attention_of(row: Any, now_ms: int, idle_ms: int) -> Attention:
     """``judge`` of an overview row, with its conversation's open ask (Claude Code and Codex)."""
-    ask = open_ask(row.kind, row.session_id, file_ms(row.path)) if row.kind in ("claude", "codex") else None
+    ask = open_ask(row.kind, row.session_id, row.path) if row.kind in ("claude", "codex") else None
     return judge(row, ask, now_ms, idle_ms)
 
 
@@ -167,9 +183,11 @@ class Seen:
     attention: Attention
     todos: tuple[int, int]  # settled, total
     previous: str | None = None  # the state it changed from (None: first seen)
+    session_id: str | None = None  # an agent's conversation: its id
 
     def json(self) -> dict[str, Any]:
-        return {"path": self.path, "kind": self.kind, "name": self.name, **self.attention.json(),
+        return {"path": self.path, "kind": self.kind, "name": self.name, "conversation": self.session_id,
+                **self.attention.json(),
                 "previous": self.previous, "todos": {"settled": self.todos[0], "total": self.todos[1]}}
 
 
@@ -203,10 +221,12 @@ class AttentionWatch:
             before = self.seen.get(path)
             todos = (row.todos_settled, row.todos_total)
             if before is not None and before.attention.state == state.state:
-                # the same state: since when it is in it stays as first seen
-                self.seen[path] = replace(before, name=row.name, todos=todos)
+                # the same state: since when it is in it stays as first seen, the evidence is now's
+                self.seen[path] = replace(before, name=row.name, todos=todos,
+                                          attention=replace(state, since_ms=before.attention.since_ms))
                 continue
-            seen = Seen(path, row.kind, row.name, state, todos, before.attention.state if before else None)
+            seen = Seen(path, row.kind, row.name, state, todos, before.attention.state if before else None,
+                        row.session_id)
             self.seen[path] = seen
             changed.append(seen)
         return sorted(changed, key=lambda s: sort_key(s.attention))

@@ -78,6 +78,8 @@ def sanitise(text: str, limit: int = MAX_TEXT) -> str:
 def short_name(seen: Seen) -> str:
     """A file named by a session id (an agent's transcript, pi's and pideck's sessions): the id's
     first 8 characters; any other name as it is, without ``.jsonl``."""
+    if seen.session_id:  # an agent's conversation, named by its first prompt: its id says which
+        return seen.session_id[:8]
     ids = _UUID.findall(seen.name)
     return ids[-1][:8] if ids else seen.name.removesuffix(".jsonl")
 

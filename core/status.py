@@ -90,7 +90,8 @@ def status_line(cwd: str | None, now_ms: int) -> str:
     from core.conversations.binding import write_json
 
     try:
-        write_json(path, {"fingerprint": fingerprint(folders(cwd)), "until": until, "line": line})
+        # the fingerprint taken before the states were read: a change meanwhile is read next time
+        write_json(path, {"fingerprint": seen, "until": until, "line": line})
     except OSError:
         pass  # (a home pideck cannot write: the answer is still right, only slower next time)
     return line

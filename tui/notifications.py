@@ -109,14 +109,19 @@ class AttentionNotifications:
             self.tell(notification_text(seen))
 
     def shown(self, path: str) -> bool:
-        """The session or conversation is on the deck screen (a conversation's screen shows its
-        pideck session too) and the app has focus."""
+        """The session or conversation is on the deck screen the person sees (a conversation's
+        screen shows its pideck session too; not a deck under the overview or the timeline) and the
+        app has focus."""
+        from textual.screen import ModalScreen
+
+        from tui.screens.deck import DeckScreen
+
         if not self.app.app_focus:
             return False
-        try:
-            view = self.app.deck_screen.view
-        except LookupError:
+        screen = next((s for s in reversed(self.app.screen_stack) if not isinstance(s, ModalScreen)), None)
+        if not isinstance(screen, DeckScreen):
             return False
+        view = screen.view
         here = {view.path, *((view.bound.path,) if view.bound is not None else ())}
         return os.path.realpath(path) in {os.path.realpath(p) for p in here}
 

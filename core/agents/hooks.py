@@ -177,10 +177,11 @@ def _plan_needs_session(event: HookEvent) -> bool:
     return plan is not None and bool(plan.open_ids)
 
 
-def record_process(event: HookEvent, agent: str) -> None:
-    """Keep the record of which conversation the agent process is in: set at SessionStart (and at
-    each Stop, for an install that predates the SessionStart hook), dropped at SessionEnd; and
-    the time of the event, with what an ask says (core/attention.py)."""
+def record_process(event: HookEvent, agent: str, named: bool = False) -> None:
+    """Keep the time of the event, with what an ask says (core/attention.py); and, unless a session
+    is ``named`` for the hooks (then the process needs no conversation found), the record of which
+    conversation the agent process is in: set at SessionStart (and at each Stop, for an install that
+    predates the SessionStart hook), dropped at SessionEnd."""
     import time
 
     from core.agents.ancestry import start_time
@@ -194,7 +195,7 @@ def record_process(event: HookEvent, agent: str) -> None:
         record_event(agent, conversation.id, event.event, int(time.time() * 1000),
                      event.detail if isinstance(event.detail, dict) else {})
     pid = agent_pid(agent)
-    if pid is None or event.event not in ("SessionStart", "SessionEnd", "Stop"):
+    if named or pid is None or event.event not in ("SessionStart", "SessionEnd", "Stop"):
         return
     if event.event == "SessionEnd":
         forget_process(pid, conversation.id)
@@ -224,11 +225,10 @@ def run_hook(agent: str, raw: bytes | str, *, session: str | None, write: bool, 
         event = read_event(raw)
         if event is None:
             return EXIT_OK
-        if session is None and not os.environ.get("PIDECK_SESSION"):
-            try:
-                record_process(event, agent)
-            except OSError as exc:  # (a home pideck cannot write: the settle still runs, and says so)
-                print(f"{prefix}: could not record the conversation of the agent process: {exc}", file=err)
+        try:
+            record_process(event, agent, named=session is not None or bool(os.environ.get("PIDECK_SESSION")))
+        except OSError as exc:  # (a home pideck cannot write: the settle still runs, and says so)
+            print(f"{prefix}: could not record the conversation of the agent process: {exc}", file=err)
         if event.event in RECORDING_EVENTS:
             return EXIT_OK
         followup, notice = settle(event, agent, session, write, err)

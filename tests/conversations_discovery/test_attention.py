@@ -23,7 +23,17 @@ OPEN_TODO = {"todos": [{"id": "t1", "content": "Parse", "status": "in_progress",
 def sample_input(name: str, homes, sample: str) -> dict:
     """The first input of a real hook sample, moved to this test's conversation."""
     value = json.loads((HOOKS / name).read_text())[0]["stdin"]
-    return {**value, "cwd": str(homes.cwd), "session_id": SESSION_IDS[sample]}
+    return {**value, "cwd": str(homes.cwd), "session_id": SESSION_IDS[sample],
+            "transcript_path": str(homes.path_of(sample))}
+
+
+def read_line(stream, seconds: float = 30) -> str:
+    """The next line of a child's output, or a failure after ``seconds`` (never a hang)."""
+    import select
+
+    ready, _, _ = select.select([stream], [], [], seconds)
+    assert ready, f"no line within {seconds} s"
+    return stream.readline()
 
 
 def attention(pideck, kind: str) -> dict:
@@ -66,7 +76,10 @@ def test_an_ask_needs_you_until_the_agent_goes_on(homes, pideck, hook, evidence)
     got = attention(pideck, "claude")
     assert (got["state"], got["evidence"]) == ("needs you", evidence)
     assert pideck("status") == (0, "1 needs you\n", "")
-    now_stamp(path, 5)  # the transcript grew after the ask: it was answered
+    now_stamp(path, 5)  # touched, not grown: no answer yet
+    assert attention(pideck, "claude")["state"] == "needs you"
+    with open(path, "a", encoding="utf-8") as f:  # the transcript grew after the ask: it was answered
+        f.write('{"type":"user","message":{"role":"user","content":[{"type":"tool_result"}]}}\n')
     assert attention(pideck, "claude")["state"] == "working"
 
 
@@ -120,14 +133,14 @@ def test_watch_prints_every_state_then_each_change_until_interrupted(homes) -> N
     watch = subprocess.Popen([sys.executable, "-m", "core.cli", "watch", "--json", "--interval", "0.05"],
                              cwd=homes.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        first = json.loads(watch.stdout.readline())
-        assert (first["kind"], first["state"], first["previous"], first["todos"]) == (
-            "claude", "working", None, {"settled": 1, "total": 4})
+        first = json.loads(read_line(watch.stdout))
+        assert (first["kind"], first["conversation"], first["state"], first["previous"], first["todos"]) == (
+            "claude", SESSION_IDS[CLAUDE_TASKS], "working", None, {"settled": 1, "total": 4})
         hook = subprocess.run([sys.executable, "-m", "core.cli", "hook", "claude"], cwd=homes.cwd, text=True,
                               input=json.dumps(sample_input("claude-notification.json", homes, CLAUDE_TASKS)),
                               capture_output=True, timeout=60)
         assert (hook.returncode, hook.stdout) == (0, "")
-        change = json.loads(watch.stdout.readline())
+        change = json.loads(read_line(watch.stdout))
         assert (change["state"], change["previous"], change["evidence"]) == (
             "needs you", "working", "Claude needs your permission to use Bash (Notification hook, permission_prompt)")
     finally:
@@ -150,3 +163,23 @@ def test_status_keeps_its_line_while_nothing_it_depends_on_changed(homes, pideck
     assert pideck("status") == (0, "1 working\n", "")
     kept.write_text(json.dumps({**json.loads(kept.read_text()), "line": "the kept line", "until": 0}))
     assert pideck("status") == (0, "1 working\n", "")  # past its time: worked out again
+
+
+def test_an_ask_answered_at_once_is_over_at_once(homes, pideck) -> None:
+    """A permission granted (or decided by the agent) within a second of the ask: the transcript
+    grew past its length at the ask, so nobody is waited for."""
+    path = homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
+    homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "busy")
+    pideck("hook", "claude", stdin=json.dumps(sample_input("claude-permission-request.json", homes, CLAUDE_TASKS)))
+    assert attention(pideck, "claude")["state"] == "needs you"
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('{"type":"user","message":{"role":"user","content":[{"type":"tool_result"}]}}\n')
+    assert attention(pideck, "claude")["state"] == "working"
+
+
+def test_an_ask_is_recorded_when_the_hooks_are_given_a_session(homes, pideck, monkeypatch) -> None:
+    homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
+    homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "busy")
+    monkeypatch.setenv("PIDECK_SESSION", str(homes.cwd.parent / "named.jsonl"))
+    pideck("hook", "claude", stdin=json.dumps(sample_input("claude-notification.json", homes, CLAUDE_TASKS)))
+    assert attention(pideck, "claude")["state"] == "needs you"
