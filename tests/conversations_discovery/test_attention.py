@@ -183,3 +183,31 @@ def test_an_ask_is_recorded_when_the_hooks_are_given_a_session(homes, pideck, mo
     monkeypatch.setenv("PIDECK_SESSION", str(homes.cwd.parent / "named.jsonl"))
     pideck("hook", "claude", stdin=json.dumps(sample_input("claude-notification.json", homes, CLAUDE_TASKS)))
     assert attention(pideck, "claude")["state"] == "needs you"
+
+
+@pytest.mark.parametrize("lines, state, evidence", [
+    (BETWEEN_TURNS[CODEX], "stopped with open work", "its turn ended with 3 open"),
+    (None, "waiting", "its turn ended, nothing is open"),
+], ids=["between its turns", "at the end"])
+def test_a_codex_thread_by_its_rollout(homes, pideck, lines, state, evidence) -> None:
+    homes.install(CODEX, lines=lines)
+    got = attention(pideck, "codex")
+    assert (got["state"], got["evidence"]) == (state, evidence)
+
+
+def test_a_pi_session_and_a_session_whose_gates_gave_up(homes, pideck) -> None:
+    from core.demo import write_pi_example
+    from core.session.discovery import pi_sessions_dir
+
+    folder = pi_sessions_dir(homes.cwd)
+    folder.mkdir(parents=True)
+    write_pi_example(folder, str(homes.cwd))
+    got = attention(pideck, "pi")
+    assert (got["state"], got["evidence"]) == ("waiting", "quiet, nothing is open")
+    deck = Deck(SessionLog.create_for_cwd(homes.cwd))
+    deck.call_tool("todo", OPEN_TODO)
+    deck.log.append_custom("pi-jtodo/cycle", {"armed": False, "reason": "no_progress"})  # the gates stopped
+    (homes.cwd.parent / "config.toml").write_text("[todo]\nwatchdog_idle_ms = 1\n")
+    time.sleep(0.01)
+    got = attention(pideck, "pideck")
+    assert (got["state"], got["evidence"]) == ("stopped with open work", "the todo gates gave up")
