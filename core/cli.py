@@ -571,8 +571,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                        "open work, working, waiting, ended), with how long it has been in it and the "
                        "evidence, until interrupted (docs/attention.md).")
     p.add_argument("--all", action="store_true", help="every session and conversation pideck knows")
-    p.add_argument("--json", action="store_true", help="JSON lines: path, kind, name, state, since, evidence, "
-                   "previous, todos")
+    p.add_argument("--json", action="store_true", help="JSON lines: path, kind, name, conversation, state, since, "
+                   "evidence, previous, todos")
     p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_watch)
 
