@@ -14,10 +14,23 @@ if TYPE_CHECKING:
     from core.opening import Opened
 
 
+NO_TERMINAL = ("pideck: the app needs a terminal, and its input or output is not one; `pideck inspect` "
+               "prints the same state without it")
+
+
+def has_terminal() -> bool:
+    """Whether stdin and stdout are a terminal: without one the app would run unseen, forever."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
 def run_tui(opened: Opened | None, show_all: bool = False) -> int:
     """Run the app until the person quits (``opened`` None: on the sessions overview; ``show_all``:
-    ``pideck --all``); a crash is never exit status 0."""
+    ``pideck --all``); a crash is never exit status 0. Without a terminal: one line, exit 2."""
     import gc
+
+    if not has_terminal():
+        print(NO_TERMINAL, file=sys.stderr)
+        return 2
 
     from tui.app import PideckApp
 

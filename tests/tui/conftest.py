@@ -22,6 +22,13 @@ def deterministic_textual(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(autouse=True)
+def a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests run the app headless or not at all: as if on a terminal (test_tui_entry_points
+    tests the refusal without one)."""
+    monkeypatch.setattr("tui.launcher.has_terminal", lambda: True)
+
+
+@pytest.fixture(autouse=True)
 def isolated_homes(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
     """No real config, pideck state or pi sessions leak into a test."""
     use_private_homes(tmp_path_factory.mktemp("home"), monkeypatch)

@@ -102,3 +102,17 @@ def test_palette_follow_pause_toggles_the_badge(tmp_path):
         assert app.query_one(DeckHeader).info.following
 
     run(app, scenario)
+
+
+def test_without_a_terminal_the_app_says_so_and_ends(tmp_path):
+    """`pideck PATH > file` from a script: one line and exit 2, never an app nobody sees that runs
+    on (it did, for 40 minutes)."""
+    import subprocess
+    import sys
+
+    path = demo_deck(tmp_path).log.path
+    from pathlib import Path
+
+    pideck = str(Path(sys.executable).with_name("pideck"))  # the console script, as a user runs it
+    done = subprocess.run([pideck, str(path)], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", launcher.NO_TERMINAL + "\n")
