@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from core.shapes import StateSnapshot
-from core.todo.display import strip_lines
-from core.todo.model import TodoItem, TodoState
+from core.todo.display import StripLine, strip_lines
+from core.todo.model import TodoItem
 from core.view import DeckView
 
 Status = Literal["all", "open", "settled"]
@@ -68,9 +68,23 @@ def filtered(view: DeckView, rule: Rule) -> DeckView:
     todos = [t for t in view.todo_state.todos if keeps_todo(rule, t)]
     groups = {t.group for t in todos}
     goals = tuple(g for g in view.goals if g.group in groups or (rule.words and rule.matches(g.label)))
-    todo_state = TodoState(todos=todos, plan=view.todo_state.plan, goals=view.todo_state.goals)
-    strip = tuple(strip_lines(todo_state, list(view.targets), rule.max_lines)) if view.todo_state.todos else ()
+    strip = filtered_strip(view, todos, rule.max_lines)
     return dataclasses.replace(view, state=snapshot, packets=packets, goals=goals, strip=strip)
+
+
+def filtered_strip(view: DeckView, todos: list[TodoItem], max_lines: int) -> tuple[StripLine, ...]:
+    """The strip of the todos the filter keeps, under the header of the whole list: its counts never
+    describe only what is shown, and it says how many the filter hides."""
+    every = view.todo_state.todos
+    if not every:
+        return ()
+    kept = strip_lines(dataclasses.replace(view.todo_state, todos=todos), list(view.targets), max_lines)
+    header = strip_lines(view.todo_state, list(view.targets), 1)[0]
+    hidden = len(every) - len(todos)
+    if hidden:  # (before the plan's intention, which a narrow strip cuts first)
+        counts, dash, intention = header.text.partition(" — ")
+        header = dataclasses.replace(header, text=f"{counts} · the filter hides {hidden}{dash}{intention}")
+    return (header, *kept[1:])
 
 
 def keeps_todo(rule: Rule, todo: TodoItem) -> bool:

@@ -60,6 +60,8 @@ def test_status_filter_cycles_open_settled_all(tmp_path):
         assert table.keys == ["docs"]
         strip = str(app.query_one(TodoStrip).render())
         assert "#lex" in strip and "#color" in strip and "#parse" not in strip
+        # the counts are the whole list's, and the filter says what it hides (it read "(2/2)")
+        assert strip.splitlines()[0].startswith("● Todos (2/6) · the filter hides 4 — ")
         await pilot.press("ctrl+t")
         await pilot.pause()
         assert len(table.keys) == 4 and "FILTER" not in header(app)
