@@ -116,3 +116,19 @@ def test_without_a_terminal_the_app_says_so_and_ends(tmp_path):
     pideck = str(Path(sys.executable).with_name("pideck"))  # the console script, as a user runs it
     done = subprocess.run([pideck, str(path)], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", launcher.NO_TERMINAL + "\n")
+
+
+@pytest.mark.parametrize("width, shown", [
+    (120, " pideck  2026-11-30T14-55-13-…31-d27625d5469f.jsonl  62 entries  /home/user/project ○ agent idle 20 h "
+          " LIVE   READ-ONLY "),
+    (80, " pideck  2026-….jsonl  62 entries  …project ○ agent idle 20 h  LIVE   READ-ONLY "),
+])
+def test_the_header_cuts_the_name_never_the_count_the_state_or_the_agent(width, shown):
+    """A pi session's 67-character file name beside the agent's status left no room for the count and
+    the directory at 120 columns."""
+    from tui.widgets.header import HeaderInfo
+
+    info = HeaderInfo(name="2026-11-30T14-55-13-547Z_01a22cf3-ee8a-76c4-ac31-d27625d5469f.jsonl",
+                      cwd="/home/user/project", entries=62, following=True, writable=False, warnings=0,
+                      agent="agent idle 20 h")
+    assert render_header(info, width).plain == shown

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 from datetime import datetime, timezone
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.widget import Widget
 
@@ -111,16 +112,50 @@ def render_header(info: HeaderInfo, width: int) -> Text:
         right.append(label, style)
     if info.clock:
         right.append(f" {info.clock}", "dim")
+    right.truncate(width)
+    room = max(width - right.cell_len, 0)
+    count = f"  {info.entries} {plural(info.entries, 'entry', 'entries')}"
+    name, cwd = clean(info.name), clean(info.cwd)
+    # What gives way first is the name (cut in its middle: a session file's long id is there),
+    # down to a few cells, then the directory (its start); the count and the badges stay whole.
+    spare = room - len(" pideck  ") - cell_len(count)
+    name = cut_middle(name, max(spare - 2 - cell_len(cwd), min(MIN_PART, max(spare, 1))))
+    room_for_cwd = spare - cell_len(name) - 2
+    cwd = "  " + cut_start(cwd, room_for_cwd) if cwd and room_for_cwd > 1 else ""
     left = Text(no_wrap=True, overflow="ellipsis")
     left.append(" pideck ", "bold reverse")
     left.append(" ")
-    left.append(clean(info.name), "bold")
-    left.append(f"  {info.entries} {plural(info.entries, 'entry', 'entries')}  ")
-    left.append(clean(info.cwd), "dim")
-    right.truncate(width)
-    room = max(width - right.cell_len, 0)
+    left.append(name, "bold")
+    left.append(count)
+    left.append(cwd, "dim")
     left.truncate(room, overflow="ellipsis", pad=True)
     return Text.assemble(left, right, no_wrap=True)
+
+
+MIN_PART = 12
+"""Cells the name keeps before the directory gives way (and fewer only when the count needs them)."""
+
+
+def cut_middle(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` cells, an ellipsis in its middle."""
+    if cell_len(text) <= cells:
+        return text
+    head, tail = text[: max(cells - 1, 0) // 2], text[len(text) - (max(cells - 1, 0) - max(cells - 1, 0) // 2):]
+    while cell_len(head) + cell_len(tail) + 1 > cells and (head or tail):
+        head, tail = (head[:-1], tail) if len(head) >= len(tail) else (head, tail[1:])
+    return f"{head}…{tail}" if cells > 0 else ""
+
+
+def cut_start(text: str, cells: int) -> str:
+    """``text`` in at most ``cells`` cells, its start given up (a path's end says most)."""
+    if cell_len(text) <= cells:
+        return text
+    if cells <= 0:
+        return ""
+    tail = text[len(text) - cells + 1:]
+    while cell_len(tail) + 1 > cells and tail:
+        tail = tail[1:]
+    return f"…{tail}"
 
 
 def ago(ms: int) -> str:
