@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator
 
-from core.session.discovery import new_session_path, pideck_home
+from core.session.discovery import new_session_path, pideck_home, pideck_sessions_dir
 
 try:
     import fcntl
@@ -151,7 +151,8 @@ def session_for(conversation: Conversation, *, create: bool) -> Path | None:
             return path
         if not create:
             return None
-        if isinstance(recorded, str) and os.path.isabs(recorded):
+        if isinstance(recorded, str) and Path(recorded).parent == pideck_sessions_dir(conversation.cwd):
+            # (made again only where pideck makes its sessions: a binding never names a path to write elsewhere)
             path, session_id, timestamp = Path(recorded), None, None
         else:
             path, session_id, timestamp = new_session_path(conversation.cwd)

@@ -424,3 +424,13 @@ def test_an_input_without_a_conversation_is_never_held_to_a_conversations_todos(
         code, out, err = hook("claude", odd)
         assert (code, out) == (0, "") and "names no conversation" in err
     assert hook("claude", stop) == (0, BLOCK, "")
+
+
+def test_a_binding_that_names_a_path_elsewhere_never_makes_a_file_there(homes: Homes) -> None:
+    conversation = Conversation("claude", CLAUDE_FIRST, str(homes.project))
+    elsewhere = homes.root / "not-pideck" / "x.jsonl"
+    binding_path("claude", CLAUDE_FIRST).parent.mkdir(parents=True)
+    binding_path("claude", CLAUDE_FIRST).write_text(json.dumps({"session": str(elsewhere)}))
+    made = session_for(conversation, create=True)
+    assert not elsewhere.exists() and made is not None and made.parent == pideck_sessions_dir(homes.project)
+    assert bound_session("claude", CLAUDE_FIRST) == made
