@@ -17,9 +17,11 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
+from . import branch as branches
+from .branch import Picked, Wanted
 from .errors import ReadOnlySession
 from .index import EntryIndex
-from .log import Refresh, SessionLog, Wanted, usage_tokens
+from .log import Refresh, SessionLog
 from .records import EntryRecord, RecordList
 
 PAST_IS_READ_ONLY = "This is the session as it was at an earlier entry: the past is read-only. Nothing was changed."
@@ -81,14 +83,7 @@ class CutLog:
 
     def last_turn_tokens(self) -> dict[str, int] | None:
         """As ``SessionLog.last_turn_tokens``, of the newest assistant message up to the cut."""
-        index = self.live.index
-        codes = index.codes(lambda kind, ct, role, tool: kind == "message" and role == "assistant")
-        if codes:
-            for i in reversed(self._branch):
-                if index.kinds[i] in codes:
-                    message = self._records.record(i).get("message")
-                    return usage_tokens(message.get("usage")) if isinstance(message, dict) else None
-        return None
+        return branches.last_turn_tokens(self.live.index, self._records, self._branch)
 
     def agent(self) -> dict[str, Any] | None:
         """The live conversation's agent object without what is known only of now (its status,
@@ -163,29 +158,15 @@ class CutLog:
     def branch_entries(self) -> RecordList:
         return self.branch()
 
-    def branch_select(
-        self, wanted: Wanted, start: int = 0, anchor: Mapping[str, Any] | None = None
-    ) -> tuple[list[tuple[int, Any, int]], int, Callable[[int], EntryRecord], EntryRecord | None] | None:
+    def branch_select(self, wanted: Wanted, start: int = 0, anchor: Mapping[str, Any] | None = None) -> Picked | None:
         """As ``SessionLog.branch_select``, over the cut's branch."""
-        branch, records = self._branch, self._records
-        if start and (len(branch) < start or records.record(branch[start - 1]) is not anchor):
-            return None
-        index = self.live.index
-        codes, kinds, table = index.codes(wanted), index.kinds, index.kind_table
-        picked = [(p, table[kinds[i]], i) for p, i in enumerate(branch[start:], start) if kinds[i] in codes]
-        return picked, len(branch), records.record, records.record(branch[-1]) if branch else None
+        return branches.select(self.live.index, self._records, self._branch, wanted, start, anchor)
 
     def latest_custom(self, custom_type: str) -> dict[str, Any] | None:
         if self._newest is not None:
             found = self._newest(custom_type)
             return self._records.record(found).load() if found is not None else None
-        index = self.live.index
-        codes, kinds = index.codes(lambda kind, ct, role, tool: kind == "custom" and ct == custom_type), index.kinds
-        if codes:
-            for i in reversed(self._branch):
-                if kinds[i] in codes:
-                    return self._records.record(i).load()
-        return None
+        return branches.newest_custom(self.live.index, self._records, self._branch, custom_type)
 
     def refresh(self) -> Refresh:
         """The past never grows."""

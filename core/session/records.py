@@ -191,3 +191,22 @@ class RecordList(_RecordSequence):
 
     def __repr__(self) -> str:
         return f"<RecordList of {len(self)} entries>"
+
+
+class ById(Mapping):
+    """pi's id map as records: id -> the last entry with that id."""
+
+    def __init__(self, index: EntryIndex, records: Records) -> None:
+        self._index, self._records = index, records
+
+    def __getitem__(self, entry_id: str) -> EntryRecord:
+        return self._records.record(self._index.positions[entry_id])
+
+    def __contains__(self, entry_id: object) -> bool:
+        return entry_id in self._index.positions
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._index.positions)
+
+    def __len__(self) -> int:
+        return len(self._index.positions)

@@ -5,7 +5,7 @@ msgspec validates the whole line as JSON and builds only the fields named below:
 last value, as JSON.parse does, and a key spelled with escapes counts as the key it spells, so what
 comes back is what pi sees, for a fraction of a full decode. Any line msgspec refuses (not UTF-8, a
 lone surrogate escape, not an object, nested too deeply, a ``message`` that is not an object) goes
-to the slow path in ``log.py``, which parses it with ``json`` like pi and decides there.
+to the slow path in ``indexing.py``, which parses it with ``json`` like pi and decides there.
 
 Imported on the first read of a file, so commands that never read a session do not load msgspec.
 """

@@ -14,6 +14,7 @@ from session_helpers import HEADER, NotSession, entry, identity, line, message, 
 
 from core.jsutil import escape_lone_surrogates
 from core.session import NotASession, ReadOnlySession, SessionLog
+from core.session.indexing import Indexer
 
 IDS = [f"{i:08x}" for i in range(12)]  # a small pool: duplicates, cycles and missing parents happen
 CYCLE_THEN_NEW_ROOT = (
@@ -268,8 +269,8 @@ def test_a_run_of_ordinary_lines_is_indexed_at_once_as_one_by_one(tmp_path, monk
     leaves the chunk to the line-by-line path otherwise: either way the index is pi's."""
     data = session_bytes(*ORDINARY, *([last] if last is not None else []))
     runs: list[int] = []
-    real = SessionLog._index_batch
-    monkeypatch.setattr(SessionLog, "_index_batch", lambda self, *a: runs.append(real(self, *a)) or runs[-1])
+    real = Indexer._index_batch
+    monkeypatch.setattr(Indexer, "_index_batch", lambda self, *a: runs.append(real(self, *a)) or runs[-1])
     path = fresh(tmp_path, data)
     scanned = SessionLog.open(path, scan=True)
     assert (runs[0] > 0) == batched and len(runs) == 1

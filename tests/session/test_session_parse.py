@@ -157,11 +157,11 @@ def test_bodies_are_read_back_when_asked_for(tmp_path):
 
 def test_entry_lines_are_scanned_not_parsed(tmp_path, monkeypatch):
     """Only the header is parsed in full; every entry line of a pi session is read by the scanner."""
-    import core.session.log as log_module
+    import core.session.indexing as indexing
 
     parsed = []
-    real = log_module.parse_line
-    monkeypatch.setattr(log_module, "parse_line", lambda buf, start, end: parsed.append(start) or real(buf, start, end))
+    real = indexing.parse_line
+    monkeypatch.setattr(indexing, "parse_line", lambda buf, start, end: parsed.append(start) or real(buf, start, end))
     log = SessionLog.open(FIXTURES / "pi_cli_session_unelided.jsonl")
     assert len(log.records) == 9 and parsed == [0]
 

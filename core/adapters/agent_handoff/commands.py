@@ -1,13 +1,16 @@
 """The ``/agent-handoff`` command: parse the args and decide the notice and the new state.
 
-Pure: the adapter persists the returned state (only present on change) before showing the notice.
+Pure: ``run_command`` answers with the ``Outcome`` the adapter's controller settles
+(``core/adapters/controller.py``), which persists the new state (only present on change) before
+the notice is shown.
 """
 
 from __future__ import annotations
 
 from core.adapters.agent_handoff import messages as m
-from core.adapters.agent_handoff.format import format_handoff_packet, format_handoff_state
+from core.adapters.agent_handoff.format import format_handoff_error, format_handoff_packet, format_handoff_state
 from core.adapters.agent_handoff.mutations import HandoffState, clear_state, remove_packet
+from core.adapters.controller import Outcome
 from core.adapters.grammar import CONFIRM, SubCommand, Words, arg
 from core.adapters.host import Notice
 from core.adapters.parsing import is_blank_rest, is_confirmed, single_argument, split_subcommand
@@ -32,7 +35,15 @@ def _warning(message: str) -> CommandResult:
     return Notice(message, "warning"), None
 
 
-def run_command(state: HandoffState, args: str) -> CommandResult:
+def run_command(state: HandoffState, args: str) -> Outcome[list[Notice], HandoffState]:
+    try:
+        notice, new_state = _handle(state, args)
+    except Exception as exc:  # noqa: BLE001 (upstream wraps the whole handler)
+        return Outcome([Notice(format_handoff_error(exc), "warning")])
+    return Outcome([notice], new_state)
+
+
+def _handle(state: HandoffState, args: str) -> CommandResult:
     if is_blank(args):  # unlike the other adapters, bare /agent-handoff is status
         return _info(format_handoff_state(state))
     parsed = split_subcommand(args)

@@ -4,19 +4,31 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.adapters.agent_handoff.messages import SCHEMA_VERSION
-from core.adapters.agent_handoff.mutations import HandoffState
+from core.adapters.agent_handoff.messages import ENTRY_TYPE, SCHEMA_VERSION
+from core.adapters.agent_handoff.mutations import HandoffState, empty_state
+from core.adapters.host import latest_custom
 from core.handoff import HandoffError, create_handoff
 from core.jsutil import is_schema_version_one
 
 _ENVELOPE_KEYS = ("schemaVersion", "packets")
+_ABSENT = object()
 
 
 def payload(state: HandoffState) -> dict[str, Any]:
     """The whole state as one entry's data, as a fresh copy."""
     return {"schemaVersion": SCHEMA_VERSION, "packets": copy.deepcopy(state["packets"])}
+
+
+def restore(entries: Iterable[Mapping[str, Any]]) -> HandoffState | None:
+    """The state held by the newest matching entry (the empty state when there is none), or None
+    when that entry is invalid."""
+    entry = latest_custom(entries, ENTRY_TYPE)
+    if entry is None:
+        return empty_state()
+    return restore_state(entry.get("data", _ABSENT))  # absent data is invalid
 
 
 def restore_state(data: Any) -> HandoffState | None:

@@ -1,6 +1,7 @@
 """The three model tools: definitions (names, labels, descriptions, JSON schemas) and execution.
 
-Execution is pure like the command: it returns the result text and the new state (only on change).
+Execution is pure like the command: it answers with the result and the new state (only on change),
+an ``Outcome`` the adapter's controller settles (``core/adapters/controller.py``).
 """
 
 from __future__ import annotations
@@ -8,9 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from core.adapters.agent_handoff import messages as m
-from core.adapters.agent_handoff.format import format_handoff_state_detailed
+from core.adapters.agent_handoff.format import format_handoff_error, format_handoff_state_detailed
 from core.adapters.agent_handoff.mutations import HandoffState, create_packet, remove_packet
-from core.adapters.host import ToolDef
+from core.adapters.controller import Outcome
+from core.adapters.host import ToolDef, ToolResult
 
 _DISCLAIMER = (
     "does not generate packets automatically, summarize context, select successors, judge "
@@ -111,7 +113,15 @@ def unknown_tool(name: Any) -> str:
     return f'Agent Handoff: unknown tool "{name}".'
 
 
-def run_tool(state: HandoffState, name: str, params: Any) -> ToolOutcome:
+def run_tool(state: HandoffState, name: str, params: Any) -> Outcome[ToolResult, HandoffState]:
+    try:
+        text, new_state = _execute(state, name, params)
+    except Exception as exc:  # noqa: BLE001 (errors are text, never raised)
+        return Outcome(ToolResult(format_handoff_error(exc), rejected=True))
+    return Outcome(ToolResult(text, rejected=new_state is None and name != GET.name), new_state)
+
+
+def _execute(state: HandoffState, name: str, params: Any) -> ToolOutcome:
     if name == GET.name:  # params are ignored
         return format_handoff_state_detailed(state), None
     if name == CREATE.name:

@@ -1,4 +1,9 @@
-"""Wiring of the Agent Progress adapter (``@j1nn0/agent-progress-pi``) onto pideck's host."""
+"""``AgentProgressAdapter``: the pi adapter ``@j1nn0/agent-progress-pi`` wired to pideck's host.
+
+Wired like the other two primitive adapters (``core/adapters/controller.py``): the command and the
+tools decide an ``Outcome`` from the live state, the controller appends one entry on a change (and
+here also keeps the verdict of each judge, ``controller.py``).
+"""
 
 from __future__ import annotations
 
@@ -6,44 +11,33 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from core.adapters.host import AppendCustom, Notice, ToolResult, latest_custom
+from core.adapters.host import AppendCustom, Notice, ToolDef, ToolResult
 
-from . import commands, messages, tools
-from .controller import Controller
+from . import commands, messages, persistence, tools
+from .controller import ProgressController
 from .mutations import copy_state, empty_state
-from .persistence import ENTRY_TYPE, parse_payload
 
 
 class AgentProgressAdapter:
     COMMAND = commands.COMMAND
     DESCRIPTION = commands.DESCRIPTION
-    ENTRY_TYPE = ENTRY_TYPE
-    TOOLS = tools.TOOLS
+    ENTRY_TYPE = persistence.ENTRY_TYPE
+    TOOLS: tuple[ToolDef, ...] = tools.TOOLS
 
     def __init__(self, append_custom: AppendCustom) -> None:
-        self._controller = Controller(append_custom)
+        self._controller = ProgressController(
+            append_custom, self.ENTRY_TYPE, empty=empty_state, restore=persistence.restore,
+            payload=persistence.to_payload, invalid=messages.INVALID_STATE_WARNING,
+        )
 
     def load(self, entries: Iterable[Mapping[str, Any]]) -> list[Notice]:
-        """Restore from the newest matching entry only: invalid means one warning and a fresh
-        state, never a fallback to an older entry. Never appends."""
-        self._controller.state = empty_state()
-        try:
-            entry = latest_custom(entries, ENTRY_TYPE)
-            if entry is None:
-                return []
-            state = parse_payload(entry.get("data"))  # absent data reads as None: invalid
-        except Exception:  # an unreadable branch warns like upstream's catch-all
-            state = None
-        if state is None:
-            return [Notice(messages.INVALID_STATE_WARNING, "warning")]
-        self._controller.state = state
-        return []
+        return self._controller.load(entries)
 
     def command(self, args: str) -> list[Notice]:
-        return commands.run_command(self._controller, args)
+        return self._controller.settle(commands.run_command(self._controller.state, args))
 
     def call_tool(self, name: str, params: Any) -> ToolResult:
-        return tools.call_tool(self._controller, name, params)
+        return self._controller.settle(tools.run_tool(self._controller.state, name, params))
 
     def state(self) -> dict[str, Any]:
         """The current state, ``{hasBaseline, currentMilestones, recordedMilestones}``, as a copy."""

@@ -1,7 +1,11 @@
-"""The ``/agent-progress`` slash command (docs/primitives.md#command-parsing)."""
+"""The ``/agent-progress`` slash command (docs/primitives.md#command-parsing).
+
+Pure: ``run_command`` answers with the ``Outcome`` the adapter's controller settles
+(``core/adapters/controller.py``)."""
 
 from __future__ import annotations
 
+from core.adapters.controller import Outcome, changed_state
 from core.adapters.grammar import CONFIRM, SubCommand, Words, arg
 from core.adapters.host import Notice
 from core.adapters.parsing import (
@@ -11,10 +15,11 @@ from core.adapters.parsing import (
     split_subcommand,
 )
 
-from . import messages
-from .controller import Controller
+from . import messages, milestones
+from .controller import judged
 from .format import format_progress_state, format_progress_verdict
-from .mutations import add_milestone, empty_state, is_fresh_state, withdraw_milestone
+from .milestones import MilestoneChange
+from .mutations import State, empty_state, is_fresh_state, judge_state
 
 COMMAND = "agent-progress"
 DESCRIPTION = "Record and judge caller-declared progress."
@@ -29,71 +34,55 @@ SUBCOMMANDS: tuple[SubCommand, ...] = tuple(SubCommand(COMMAND, sub, args, help)
 
 _USAGE = [Notice(messages.USAGE, "warning")]
 
+Reply = Outcome[list[Notice], State]
 
-def run_command(controller: Controller, args: str) -> list[Notice]:
-    """Run ``/agent-progress <args>``; returns the notifications in order."""
+
+def run_command(state: State, args: str) -> Reply:
+    """Run ``/agent-progress <args>``: the notifications in order and the new state, if any."""
     parsed = split_subcommand(args)
     if parsed is None:
-        return list(_USAGE)
+        return Outcome(list(_USAGE))
     sub, rest = parsed
     if sub == "status":
         if not is_blank_rest(rest):
-            return list(_USAGE)
-        return [Notice(format_progress_state(controller.state))]
+            return Outcome(list(_USAGE))
+        return Outcome([Notice(format_progress_state(state))])
     if sub == "add":
-        return _add(controller, rest)
+        return _change(state, rest, milestones.ADD)
     if sub == "withdraw":
-        return _withdraw(controller, rest)
+        return _change(state, rest, milestones.WITHDRAW)
     if sub == "judge":
         if not is_blank_rest(rest):
-            return list(_USAGE)
-        return _judge(controller)
+            return Outcome(list(_USAGE))
+        return _judge(state)
     if sub == "clear":
-        return _clear(controller, rest)
-    return list(_USAGE)
+        return _clear(state, rest)
+    return Outcome(list(_USAGE))
 
 
-def _add(controller: Controller, rest: str) -> list[Notice]:
+def _change(state: State, rest: str, change: MilestoneChange) -> Reply:
+    """``add`` and ``withdraw``: one milestone, then the core's mutation."""
     milestone = single_argument(rest)
     if milestone is None:
-        return list(_USAGE)
-    result = add_milestone(controller.state, milestone)
-    if not result.changed:
-        if result.reason == "invalid":
-            return [Notice(messages.INVALID_MILESTONE, "warning")]
-        return [Notice(messages.duplicate_milestone(milestone), "warning")]
-    controller.commit(result.new_state)
-    return [Notice(messages.added_milestone(milestone))]
+        return Outcome(list(_USAGE))
+    result = change.mutate(state, milestone)
+    notice = Notice(change.answer(result, milestone), "info" if result.changed else "warning")
+    return Outcome([notice], changed_state(result))
 
 
-def _withdraw(controller: Controller, rest: str) -> list[Notice]:
-    milestone = single_argument(rest)
-    if milestone is None:
-        return list(_USAGE)
-    result = withdraw_milestone(controller.state, milestone)
-    if not result.changed:
-        if result.reason == "invalid":
-            return [Notice(messages.INVALID_MILESTONE, "warning")]
-        return [Notice(messages.unknown_milestone(milestone), "warning")]
-    controller.commit(result.new_state)
-    return [Notice(messages.withdrew_milestone(milestone))]
-
-
-def _judge(controller: Controller) -> list[Notice]:
+def _judge(state: State) -> Reply:
     try:
-        judgment = controller.judge()
+        judgment = judge_state(state)
     except Exception as error:
-        return [Notice(messages.format_progress_error(error), "warning")]
-    return [Notice(format_progress_verdict(controller.settle(judgment)))]
+        return Outcome([Notice(messages.format_progress_error(error), "warning")])
+    return judged(judgment, [Notice(format_progress_verdict(judgment.verdict))])
 
 
-def _clear(controller: Controller, rest: str) -> list[Notice]:
-    state = controller.state
+def _clear(state: State, rest: str) -> Reply:
     if not is_confirmed(rest):
         declared = len(state["currentMilestones"])
         recorded = len(state["recordedMilestones"])
-        return [Notice(messages.clear_would_remove(declared, recorded), "warning")]
+        return Outcome([Notice(messages.clear_would_remove(declared, recorded), "warning")])
     if is_fresh_state(state):
-        return [Notice(messages.ALREADY_EMPTY)]
-    controller.commit(empty_state())
-    return [Notice(messages.CLEARED)]
+        return Outcome([Notice(messages.ALREADY_EMPTY)])
+    return Outcome([Notice(messages.CLEARED)], empty_state())

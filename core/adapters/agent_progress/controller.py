@@ -1,41 +1,46 @@
-"""The live adapter state shared by the command and the tools (upstream's StateController)."""
+"""The Agent Progress controller: the shared one (``core/adapters/controller.py``) plus what a
+judge leaves behind in this process.
+
+A judge's verdict is only the text the caller reads (upstream appends an entry only when the
+baseline was set or grew), so the Deck, which records every verdict (docs/session-format.md), asks
+the adapter for the last one and how many judges settled. Both move only once the judgment's entry,
+if any, was appended: a refused append leaves them as they were.
+"""
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
-from core.adapters.host import AppendCustom
+from core.adapters.controller import Controller, Outcome, changed_state
 
-from .mutations import Judgment, State, empty_state, judge_state
-from .persistence import ENTRY_TYPE, to_payload
+from .mutations import Judgment, State
+
+R = TypeVar("R")
 
 
-class Controller:
-    def __init__(self, append_custom: AppendCustom) -> None:
-        self._append_custom = append_custom
-        self.state: State = empty_state()
+@dataclass(frozen=True)
+class Judged(Outcome[R, State]):
+    """The outcome of a judge that succeeded: also its ``verdict``."""
+
+    verdict: dict[str, Any] = field(default_factory=dict, kw_only=True)
+
+
+def judged(judgment: Judgment, reply: R) -> Judged[R]:
+    """The outcome of a judgment: its state when the baseline was set or grew, and its verdict."""
+    return Judged(reply, changed_state(judgment), verdict=judgment.verdict)
+
+
+class ProgressController(Controller[State]):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.last_verdict: dict[str, Any] | None = None
         self.judged = 0  # judgments settled: a host that records verdicts appends one per judge
 
-    def commit(self, state: State) -> None:
-        """Persist all of the new state as one entry, then make it the live state: when the host
-        refuses the append (a read-only session), its error propagates and nothing changed."""
-        self._append_custom(ENTRY_TYPE, to_payload(state))
-        self.state = state
-
-    def judge(self) -> Judgment:
-        """Judge the declared set; no side effects. Raises ProgressError (only possible for a
-        state that bypassed validation)."""
-        return judge_state(self.state)
-
-    def settle(self, judgment: Judgment) -> dict[str, Any]:
-        """Persist a judgment only when the baseline was set or grew; returns its verdict.
-
-        Kept apart from ``judge`` so that the callers' catch-alls, which turn core errors into
-        text, never swallow a host's refusal to append."""
-        if judgment.changed:
-            self.commit(judgment.state)
-        self.last_verdict = copy.deepcopy(judgment.verdict)
-        self.judged += 1
-        return judgment.verdict
+    def settle(self, outcome: Outcome[R, State]) -> R:
+        reply = super().settle(outcome)
+        if isinstance(outcome, Judged):
+            self.last_verdict = copy.deepcopy(outcome.verdict)
+            self.judged += 1
+        return reply

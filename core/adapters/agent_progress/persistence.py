@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from typing import Any
 
+from core.adapters.host import latest_custom
 from core.jsutil import is_schema_version_one
 from core.progress import judge_progress
 
-from .mutations import State
+from .mutations import State, empty_state
 
 ENTRY_TYPE = "agent-progress-state"
 SCHEMA_VERSION = 1
@@ -22,6 +24,19 @@ def to_payload(state: State) -> dict[str, Any]:
         "currentMilestones": list(state["currentMilestones"]),
         "recordedMilestones": list(state["recordedMilestones"]),
     }
+
+
+def restore(entries: Iterable[Mapping[str, Any]]) -> State | None:
+    """The state held by the newest matching entry (the empty state when there is none), or None
+    when that entry is invalid. Unlike the other two adapters, an error while reading the branch
+    counts as invalid too (upstream's ``loadState`` catches everything)."""
+    try:
+        entry = latest_custom(entries, ENTRY_TYPE)
+        if entry is None:
+            return empty_state()
+        return parse_payload(entry.get("data"))  # absent data reads as None: invalid
+    except Exception:  # an unreadable branch warns like upstream's catch-all
+        return None
 
 
 def parse_payload(data: Any) -> State | None:

@@ -1,17 +1,21 @@
 """The four Agent Progress model tools: definitions and execution
-(docs/primitives.md#adapter-texts-are-verbatim)."""
+(docs/primitives.md#adapter-texts-are-verbatim).
+
+Execution is pure like the command: ``run_tool`` answers with the ``Outcome`` the adapter's
+controller settles (``core/adapters/controller.py``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
+from core.adapters.controller import Outcome, changed_state
 from core.adapters.host import ToolDef, ToolResult
 
-from . import messages
-from .controller import Controller
+from . import messages, milestones
+from .controller import judged
 from .format import format_progress_state, format_progress_verdict
-from .mutations import Mutation, add_milestone, withdraw_milestone
+from .milestones import MilestoneChange
+from .mutations import State, judge_state
 
 
 def _no_parameters() -> dict[str, Any]:
@@ -95,45 +99,30 @@ def _milestone_param(params: Any) -> Any:
     return params.get("milestone", _ABSENT)
 
 
-def _mutate(
-    controller: Controller,
-    params: Any,
-    mutation: Callable[[dict[str, Any], Any], Mutation],
-    rejected: Callable[[str], str],
-    done: Callable[[str], str],
-) -> ToolResult:
+Result = Outcome[ToolResult, State]
+
+
+def _mutate(state: State, params: Any, change: MilestoneChange) -> Result:
     try:
         milestone = _milestone_param(params)
-        result = mutation(controller.state, milestone)
+        result = change.mutate(state, milestone)
     except Exception as error:
-        return ToolResult(messages.format_progress_error(error), rejected=True)
-    if not result.changed:
-        if result.reason == "invalid":
-            return ToolResult(messages.INVALID_MILESTONE, rejected=True)
-        return ToolResult(rejected(milestone), rejected=True)
-    controller.commit(result.new_state)  # outside the catch-all: a refused append is the host's
-    return ToolResult(done(milestone))
+        return Outcome(ToolResult(messages.format_progress_error(error), rejected=True))
+    return Outcome(ToolResult(change.answer(result, milestone), rejected=not result.changed), changed_state(result))
 
 
-def call_tool(controller: Controller, name: str, params: Any) -> ToolResult:
-    """Execute one tool; every error of the input or the core comes back as text. A host's
-    refusal to append propagates (and leaves the state unchanged)."""
+def run_tool(state: State, name: str, params: Any) -> Result:
+    """Execute one tool; every error of the input or the core comes back as text."""
     if name == GET:
-        return ToolResult(format_progress_state(controller.state))
+        return Outcome(ToolResult(format_progress_state(state)))
     if name == ADD:
-        return _mutate(
-            controller, params, add_milestone,
-            messages.duplicate_milestone, messages.added_milestone,
-        )
+        return _mutate(state, params, milestones.ADD)
     if name == WITHDRAW:
-        return _mutate(
-            controller, params, withdraw_milestone,
-            messages.unknown_milestone, messages.withdrew_milestone,
-        )
+        return _mutate(state, params, milestones.WITHDRAW)
     if name == JUDGE:
         try:
-            judgment = controller.judge()
+            judgment = judge_state(state)
         except Exception as error:
-            return ToolResult(messages.format_progress_error(error), rejected=True)
-        return ToolResult(format_progress_verdict(controller.settle(judgment)))
-    return ToolResult(messages.unknown_tool(name), rejected=True)
+            return Outcome(ToolResult(messages.format_progress_error(error), rejected=True))
+        return judged(judgment, ToolResult(format_progress_verdict(judgment.verdict)))
+    return Outcome(ToolResult(messages.unknown_tool(name), rejected=True))

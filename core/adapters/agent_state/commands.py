@@ -1,7 +1,8 @@
 """``/agent-state`` parsing and handling (docs/primitives.md#command-parsing).
 
-Every sub-command emits exactly one notice; a handler returns it with the mutation to apply
-(``None`` for reads and refusals).
+Every sub-command emits exactly one notice; a handler returns it with the mutation it made
+(``None`` for reads and refusals), and ``run_command`` answers with the ``Outcome`` the adapter's
+controller settles (``core/adapters/controller.py``).
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from typing import Callable
 from core.adapters.agent_state import messages, mutations
 from core.adapters.agent_state.format import format_agent_state
 from core.adapters.agent_state.mutations import Mutation
+from core.adapters.controller import Outcome, changed_state
 from core.adapters.grammar import CONFIRM, SubCommand, Words, arg
 from core.adapters.host import Notice
 from core.adapters.parsing import is_blank_rest, is_confirmed, single_argument, split_subcommand
 from core.jsutil import ANY, NON_WS, WS, js_trim, js_trim_start
 from core.state import WORK_ITEM_STATUSES, AgentState, AgentStateError
 
-Outcome = tuple[Notice, Mutation | None]
+Handled = tuple[Notice, Mutation | None]
 
 # ``add``/``decide``: the greedy whitespace run gives back only what the content needs, so
 # trailing whitespace and newlines stay in the content (docs/primitives.md#command-parsing).
@@ -34,17 +36,17 @@ def _warning(message: str) -> Notice:
     return Notice(message, "warning")
 
 
-def _usage() -> Outcome:
+def _usage() -> Handled:
     return _warning(messages.USAGE), None
 
 
-def _status(state: AgentState, rest: str) -> Outcome:
+def _status(state: AgentState, rest: str) -> Handled:
     if not is_blank_rest(rest):
         return _usage()
     return _info(format_agent_state(state.snapshot())), None
 
 
-def _objective(state: AgentState, rest: str) -> Outcome:
+def _objective(state: AgentState, rest: str) -> Handled:
     objective = js_trim(rest)
     if objective == "":
         return _usage()
@@ -56,11 +58,11 @@ def _objective(state: AgentState, rest: str) -> Outcome:
 
 def _adder(
     add: Callable[[AgentState, dict[str, str]], Mutation], done: Callable[[str], str]
-) -> Callable[[AgentState, str], Outcome]:
+) -> Callable[[AgentState, str], Handled]:
     """``add`` and ``decide``: ``<id> <content...>``, content kept as typed
     (docs/primitives.md#command-parsing)."""
 
-    def handle(state: AgentState, rest: str) -> Outcome:
+    def handle(state: AgentState, rest: str) -> Handled:
         m = _ID_AND_CONTENT.fullmatch(js_trim_start(rest))
         if m is None:
             return _usage()
@@ -71,7 +73,7 @@ def _adder(
     return handle
 
 
-def _set(state: AgentState, rest: str) -> Outcome:
+def _set(state: AgentState, rest: str) -> Handled:
     m = _ID_AND_STATUS.fullmatch(js_trim(rest))
     if m is None:
         return _usage()
@@ -82,7 +84,7 @@ def _set(state: AgentState, rest: str) -> Outcome:
     return _info(messages.status_set(item_id, status)), mutation
 
 
-def _remove(state: AgentState, rest: str) -> Outcome:
+def _remove(state: AgentState, rest: str) -> Handled:
     item_id = single_argument(rest)
     if item_id is None:
         return _usage()
@@ -92,7 +94,7 @@ def _remove(state: AgentState, rest: str) -> Outcome:
     return _info(messages.removed_work_item(item_id)), mutation
 
 
-def _clear(state: AgentState, rest: str) -> Outcome:
+def _clear(state: AgentState, rest: str) -> Handled:
     snapshot = state.snapshot()
     if not is_confirmed(rest):
         return _warning(
@@ -119,7 +121,7 @@ SUBCOMMANDS: tuple[SubCommand, ...] = tuple(SubCommand(COMMAND, sub, args, help)
     ("clear", (CONFIRM,), "Clear the objective, work items and decisions"),
 ))
 
-_HANDLERS: dict[str, Callable[[AgentState, str], Outcome]] = {
+_HANDLERS: dict[str, Callable[[AgentState, str], Handled]] = {
     "status": _status,
     "objective": _objective,
     "add": _adder(mutations.add_work_item, messages.added_work_item),
@@ -130,8 +132,13 @@ _HANDLERS: dict[str, Callable[[AgentState, str], Outcome]] = {
 }
 
 
-def run_command(state: AgentState, args: str) -> Outcome:
+def run_command(state: AgentState, args: str) -> Outcome[list[Notice], AgentState]:
     """Handle ``/agent-state <args>``; core errors become a warning via ``formatStateError``."""
+    notice, mutation = _handle(state, args)
+    return Outcome([notice], changed_state(mutation))
+
+
+def _handle(state: AgentState, args: str) -> Handled:
     parsed = split_subcommand(args)
     handler = _HANDLERS.get(parsed[0]) if parsed else None
     if parsed is None or handler is None:

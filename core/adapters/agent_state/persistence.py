@@ -24,24 +24,24 @@ def payload(state: AgentState) -> dict[str, Any]:
     return {"schemaVersion": ADAPTER_SCHEMA_VERSION, "state": state.snapshot()}
 
 
-def load_state(entries: Iterable[Mapping[str, Any]]) -> tuple[AgentState, bool]:
-    """The state from the newest matching entry and whether it was valid.
+def restore(entries: Iterable[Mapping[str, Any]]) -> AgentState | None:
+    """The state held by the newest matching entry (the empty state when there is none), or None
+    when that entry is invalid.
 
-    An invalid newest entry gives an empty state: never a fallback to an older entry.
     Extra envelope keys are allowed (upstream; the handoff adapter rejects them, see
     docs/primitives.md#restore-rules).
     """
     entry = latest_custom(entries, ENTRY_TYPE)
     if entry is None:
-        return empty_state(), True
+        return empty_state()
     data = entry.get("data", _ABSENT)
     if (
         not isinstance(data, dict)
         or not is_schema_version_one(data.get("schemaVersion", _ABSENT))
         or "state" not in data
     ):
-        return empty_state(), False
+        return None
     try:
-        return restore_agent_state(data["state"]), True
+        return restore_agent_state(data["state"])
     except AgentStateError:
-        return empty_state(), False
+        return None

@@ -8,7 +8,8 @@ from typing import Any
 from core.adapters.agent_state import messages, mutations
 from core.adapters.agent_state.format import format_agent_state
 from core.adapters.agent_state.mutations import Mutation
-from core.adapters.host import ToolDef
+from core.adapters.controller import Outcome, changed_state
+from core.adapters.host import ToolDef, ToolResult
 from core.state import WORK_ITEM_STATUSES, AgentState
 
 _ABSENT: Any = object()
@@ -129,9 +130,14 @@ _MUTATING = {
 }
 
 
-def run_tool(state: AgentState, name: str, params: Any) -> tuple[str, Mutation | None]:
-    """Execute one tool; every error comes back as text, with no mutation (so a mutating tool
-    without a mutation was turned down).
+def run_tool(state: AgentState, name: str, params: Any) -> Outcome[ToolResult, AgentState]:
+    """Execute one tool; a mutating tool that made no mutation was turned down."""
+    text, mutation = _execute(state, name, params)
+    return Outcome(ToolResult(text, rejected=mutation is None and name != GET), changed_state(mutation))
+
+
+def _execute(state: AgentState, name: str, params: Any) -> tuple[str, Mutation | None]:
+    """The tool's text and mutation; every error comes back as text, with no mutation.
 
     Params that are not a dict (docs/primitives.md#tool-params-that-are-not-dicts): ``None`` fails
     like a property read on JS ``null``; any other non-dict reads as ``{}``.

@@ -1,0 +1,28 @@
+"""``add`` and ``withdraw`` of one milestone, as the command and the tools both run them: the
+core's mutation and the verbatim texts that answer it (``mutations.py``, ``messages.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from . import messages
+from .mutations import Mutation, State, add_milestone, withdraw_milestone
+
+
+@dataclass(frozen=True)
+class MilestoneChange:
+    mutate: Callable[[State, Any], Mutation]
+    rejected: Callable[[Any], str]  # why an unchanged mutation of a valid milestone was turned down
+    done: Callable[[Any], str]
+
+    def answer(self, result: Mutation, milestone: Any) -> str:
+        """``done`` on a change, else why not."""
+        if result.changed:
+            return self.done(milestone)
+        return messages.INVALID_MILESTONE if result.reason == "invalid" else self.rejected(milestone)
+
+
+ADD = MilestoneChange(add_milestone, messages.duplicate_milestone, messages.added_milestone)
+WITHDRAW = MilestoneChange(withdraw_milestone, messages.unknown_milestone, messages.withdrew_milestone)

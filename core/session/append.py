@@ -1,0 +1,105 @@
+"""Locked appends: how a log adds an entry to its file (docs/session-format.md#how-pideck-writes-an-entry).
+
+Every append takes the file's exclusive advisory lock, reads what other writers appended meanwhile
+(so the new entry's parent is the file's leaf as it is now, not as it was), repairs a partial last
+line a crashed writer left, and writes the whole line at once. What a line holds and how it is
+serialised is ``writer.py``'s; whether the log may be written is ``access.py``'s, asked again
+under the lock because the file may have been replaced meanwhile.
+"""
+
+from __future__ import annotations
+
+import os
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Callable, Iterator, Protocol
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: appends are not locked
+    fcntl = None  # type: ignore[assignment]
+
+from .errors import FILE_GONE, ReadOnlySession, cannot_write
+from .index import EntryIndex
+from .tail import Tailer
+from .writer import Clock, IdFactory, iso_timestamp, serialise, unique_id, write_all
+
+Build = Callable[[str, "str | None", str], dict[str, Any]]
+"""``build(id, parentId, timestamp)``: the entry to append."""
+
+
+class Target(Protocol):
+    """What an append asks of its log (``SessionLog``)."""
+
+    @property
+    def read_only_reason(self) -> str | None: ...
+
+    @property
+    def index(self) -> EntryIndex: ...
+
+    @property
+    def leaf_id(self) -> str | None: ...
+
+    def refresh(self) -> object: ...
+
+
+class Appender:
+    """Appends to one session file under its lock; ``tail`` is the log's reader of that file."""
+
+    def __init__(self, path: Path, tail: Tailer, clock: Clock, id_factory: IdFactory) -> None:
+        self._path, self._tail, self._clock, self._id_factory = path, tail, clock, id_factory
+        self._lock_fd: int | None = None
+
+    @contextmanager
+    def locked(self) -> Iterator[None]:
+        """Hold the file's exclusive lock across a whole read-derive-append (re-entrant).
+
+        A mutation decides what to append from the state it read; taking the lock around both
+        (and refreshing inside it) means a concurrent writer can never be overwritten by a
+        state computed before its entry landed.
+        """
+        if self._lock_fd is not None or fcntl is None:
+            yield
+            return
+        fd = self._open(os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            self._lock_fd = fd
+            yield
+        finally:
+            self._lock_fd = None
+            os.close(fd)  # releases the lock
+
+    def append(self, log: Target, build: Build) -> dict[str, Any]:
+        """Append ``build(id, parent, timestamp)``, parented to the file's leaf, and read it in."""
+        reason = log.read_only_reason
+        if reason is not None:
+            raise ReadOnlySession(reason)
+        serialise(build("00000000", None, ""))  # a value JSON cannot hold fails here, before any write
+        fd = self._open(os.O_RDWR | os.O_APPEND)
+        try:
+            if fcntl is not None and self._lock_fd is None:
+                fcntl.flock(fd, fcntl.LOCK_EX)  # released by close
+            log.refresh()  # another process may have appended: choose the parent from the file
+            if (reason := log.read_only_reason) is not None:  # emptied or replaced meanwhile
+                raise ReadOnlySession(reason)
+            if self._tail.partial:
+                write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line
+                log.refresh()
+            entry = build(unique_id(log.index.positions, self._id_factory), log.leaf_id,
+                          iso_timestamp(self._clock()))
+            write_all(fd, serialise(entry))
+            log.refresh()
+        finally:
+            os.close(fd)
+        return entry
+
+    def _open(self, flags: int) -> int:
+        """The session file opened to lock or append to it. Non-blocking (something put in its
+        place must not hang pideck); a file that is gone or may not be written is a refusal."""
+        try:
+            return os.open(self._path, flags | getattr(os, "O_NONBLOCK", 0))
+        except FileNotFoundError:
+            raise ReadOnlySession(FILE_GONE) from None
+        except PermissionError as exc:
+            raise ReadOnlySession(cannot_write(exc.strerror or "permission denied")) from None

@@ -1,0 +1,76 @@
+"""Entry bodies read back from the session file when a record is asked for more than the index
+knows (``records.py``), with the few most recent ones kept.
+
+The index (``indexing.py``) keeps only where each line sits; a body is read again from the file,
+one ``pread`` of that line, each time it is needed and not kept. Derived state reads the same few
+small entries again and again (the newest state of each primitive), so the last ones read are
+kept; of big message bodies, only the last.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from .indexing import Indexer
+from .parse import loads_line, upgrade_legacy_message
+from .records import EntryRecord
+
+BODIES_KEPT = 32
+"""Bodies of entries other than messages kept after being read."""
+
+
+class BodyReader:
+    """Reads the bodies of a log's entries. One lives as long as its log, so a record of an older
+    generation still reads through it; what it knows is dropped with each new generation."""
+
+    def __init__(self, path: Path, read: Indexer) -> None:
+        self._path = path
+        self.reset(read)
+
+    def reset(self, read: Indexer) -> None:
+        """Start over with the indexer of a new generation of the file (its legacy flag decides how
+        a body reads, its warnings get a body that cannot be read back)."""
+        self._read = read
+        self._memo: tuple[EntryRecord, dict[str, Any]] | None = None  # the last message body read
+        self._bodies: OrderedDict[EntryRecord, dict[str, Any]] = OrderedDict()  # recent other bodies
+        self.failed = False
+        """An entry's body could not be read back: the warnings now hold one a fresh read gives only
+        when it reads that entry (see ``keeping.py``)."""
+
+    def load(self, record: EntryRecord) -> dict[str, Any]:
+        """Read one entry's line back from the file (the ``Loader`` of ``records.py``)."""
+        memo = self._memo
+        if memo is not None and memo[0] is record:
+            return memo[1]
+        if (body := self._bodies.get(record)) is not None:
+            self._bodies.move_to_end(record)
+            return body
+        try:
+            fd = os.open(self._path, os.O_RDONLY)
+            try:
+                raw = os.pread(fd, record.length, record.offset)
+            finally:
+                os.close(fd)
+            value = loads_line(raw, depth_checked=record.type != "message")  # (checked when indexed)
+        except (OSError, ValueError) as exc:
+            value, problem = None, str(exc)
+        else:
+            problem = "it changed on disk"
+        if isinstance(value, dict) and self._read.legacy:
+            value = upgrade_legacy_message(value)
+            if not isinstance(value.get("id"), str):
+                value = {**value, "id": record.id, "parentId": record.parent_id}
+        if isinstance(value, dict) and value.get("id") == record.id:
+            if record.type == "message":
+                self._memo = (record, value)
+            else:
+                self._bodies[record] = value
+                if len(self._bodies) > BODIES_KEPT:
+                    self._bodies.popitem(last=False)
+            return value
+        self.failed = True
+        self._read.warn(f"line {record.line_no}: entry {record.id} could not be read back ({problem})")
+        return {"type": record.type, "id": record.id, "parentId": record.parent_id}
