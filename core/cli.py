@@ -383,16 +383,25 @@ def human_size(size: float) -> str:
 
 
 def cmd_demo(args: argparse.Namespace, tui: OpenTui) -> int:
-    """``pideck demo``: write a session with every pane populated to a temp dir and open it."""
+    """``pideck demo``: write a session with every pane populated to a temp dir and open it; the
+    message log says where it is (another shell can drive it), and the folder is removed when the
+    app ends (``--keep``: kept, and its path printed)."""
+    import shutil
     import tempfile
     from pathlib import Path
 
-    from core.demo import write_demo
+    from core.demo import demo_why, write_demo
     from core.opening import Opened
 
-    path = Path(tempfile.mkdtemp(prefix="pideck-demo-")) / "demo.jsonl"
-    status = tui(Opened(write_demo(path)))
-    print(f"The demo session is kept at {path}")
+    folder = Path(tempfile.mkdtemp(prefix="pideck-demo-"))
+    path = folder / "demo.jsonl"
+    try:
+        status = tui(Opened(write_demo(path), why=demo_why(path, args.keep)))
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+    if args.keep:
+        print(f"The demo session is kept at {path}")
     return status
 
 
@@ -408,15 +417,39 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
             return EXIT_USAGE
         return tui(None, **shown)
     args.session = args.session if args.path is None else args.path
+    from core.opening import describe_missing, is_bare_word, open_directory
     from core.opening import open_deck as open_session_deck
 
+    named = args.session
+    # A person typed this path: a typo must not become a session (docs/session-format.md#what-pideck-path-opens).
+    if named is not None and not os.path.lexists(named):
+        if args.path is not None and is_bare_word(named):
+            return unknown_command(named)
+        if not args.new:
+            emit(f"pideck: {describe_missing(named)}", sys.stderr)
+            return EXIT_WARNING
+        return tui(lambda: open_session_deck(named, write=args.write), **shown)
+    directory = named is not None and os.path.isdir(named)
     prefer = None
-    if args.session is None and not os.environ.get("PIDECK_SESSION"):
+    if directory or (named is None and not os.environ.get("PIDECK_SESSION")):
         from core.todo.config import load_tui_config
 
         prefer = load_tui_config()[0].prefer_kind  # (its warnings are the app's to show)
-    opened = open_session_deck(args.session, write=args.write, agents=True, prefer=prefer)
-    return tui(opened, **shown)
+    # The session is opened (and maybe created) only once the app knows it has a terminal to run in.
+    if directory or (named is None and args.new):
+        return tui(lambda: open_directory(named or os.getcwd(), new=args.new, write=args.write, prefer=prefer),
+                   **shown)
+    return tui(lambda: open_session_deck(named, write=args.write, agents=True, prefer=prefer), **shown)
+
+
+def unknown_command(word: str) -> int:
+    """``pideck WORD`` where WORD is no file and reads as a command: argparse's own answer to an
+    unknown command (its usage, ``invalid choice``, exit 2), never the app on a new file named WORD."""
+    try:
+        build_parser(help_lists=False).parse_args([word])
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_USAGE
+    return EXIT_USAGE  # (not reached: WORD is no command, or the app's form would not have been chosen)
 
 
 def cmd_install(args: argparse.Namespace) -> int:
@@ -455,9 +488,10 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     of ``run`` and ``tool`` (it loads their declarations, which ``--version`` does not need)."""
     parser = argparse.ArgumentParser(
         prog="pideck",
-        usage="pideck [--session PATH | PATH] [--write]\n       pideck --overview\n       pideck COMMAND [options]",
+        usage="pideck [--session PATH | PATH] [--new] [--write]\n       pideck --overview\n       pideck COMMAND [options]",
         description="A live deck for a coding agent's declared state, kept in a pi session log. "
-                    "Without a command, pideck opens the TUI on PATH or on the newest session for "
+                    "Without a command, pideck opens the TUI on PATH (a directory: its newest session; "
+                    "a PATH that does not exist only with --new) or on the newest session for "
                     "this directory.",
     )
     parser.add_argument("--version", action="version", version=f"pideck {__version__}")
@@ -539,7 +573,10 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
 
     p = sub.add_parser("demo", help="open the TUI on a generated demo session",
                        description="Write a demo session (every pane populated) to a temp dir and "
-                       "open it in the TUI, writable.")
+                       "open it in the TUI, writable; the message log says its path, so another "
+                       "shell can drive it (pideck tool --session PATH ...). The temp dir is removed "
+                       "when the app ends.")
+    p.add_argument("--keep", action="store_true", help="keep the demo session when the app ends, and print its path")
     p.set_defaults(func=cmd_demo, needs_tui=True)
 
     p = sub.add_parser("overview", help="one row per session: todos, work items, milestones, packets, activity",
@@ -599,10 +636,14 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
 
 
 def build_tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pideck", usage="pideck [--session PATH | PATH] [--write] | pideck --overview",
+    parser = argparse.ArgumentParser(prog="pideck",
+                                     usage="pideck [--session PATH | PATH] [--new] [--write] | pideck --overview",
                                      description="Open the TUI.")
-    parser.add_argument("path", metavar="PATH", nargs="?", help="session file (default: as --session)")
+    parser.add_argument("path", metavar="PATH", nargs="?", help="session file, or a directory: its newest "
+                        "session (default: as --session)")
     _session_options(parser)
+    parser.add_argument("--new", action="store_true", help="create PATH when it does not exist (without PATH: "
+                        "a new session for this directory)")
     parser.add_argument("--overview", action="store_true",
                         help="open on the sessions overview of this directory (every session, live)")
     parser.add_argument("--all", action="store_true",

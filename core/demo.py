@@ -94,6 +94,16 @@ def write_demo(
     return deck
 
 
+def demo_why(path: Path, keep: bool = False) -> str:
+    """What the message log says of the demo session as the app starts: where it is, so another
+    shell can drive it, and what becomes of it."""
+    import shlex
+
+    fate = "kept" if keep else "removed"
+    return (f"a demo session at {path}, {fate} when the app ends; drive it from another shell with "
+            f"`pideck tool --session {shlex.quote(str(path))} NAME [JSON]`")
+
+
 def counter_ids() -> Callable[[], str]:
     """Deterministic 8-hex entry ids (tests and screenshots)."""
     numbers = itertools.count(1)

@@ -13,7 +13,7 @@ from typing import Callable
 from core.deck import Deck
 from core.conversations.plan import AGENT_NAMES
 from core.session.discovery import (AGENT_KINDS, SessionInfo, as_conversation, is_pi_session_path, new_session_path,
-                                    newest_session)
+                                    newest_session, read_header)
 from core.session.errors import NoSession, ReadOnlySession
 from core.session.log import SessionLog
 from core.todo.config import load_config
@@ -41,11 +41,13 @@ def choose_session(
     pideck_only: bool = False,
     agents: bool = False,
     prefer: str | None = None,
+    new: bool = False,
 ) -> SessionLog:
     """``path``, else ``$PIDECK_SESSION``, else the newest session for ``cwd`` (pideck's or pi's,
     as ``pi --continue`` picks), else a new pideck session. A path that does not exist becomes a new
     pideck session there, except inside pi's folders without ``write``. pi's own files open
-    read-only unless ``write`` is set.
+    read-only unless ``write`` is set. ``new`` (and no ``path``): a new pideck session for ``cwd``,
+    whatever exists (``pideck --new``).
 
     ``agents`` lets the agents' own conversations (Claude Code, Codex, Gemini CLI; always
     read-only) compete for the newest, as ``pideck`` in a directory does; ``prefer`` names a kind
@@ -61,6 +63,8 @@ def choose_session(
     """
     cwd = os.fspath(cwd) if cwd is not None else os.getcwd()
     writable = True if write else None  # None: the log decides by where the file lives
+    if new and path is None:
+        return SessionLog.create_for_cwd(cwd)
     chosen = path if path is not None else os.environ.get("PIDECK_SESSION") or None
     if chosen is not None:
         target = Path(chosen)
@@ -137,13 +141,89 @@ def open_deck(
     clock: Callable[[], int] | None = None,
     agents: bool = False,
     prefer: str | None = None,
+    new: bool = False,
 ) -> Opened:
     """The Deck over the session ``choose_session`` picks, with the user's todo configuration."""
     config, problems = load_config()
     why = None
-    if path is None and agents and not pideck_only and not os.environ.get("PIDECK_SESSION"):
+    if path is None and agents and not pideck_only and not new and not os.environ.get("PIDECK_SESSION"):
         newest, why = default_choice(os.fspath(cwd) if cwd is not None else os.getcwd(), prefer)
         path = newest.path if newest is not None else None
     log = choose_session(path, write=write, cwd=cwd, create=create, pideck_only=pideck_only, agents=agents,
-                         prefer=prefer)
+                         prefer=prefer, new=new)
     return Opened(Deck(log, todo_config=config, clock=clock), [f"config: {p}" for p in problems], why)
+
+
+# -- what a person typed: ``pideck PATH`` (docs/session-format.md#what-pideck-path-opens) -----------
+
+
+def open_directory(folder: str | os.PathLike[str], *, new: bool = False, write: bool = False,
+                   prefer: str | None = None) -> Opened:
+    """``pideck DIR``: what ``pideck`` run in DIR opens (``directory_choice``), a new pideck session
+    for DIR when it has none; ``new`` (``pideck --new DIR``): a new one whatever it has."""
+    folder = os.path.abspath(folder)
+    path, why = (None, "a new pideck session, as --new asks") if new else directory_choice(folder, prefer)
+    opened = open_deck(path, write=write, cwd=folder, new=path is None)
+    opened.why = why
+    return opened
+
+
+def directory_choice(folder: str | os.PathLike[str], prefer: str | None) -> tuple[Path | None, str]:
+    """What ``pideck DIR`` opens, and why: what ``pideck`` run in DIR would (``default_choice``),
+    else, for a folder that holds sessions itself (pi's or pideck's folder of one directory's
+    sessions), its newest session file; None (with ``default_choice``'s why) when it has neither."""
+    chosen, why = default_choice(folder, prefer)
+    if chosen is not None:
+        return chosen.path, why
+    for path in _jsonl_files(folder, newest_first=True):
+        if read_header(path) is not None:
+            return path, "the newest session file in that folder"
+    return None, why
+
+
+def _jsonl_files(folder: str | os.PathLike[str], newest_first: bool = False) -> list[Path]:
+    """The regular ``*.jsonl`` files in ``folder`` (none when it cannot be listed)."""
+    found: list[tuple[float, Path]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    if entry.name.endswith(".jsonl") and entry.is_file():
+                        found.append((entry.stat().st_mtime if newest_first else 0.0, Path(entry.path)))
+                except OSError:
+                    continue
+    except (OSError, ValueError):
+        return []
+    found.sort(key=lambda item: (-item[0], item[1].name))
+    return [path for _, path in found]
+
+
+def is_bare_word(text: str) -> bool:
+    """Whether ``text`` reads as a command word rather than a path: no path separator and no
+    ``.jsonl`` suffix (``pideck stauts`` is a mistyped command, ``pideck ./stauts`` a path)."""
+    separators = [os.sep] + ([os.altsep] if os.altsep else [])
+    return bool(text) and not text.endswith(".jsonl") and not any(sep in text for sep in separators)
+
+
+def describe_missing(typed: str) -> str:
+    """One line for a path that does not exist: that it does not exist (nor its folder, when that
+    is missing too), the nearest session file in its folder by name (a typo, most likely), and that
+    ``--new`` creates it. ``typed`` is shown as the person typed it."""
+    import difflib
+    import shlex
+
+    from core.untrusted import visible_controls as shown  # (a typed path may hold any character)
+
+    if not typed:
+        return "an empty path names no session file"
+    folder, name = os.path.split(typed.rstrip(os.sep) or typed)
+    create = f"`pideck --new {shlex.quote(shown(typed))}` creates it"
+    if folder and not os.path.isdir(folder):
+        return f"{shown(typed)} does not exist, nor does its folder {shown(folder)}; {create}"
+    # by stem: every candidate ends in .jsonl, which alone would make unrelated names look near
+    stems = {path.name.removesuffix(".jsonl"): path.name for path in _jsonl_files(folder or os.curdir)}
+    nearest = difflib.get_close_matches(name.removesuffix(".jsonl"), stems, n=1)
+    if not nearest:
+        return f"{shown(typed)} does not exist; {create}"
+    return (f"{shown(typed)} does not exist (the nearest session in its folder: "
+            f"{shown(os.path.join(folder, stems[nearest[0]]))}); {create}")

@@ -105,8 +105,14 @@ class ConfigError(ValueError):
     pass
 
 
-def check_value(key: str, value: Any, table: str = "todo") -> Any:
-    """The value if it is valid for ``key`` of ``table``; raises ConfigError naming the key otherwise."""
+SWITCH_WORDS = {"on": True, "off": False}
+"""What a switch also takes in pideck's own config, as ``/todos poke on|off`` speaks."""
+
+
+def check_value(key: str, value: Any, table: str = "todo", words: bool = True) -> Any:
+    """The value if it is valid for ``key`` of ``table``; raises ConfigError naming the key otherwise.
+    ``words``: a switch takes ``on`` and ``off`` too (not in pi-jtodo's JSON, which pi-jtodo reads as
+    well: a word there must not mean one thing to pideck and another to it)."""
     defaults = _TABLE_DEFAULTS[table]
     if key not in defaults:
         raise ConfigError(f"unknown key {key!r}")
@@ -120,8 +126,10 @@ def check_value(key: str, value: Any, table: str = "todo") -> Any:
             raise ConfigError(f"{key} must be a non-empty string (got {value!r})")
         return value
     if isinstance(defaults[key], bool):
+        if words and isinstance(value, str) and value in SWITCH_WORDS:
+            return SWITCH_WORDS[value]
         if not isinstance(value, bool):
-            raise ConfigError(f"{key} must be true or false (got {value!r})")
+            raise ConfigError(f"{key} must be true or false{' (or on, off)' if words else ''} (got {value!r})")
         return value
     minimum = 1 if key in _AT_LEAST_ONE else 0
     if type(value) is not int or value < minimum:
@@ -156,14 +164,14 @@ def _read_text(path: Path) -> str:
 
 
 def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], source: Path,
-           warnings: list[str], table: str = "todo") -> None:
+           warnings: list[str], table: str = "todo", words: bool = True) -> None:
     for name, value in raw.items():
         key = names.get(name)
         if key is None:
             warnings.append(f"{source}: unknown key {name!r} ignored.")
             continue
         try:
-            values[key] = check_value(key, value, table)
+            values[key] = check_value(key, value, table, words)
         except ConfigError as exc:
             warnings.append(f"{source}: {exc}; using {values[key]!r}.")
 
@@ -199,7 +207,7 @@ def load_config(
             warnings.append(f"{json_path}: not valid JSON, ignored ({exc}).")
             raw = {}
         if isinstance(raw, dict):
-            _apply(values, raw, CAMEL_KEYS, json_path, warnings)
+            _apply(values, raw, CAMEL_KEYS, json_path, warnings, words=False)
         else:
             warnings.append(f"{json_path}: not a JSON object, ignored.")
     path = path or config_path()
@@ -236,7 +244,7 @@ def load_notify_config(path: Path | None = None) -> tuple[NotifyConfig, list[str
 
 
 def parse_cli_value(key: str, text: str, table: str = "todo") -> Any:
-    """``pideck config set KEY VALUE``: VALUE is TOML-ish text (true/false, an integer, a word)."""
+    """``pideck config set KEY VALUE``: VALUE is TOML-ish text (true/false or on/off, an integer, a word)."""
     import tomllib
 
     try:

@@ -75,7 +75,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest
     monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
     capsys.readouterr()
     try:
-        code = main(argv, tui=lambda opened: 0)
+        code = main(argv, tui=lambda opened: (opened() if callable(opened) else None, 0)[1])  # (opened, as the app would)
     except SystemExit as exc:
         code = exc.code if isinstance(exc.code, int) else 2
     out, err = capsys.readouterr()

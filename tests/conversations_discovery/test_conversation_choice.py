@@ -15,7 +15,7 @@ from core.session import SessionLog
 
 def opened_by(pideck, *args: str) -> Opened:
     got: list[Opened] = []
-    code, _, err = pideck(*args, tui=lambda opened: got.append(opened) or 0)
+    code, _, err = pideck(*args, tui=lambda opened: got.append(opened() if callable(opened) else opened) or 0)
     assert (code, err) == (0, ""), err
     return got[0]
 

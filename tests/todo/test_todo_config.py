@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from core.todo.config import KEYS, ConfigError, TodoConfig, config_path, load_config, set_config_value, show_config
+from core.todo.config import (KEYS, ConfigError, NotifyConfig, TodoConfig, TuiConfig, config_path, load_config,
+                              load_notify_config, load_tui_config, set_config_value, show_config)
+from pideck_run import pideck  # noqa: F401  (the fixture)
 
 
 @pytest.fixture
@@ -162,3 +164,46 @@ def test_config_set_replaces_the_file_whole_and_keeps_a_symbolic_link(paths, tmp
         set_config_value("widget_max_lines", "4")
     assert tomllib.loads(dotfiles.read_text())["todo"]["widget_max_lines"] == 3
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")) == []
+
+# -- on and off (issue 19): a switch takes them as `/todos poke on|off` speaks, in pideck's TOML and on
+# the command line; pi-jtodo's JSON keeps JSON booleans, since pi-jtodo reads it too
+
+
+@pytest.mark.parametrize("word, value", [("off", False), ("on", True), ("false", False), ("true", True)])
+def test_config_set_tui_bell_takes_on_and_off(paths, word, value):
+    set_config_value("tui.bell", "true" if not value else "false")  # so every word changes something
+    set_config_value("tui.bell", word)
+    assert load_tui_config() == (TuiConfig(bell=value), [])
+    toml_path, _ = paths
+    assert f"bell = {'true' if value else 'false'}" in toml_path.read_text()  # written as a TOML boolean
+
+
+def test_the_cli_sets_a_switch_with_off(paths, pideck):
+    code, out, err = pideck("config", "set", "tui.bell", "off")
+    assert (code, err) == (0, "") and load_tui_config()[0].bell is False
+    code, out, err = pideck("config", "set", "notify.desktop", "off")
+    assert code == 0 and load_notify_config()[0] == NotifyConfig(desktop=False)
+    code, out, err = pideck("config", "set", "watchdog", "off")  # a [todo] switch too
+    assert code == 0 and load_config()[0].watchdog is False
+
+
+def test_the_toml_file_takes_on_and_off(paths):
+    toml_path, _ = paths
+    toml_path.write_text('[tui]\nbell = "off"\n[notify]\ndesktop = "off"\nbell = "on"\n[todo]\nidle_nudge = "off"\n')
+    assert load_tui_config() == (TuiConfig(bell=False), [])
+    assert load_notify_config() == (NotifyConfig(desktop=False, bell=True), [])
+    assert load_config()[0].idle_nudge is False
+
+
+@pytest.mark.parametrize("word", ["On", "yes", "0", ""])
+def test_other_words_are_still_refused_naming_the_key(paths, word):
+    with pytest.raises(ConfigError, match=r"bell must be true or false \(or on, off\)"):
+        set_config_value("tui.bell", word)
+
+
+def test_pi_jtodos_json_keeps_json_booleans(paths):
+    """pi-jtodo reads its own JSON too: a word there would mean one thing to pideck and another to it."""
+    _, json_path = paths
+    json_path.write_text(json.dumps({"idleNudge": "off"}))
+    config, warnings = load_config()
+    assert config.idle_nudge is True and len(warnings) == 1 and "idle_nudge must be true or false" in warnings[0]

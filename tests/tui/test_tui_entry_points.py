@@ -23,7 +23,7 @@ def _no_run(monkeypatch):
 def test_pideck_demo_writes_a_populated_writable_session(monkeypatch, tmp_path, capsys):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # gettempdir() caches, so not $TMPDIR
     started = _no_run(monkeypatch)
-    assert launcher.main(["demo"]) == 0
+    assert launcher.main(["demo", "--keep"]) == 0  # (without --keep it is gone once the app ends: test_tui_demo.py)
     deck = started[0].first_deck
     assert deck.log.writable and deck.log.path.exists() and deck.log.path.is_relative_to(tmp_path)
     assert len(deck.state.snapshot()["workItems"]) == 4 and len(deck.handoff.packets()) == 2
@@ -116,6 +116,26 @@ def test_without_a_terminal_the_app_says_so_and_ends(tmp_path):
     pideck = str(Path(sys.executable).with_name("pideck"))  # the console script, as a user runs it
     done = subprocess.run([pideck, str(path)], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
     assert (done.returncode, done.stdout, done.stderr) == (2, "", launcher.NO_TERMINAL + "\n")
+
+
+@pytest.mark.parametrize("form", [["--new", "{dir}/new.jsonl"], ["--new"], []])
+def test_without_a_terminal_nothing_is_created(tmp_path, form):
+    """`pideck --new PATH`, `pideck --new` and `pideck` in a directory with no session would create
+    one: without a terminal the app cannot run, so nothing is written at all."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    home, work = tmp_path / "home", tmp_path / "work"
+    work.mkdir()
+    pideck = str(Path(sys.executable).with_name("pideck"))
+    env = {**os.environ, "PIDECK_HOME": str(home)}
+    argv = [pideck, *(a.format(dir=work) for a in form)]
+    done = subprocess.run(argv, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60, cwd=work,
+                          env=env)
+    assert (done.returncode, done.stderr) == (2, launcher.NO_TERMINAL + "\n")
+    assert list(work.iterdir()) == [] and not home.exists()
 
 
 @pytest.mark.parametrize("width, shown", [

@@ -1,0 +1,75 @@
+"""`pideck demo` says where its session is as it starts, so another shell can drive it, and removes
+its temporary folder when the app ends (issue 19)."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from core.cli import main as cli_main
+from tui import launcher
+from tui.app import PideckApp
+from tui.widgets.message_log import MessageLog
+
+
+@pytest.fixture
+def temp(tmp_path, monkeypatch) -> Path:
+    folder = tmp_path / "temp"
+    folder.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folder))  # gettempdir() caches, so not $TMPDIR
+    return folder
+
+
+def run_for_a_moment(seen: list):
+    """``PideckApp.run`` as a headless Pilot run: what the message log shows once the app is up,
+    and whether the demo's file is there meanwhile; another shell drives it meanwhile."""
+
+    def run(self: PideckApp) -> None:
+        async def main() -> None:
+            async with self.run_test(size=(120, 40)) as pilot:
+                await pilot.pause()
+                path = self.first_deck.log.path
+                seen.append((path, path.exists(), [text for _, _, text in self.query_one(MessageLog).messages]))
+                # what the message log offers: another shell's call, here in process
+                assert cli_main(["tool", "--session", str(path), "agent_state_add_work_item",
+                                 '{"id": "from-shell", "content": "Driven from another shell"}']) == 0
+
+        asyncio.run(main())
+
+    return run
+
+
+def test_the_demo_says_its_path_at_start_and_removes_its_folder_on_exit(temp, monkeypatch, capsys):
+    seen: list = []
+    monkeypatch.setattr(PideckApp, "run", run_for_a_moment(seen))
+    assert launcher.main(["demo"]) == 0
+    [(path, existed, messages)] = seen
+    assert existed and path.is_relative_to(temp)
+    opened = [m for m in messages if m.startswith("Opened demo.jsonl")]
+    assert opened and str(path) in opened[0] and f"pideck tool --session {path}" in opened[0], messages
+    assert "removed when the app ends" in opened[0]
+    assert not path.parent.exists() and list(temp.iterdir()) == []  # the folder is gone
+    assert "kept at" not in capsys.readouterr().out
+
+
+def test_demo_keep_keeps_it_and_prints_where(temp, monkeypatch, capsys):
+    seen: list = []
+    monkeypatch.setattr(PideckApp, "run", run_for_a_moment(seen))
+    assert launcher.main(["demo", "--keep"]) == 0
+    [(path, _, messages)] = seen
+    assert path.exists() and "from-shell" in path.read_text()
+    assert f"The demo session is kept at {path}" in capsys.readouterr().out
+    assert any("kept when the app ends" in m for m in messages)
+
+
+def test_the_folder_goes_even_when_the_app_fails(temp, monkeypatch):
+    def crash(self: PideckApp) -> None:
+        raise RuntimeError("the app broke")
+
+    monkeypatch.setattr(PideckApp, "run", crash)
+    with pytest.raises(RuntimeError):
+        launcher.main(["demo"])
+    assert list(temp.iterdir()) == []

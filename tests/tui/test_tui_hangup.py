@@ -1,0 +1,127 @@
+"""An app whose terminal goes away ends (issue 19, bug 14, second half): on SIGHUP, and when its
+terminal hangs up under it with SIGHUP ignored (`nohup`, a parent that ignores it), where the
+terminal's input only gives end-of-file. It ends with status 129 (128 + SIGHUP, what a shell reports
+for a hang-up) and the demo's temporary folder is removed as on a quit.
+
+These run the console script in a pseudo-terminal, as a person's terminal runs it (like
+`test_without_a_terminal_the_app_says_so_and_ends` in test_tui_entry_points.py); each takes a
+second or two."""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tui.launcher import HANGUP_STATUS
+
+PIDECK = str(Path(sys.executable).with_name("pideck"))  # the console script, as a user runs it
+STARTED = b"Agent State"  # a pane title: the app is up and drawn
+
+
+class Child:
+    """``pideck demo`` in a pseudo-terminal of 120x40."""
+
+    def __init__(self, tmp_path: Path, ignore_sighup: bool = False) -> None:
+        self.temp = tmp_path / "temp"
+        self.temp.mkdir()
+        env = {**os.environ, "TMPDIR": str(self.temp), "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+        env.pop("TEXTUAL_ALLOW_SIGNALS", None)
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: never back into pytest
+            try:
+                if ignore_sighup:
+                    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+                os.execve(PIDECK, [PIDECK, "demo"], env)
+            finally:
+                os._exit(127)
+        self.pid, self.fd, self.output, self.status = pid, fd, b"", None
+
+    def read_until(self, text: bytes, timeout: float = 30) -> bool:
+        deadline = time.monotonic() + timeout
+        while text not in self.output and time.monotonic() < deadline:
+            if select.select([self.fd], [], [], 0.1)[0]:
+                try:
+                    self.output += os.read(self.fd, 1 << 16)
+                except OSError:
+                    break
+        return text in self.output
+
+    def wait(self, timeout: float) -> int | None:
+        """The exit status (a signal as its negative number), None if still running after ``timeout``."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+            self.drain()
+        return None
+
+    def drain(self) -> None:
+        """Read what the app wrote, as a terminal does: a full terminal would hold the app's writes."""
+        try:
+            if select.select([self.fd], [], [], 0.05)[0]:
+                self.output += os.read(self.fd, 1 << 16)
+        except OSError:  # closed by the test, or the app is gone
+            time.sleep(0.05)
+
+    def close(self) -> None:
+        if self.status is None and self.wait(0) is None:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        try:
+            os.close(self.fd)
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def child(tmp_path):
+    made: list[Child] = []
+
+    def start(**options) -> Child:
+        made.append(Child(tmp_path, **options))
+        assert made[-1].read_until(STARTED), made[-1].output[-2000:]
+        return made[-1]
+
+    yield start
+    for c in made:
+        c.close()
+
+
+def test_sighup_ends_the_app_and_the_demo_folder_goes(child):
+    app = child()
+    os.kill(app.pid, signal.SIGHUP)
+    assert app.wait(10) == HANGUP_STATUS
+    assert list(app.temp.iterdir()) == []  # the demo's folder, removed as on a quit
+
+
+def test_a_closed_terminal_ends_the_app(child):
+    """The terminal window is closed: the kernel hangs up the terminal and sends SIGHUP."""
+    app = child()
+    os.close(app.fd)
+    assert app.wait(10) == HANGUP_STATUS
+    assert list(app.temp.iterdir()) == []
+
+
+def test_a_hung_up_terminal_ends_the_app_with_sighup_ignored(child):
+    """Only end-of-file on the terminal tells: Textual's input thread reads an empty string there and
+    goes on reading, at full speed, forever."""
+    app = child(ignore_sighup=True)
+    os.close(app.fd)
+    assert app.wait(10) == HANGUP_STATUS
+    assert list(app.temp.iterdir()) == []
+
+
+def test_a_quit_still_ends_with_status_0(child):
+    app = child()
+    os.write(app.fd, b"\x11")  # ctrl+q
+    assert app.wait(10) == 0
+    assert list(app.temp.iterdir()) == []
