@@ -1,72 +1,37 @@
-"""Completion and palette providers, both read from the command registry (``core.registry``) and
-from the screen's current view of the session: nothing here types a command again."""
+"""The command palette's providers, read from the command registry (``core.registry``) and from the
+screen's current view of the session: nothing here types a command again. Completion of the
+command line, which needs no screen, is in ``tui/completion.py``."""
 
 from __future__ import annotations
 
 from functools import partial
-from typing import TYPE_CHECKING, Callable
+from typing import Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
-from textual.suggester import Suggester
 
 from core.adapters.grammar import SubCommand
-from core.registry import NAMESPACES, SUBCOMMANDS, appends, find, subcommands
+from core.registry import SUBCOMMANDS, appends
 from core.state import WORK_ITEM_STATUSES
 from core.view import DeckView
-from tui.text import clean, has_controls
+from tui.text import clean
 from tui.widgets.todos import goal_key
 
-if TYPE_CHECKING:
-    from tui.screens.deck import DeckScreen
 
+@runtime_checkable
+class CommandScreen(Protocol):
+    """What the providers use of the screen the palette was opened from (the deck screen). A
+    Protocol, not the screen's class: the deck screen imports this module, so importing it back
+    would close an import circle (tests/tui/test_tui_imports.py)."""
 
-def words_for(view: DeckView, namespace: str, sub: str, index: int) -> list[str]:
-    """The words that may complete argument ``index`` of ``/namespace sub``: the declared choices,
-    or the ids the view holds for it."""
-    command = find(namespace, sub)
-    if command is None or index >= len(command.args):
-        return []
-    arg = command.args[index]
-    return view.words(arg.words) if arg.words is not None else list(arg.choices)
+    view: DeckView
 
+    def fill_command(self, text: str) -> None: ...
 
-Words = Callable[[str, str, int], list[str]]
-"""``(namespace, sub, argument index)`` -> the words that may complete that argument."""
+    def show_row(self, kind: str, key: str) -> None: ...
 
-
-def complete(value: str, words: Words) -> str | None:
-    """The completed command line for ``value`` (namespace, sub-command or argument), or None.
-    A completed word ends with a space when more can follow, so the next word does not glue on."""
-    if not value.startswith("/") or value.endswith(" "):
-        return None
-    parts = value[1:].split(" ")
-    if len(parts) == 1:
-        candidates = [(n, True) for n in NAMESPACES]
-    elif len(parts) == 2:
-        candidates = [(c.sub, bool(c.args)) for c in subcommands(parts[0]) if c.sub]
-    else:
-        command = find(parts[0], parts[1])
-        index = len(parts) - 3
-        more = command is not None and index + 1 < len(command.args)
-        candidates = [(w, more) for w in words(parts[0], parts[1], index)]
-    stem = parts[-1]
-    for word, more in candidates:  # a suggestion is drawn raw by Input: never one with control characters
-        if word.startswith(stem) and word != stem and not has_controls(word):
-            return value + word[len(stem):] + (" " if more else "")
-    return None
-
-
-class CommandSuggester(Suggester):
-    """Inline completion for the command line; ids come from the screen's current view."""
-
-    def __init__(self, view: Callable[[], DeckView]) -> None:
-        super().__init__(use_cache=False, case_sensitive=True)
-        self.view = view
-
-    async def get_suggestion(self, value: str) -> str | None:
-        return complete(value, partial(words_for, self.view()))
+    def run_line(self, line: str) -> None: ...
 
 
 def highlight_plain(matcher: Matcher, text: str) -> Content:
@@ -79,10 +44,8 @@ def highlight_plain(matcher: Matcher, text: str) -> Content:
     return content
 
 
-def _deck_screen(provider: Provider) -> DeckScreen | None:
-    from tui.screens.deck import DeckScreen
-
-    return provider.screen if isinstance(provider.screen, DeckScreen) else None
+def _deck_screen(provider: Provider) -> CommandScreen | None:
+    return provider.screen if isinstance(provider.screen, CommandScreen) else None
 
 
 READ_ONLY_NOTE = "read-only session: refused here · "

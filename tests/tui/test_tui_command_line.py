@@ -6,12 +6,25 @@ import asyncio
 
 from textual import events
 
-from tui.commands import CommandSuggester, complete
-from tui.widgets.command_line import CommandLine
+from tui.completion import CommandSuggester, Completion, complete, completion
+from tui.widgets.command_line import CommandLine, FilterBar
 from tui.widgets.keyed_table import KeyedTable
 from tui_fixtures import demo_deck, make_app, run, settled, take_in
 
 HOSTILE_ID = "\x1b[2Jclr\x9b\u202e"
+KEY_NAMES = {"/": "slash", "-": "minus", " ": "space"}
+CHARACTERS = {"slash": "/", "minus": "-", "space": " ", "tab": "\t"}
+
+
+async def burst(pilot, *keys: str) -> None:
+    """Post every key at once, the way the driver posts what a terminal multiplexer or a fast
+    typist sends in one read (Pilot's ``press`` waits for the app to go idle after each key, which
+    hides a key handled out of order), then let the app take them in."""
+    for key in keys:
+        name = KEY_NAMES.get(key, key)
+        pilot.app.post_message(events.Key(name, key if len(key) == 1 else CHARACTERS.get(name)))
+    await pilot.pause()
+    await pilot.pause()
 
 
 def test_a_hostile_work_item_id_in_the_command_line_is_shown_visibly(tmp_path):
@@ -132,11 +145,178 @@ def test_a_burst_of_keys_completes_in_order(tmp_path):
 
     async def scenario(pilot):
         line = app.query_one(CommandLine)
-        for key in ["slash", *"agent-st", "tab", *"se", "tab", *"pa", "tab", *"do", "tab"]:
-            character = "/" if key == "slash" else "\t" if key == "tab" else "-" if key == "minus" else key
-            app.post_message(events.Key("minus" if key == "-" else key, character))
-        await pilot.pause()
-        await pilot.pause()
+        await burst(pilot, *"/agent-st", "tab", *"se", "tab", *"pa", "tab", *"do", "tab")
         assert line.value == "/agent-state set parse done"
+
+    run(app, scenario)
+
+
+def test_editing_keys_apply_in_the_order_they_were_typed(tmp_path):
+    # ctrl+u, home, left and ctrl+w are Input bindings, and a binding's action ran
+    # only once its key had bubbled up to the app, after the characters typed behind it ("hello
+    # world" home X gave "hello worldX"; ctrl+u then "/agent-progress withdraw e" gave "thdraw e").
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        await burst(pilot, *"hello world", "home", "X")
+        assert line.value == "Xhello world"
+        await burst(pilot, "end", "ctrl+u", *"/agent-progress withdraw e")
+        assert line.value == "/agent-progress withdraw e"
+        await burst(pilot, "left", "left", "Z", "end", "ctrl+w", *"m1")
+        assert line.value == "/agent-progress withdrawZ m1"
+        await burst(pilot, "ctrl+u", *"abc", "left", "left", "ctrl+k", "d")  # (ctrl+k: to the end)
+        assert line.value == "ad"
+
+    run(app, scenario)
+
+
+def test_keys_typed_on_a_table_keep_their_order_with_editing_keys(tmp_path):
+    # A table has focus: the screen puts the characters on the command line ("/" opens the
+    # filter). The keys typed behind the first one were already queued on the table: they must
+    # still land on that line, after it, in order.
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        table = app.query_one("#work-items", KeyedTable)
+        line, filter_bar = app.query_one(CommandLine), app.query_one(FilterBar)
+        table.focus()
+        await pilot.pause()
+        await burst(pilot, *"hello world", "home", "X")
+        assert line.value == "Xhello world" and app.focused is line
+        table.focus()
+        await pilot.pause()
+        await burst(pilot, *"/parse", "left", "X")
+        assert filter_bar.value == "parsXe" and app.focused is filter_bar
+        assert line.value == "Xhello world"
+
+    run(app, scenario)
+
+
+def test_enter_in_a_burst_runs_the_line_typed_before_it_and_keeps_what_follows(tmp_path):
+    # Enter is an Input binding too: it ran after the keys behind it, so the line it ran held them,
+    # and the screen then emptied the line, losing them.
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        await burst(pilot, *"/todos", "enter", *"/agent")
+        assert type(app.screen).__name__ == "TodosScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert line.value == "/agent"
+        assert app.history[-1] == "/todos"
+
+    run(app, scenario)
+
+
+# ------------------------------------------------------------------ Tab with several candidates
+
+
+def _words(ns, sub, i):
+    if (ns, sub, i) == ("agent-state", "set", 0):
+        return ["parse", "pack", "flag"]
+    return ["open", "in_progress", "blocked", "done"] if (ns, sub, i) == ("agent-state", "set", 1) else []
+
+
+def test_completion_finds_the_common_prefix_and_the_candidates():
+    # The first match was taken silently ("/agent-state s" gave "status", "set"
+    # was lost) and nothing completed after "set ".
+    assert completion("/agent-state s", _words) == Completion("/agent-state s", ("status", "set"))
+    assert completion("/ag", _words) == Completion("/agent-", ("agent-state", "agent-progress", "agent-handoff"))
+    assert completion("/agent-state se", _words) == Completion("/agent-state set ", ())
+    assert completion("/agent-state set ", _words) == Completion("/agent-state set ", ("parse", "pack", "flag"))
+    assert completion("/agent-state set p", _words) == Completion("/agent-state set pa", ("parse", "pack"))
+    assert completion("/agent-state set par", _words) == Completion("/agent-state set parse ", ())
+    assert completion("/agent-state set", _words) == Completion("/agent-state set ", ())  # the space that follows
+    assert completion("/agent-state set parse ", _words).candidates == ("open", "in_progress", "blocked", "done")
+    assert completion("/agent-state set parse d", _words) == Completion("/agent-state set parse done", ())
+    assert completion("/agent-state status", _words) is None  # nothing follows
+    assert completion("/agent-state status ", _words) is None
+    assert completion("/nope x", _words) is None
+    assert completion("hello", _words) is None
+    # the inline suggestion offers only what Tab would add to the line
+    assert complete("/agent-state s", _words) is None
+    assert complete("/agent-state set p", _words) == "/agent-state set pa"
+
+
+def test_tab_shows_the_candidates_and_completes_ids_after_set(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        await pilot.press(*"/agent-state s", "tab")
+        assert line.value == "/agent-state s" and line.candidates == ("status", "set")
+        assert "status · set" in "".join(segment.text for segment in line.render_line(0))
+        await pilot.press("e")  # typing on puts the candidates away
+        assert line.candidates == ()
+        assert "·" not in "".join(segment.text for segment in line.render_line(0))
+        await pilot.press("tab")
+        assert line.value == "/agent-state set "
+        await pilot.press("tab")  # the work items' ids
+        assert line.value == "/agent-state set " and set(line.candidates) == {"parse", "flag", "bench", "docs"}
+        await pilot.press("p", "tab", "tab")
+        assert line.value == "/agent-state set parse " and line.candidates == ("open", "in_progress", "blocked", "done")
+        await pilot.press("d", "tab", "enter")
+        await settled(pilot)
+        assert app.query_one("#work-items", KeyedTable).get_cell("parse", "status").plain == "✓"
+        assert app.focused is line
+
+    run(app, scenario)
+
+
+def test_candidates_from_the_log_are_shown_literally(tmp_path):
+    deck = demo_deck(tmp_path)
+    deck.apply("/agent-state add [red]x[/red] Markup id")
+    deck.apply("/agent-state add [/bold] Closing tag id")
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        await pilot.press(*"/agent-state set [", "tab")
+        assert line.value == "/agent-state set [" and set(line.candidates) == {"[red]x[/red]", "[/bold]"}
+        drawn = "".join(segment.text for segment in line.render_line(0))
+        assert "[red]x[/red]" in drawn and "[/bold]" in drawn
+
+    run(app, scenario)
+
+
+def test_many_candidates_are_cut_to_the_line_with_a_count(tmp_path):
+    deck = demo_deck(tmp_path)
+    for n in range(40):
+        deck.apply(f"/agent-state add item-{n:02} Item {n}")
+    app = make_app(deck)
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        await pilot.press(*"/agent-state set i", "tab")
+        assert line.value == "/agent-state set item-" and len(line.candidates) == 40
+        drawn = "".join(segment.text for segment in line.render_line(0)).rstrip()
+        assert "item-00 · item-01" in drawn and drawn.endswith("more") and "item-39" not in drawn
+        assert len(drawn) <= line.size.width
+
+    run(app, scenario, size=(80, 24))
+
+
+# ------------------------------------------------------------------ pasting several lines
+
+
+def test_a_paste_of_several_lines_is_refused_and_says_why(tmp_path):
+    # Input kept the first line of a paste and dropped the rest without a word.
+    app = make_app(demo_deck(tmp_path))
+    said: list[str] = []
+
+    async def scenario(pilot):
+        app.notify = lambda message, **kw: said.append(message)  # type: ignore[method-assign]
+        line = app.query_one(CommandLine)
+        await pilot.press(*"/agent-state add x ")
+        app.post_message(events.Paste("/agent-state add a First\n/agent-state add b Second\n"))
+        await pilot.pause()
+        assert line.value == "/agent-state add x " and line.cursor_position == len(line.value)
+        assert len(said) == 1 and "2 lines" in said[0] and "one" in said[0]
+        # one line with its line break (copied as a whole line) is pasted as that line
+        app.post_message(events.Paste("\r\nFirst thing\r\n\n"))
+        await pilot.pause()
+        assert line.value == "/agent-state add x First thing" and len(said) == 1
 
     run(app, scenario)

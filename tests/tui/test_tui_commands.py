@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.command import CommandList, CommandPalette
 
-from tui.commands import complete
+from tui.completion import complete
 from tui.widgets.command_line import CommandLine
 from tui.widgets.header import HeaderInfo, render_header
 from tui.widgets.keyed_table import KeyedTable
@@ -16,7 +16,7 @@ from tui_fixtures import demo_deck, make_app, run, type_line
 
 
 def _counts(app):
-    return len(app.deck_screen.deck.log.records), app.query_one(MessageLog).count
+    return len(app.deck_screen.model.deck.log.records), app.query_one(MessageLog).count
 
 
 def test_agent_state_add_shows_the_new_work_item(tmp_path):
@@ -31,7 +31,7 @@ def test_agent_state_add_shows_the_new_work_item(tmp_path):
         assert _counts(app) == (entries + 1, messages + 1)
         await type_line(pilot, "/agent-state set zed done")
         assert table.get_cell("zed", "status").plain == "✓"
-        assert len(app.deck_screen.deck.log.records) == entries + 2
+        assert len(app.deck_screen.model.deck.log.records) == entries + 2
 
     run(app, scenario)
 
@@ -47,7 +47,7 @@ def test_agent_progress_add_and_judge(tmp_path):
         await type_line(pilot, "/agent-progress judge")
         body = str(app.query_one("#progress-body").render())
         assert "new parser-fuzzed" in body and "not judged yet" not in body
-        assert len(app.deck_screen.deck.log.records) == entries + 3  # the state, then the verdict
+        assert len(app.deck_screen.model.deck.log.records) == entries + 3  # the state, then the verdict
 
     run(app, scenario)
 
@@ -146,7 +146,7 @@ def test_complete_words():
     def words(ns, sub, i):
         return ["parse", "flag"] if (ns, sub, i) == ("agent-state", "set", 0) else ["done"]
 
-    assert complete("/ag", words) == "/agent-state "
+    assert complete("/ag", words) == "/agent-"  # agent-state, -progress, -handoff: their common start
     assert complete("/todos po", words) == "/todos poke "
     assert complete("/agent-state status", words) is None  # complete already, nothing follows
     assert complete("/agent-progress ju", words) == "/agent-progress judge"  # takes no argument
@@ -193,14 +193,14 @@ def test_palette_runs_a_command_on_an_existing_item(tmp_path):
     app = make_app(demo_deck(tmp_path))
 
     async def scenario(pilot):
-        entries = len(app.deck_screen.deck.log.records)
+        entries = len(app.deck_screen.model.deck.log.records)
         await pilot.press("ctrl+p", *"set work item bench done")
         await app.screen.workers.wait_for_complete()
         await pilot.press("enter")
         await pilot.pause()
         table = app.query_one("#work-items", KeyedTable)
         assert table.get_cell("bench", "status").plain == "✓"
-        assert len(app.deck_screen.deck.log.records) == entries + 1
+        assert len(app.deck_screen.model.deck.log.records) == entries + 1
 
     run(app, scenario)
 

@@ -1,0 +1,85 @@
+"""Completion of the command line, from the command registry (``core.registry``) and the screen's
+current view of the session. It needs no screen: the command line and its inline suggester use it,
+and the palette providers (``tui/commands.py``) do not."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from functools import partial
+from typing import Callable
+
+from textual.suggester import Suggester
+
+from core.registry import NAMESPACES, find, subcommands
+from core.view import DeckView
+from tui.text import has_controls
+
+
+def words_for(view: DeckView, namespace: str, sub: str, index: int) -> list[str]:
+    """The words that may complete argument ``index`` of ``/namespace sub``: the declared choices,
+    or the ids the view holds for it."""
+    command = find(namespace, sub)
+    if command is None or index >= len(command.args):
+        return []
+    arg = command.args[index]
+    return view.words(arg.words) if arg.words is not None else list(arg.choices)
+
+
+Words = Callable[[str, str, int], list[str]]
+"""``(namespace, sub, argument index)`` -> the words that may complete that argument."""
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What Tab does to a command line."""
+
+    line: str  # the line after Tab (the same line when the words that fit share no more of a start)
+    candidates: tuple[str, ...] = ()  # the words that fit, when more than one does: shown to the person
+
+
+def completion(value: str, words: Words) -> Completion | None:
+    """Tab on ``value`` (namespace, sub-command or argument, the last word possibly empty), or
+    None when no word fits there. One word that fits completes, with a space when more can
+    follow (so the next word does not glue on); several complete to what they all start with
+    and are listed, as a shell and pi's editor do, never the first one silently."""
+    if not value.startswith("/"):
+        return None
+    parts = value[1:].split(" ")
+    if len(parts) == 1:
+        fitting = [(n, True) for n in NAMESPACES]
+    elif len(parts) == 2:
+        fitting = [(c.sub, bool(c.args)) for c in subcommands(parts[0]) if c.sub]
+    else:
+        command = find(parts[0], parts[1])
+        index = len(parts) - 3
+        more = command is not None and index + 1 < len(command.args)
+        fitting = [(w, more) for w in words(parts[0], parts[1], index)]
+    stem = parts[-1]
+    # The line is drawn safely but an inline suggestion is drawn raw by Input: never a word with
+    # control characters, here or in the suggestion.
+    found = {w: more for w, more in fitting if w.startswith(stem) and not has_controls(w)}
+    if not found:
+        return None
+    if len(found) == 1:
+        [(word, more)] = found.items()
+        line = value + word[len(stem):] + (" " if more else "")
+        return Completion(line) if line != value else None
+    return Completion(value + os.path.commonprefix(list(found))[len(stem):], tuple(found))
+
+
+def complete(value: str, words: Words) -> str | None:
+    """The line Tab would make of ``value`` when it adds to it (the inline suggestion), or None."""
+    found = completion(value, words)
+    return found.line if found is not None and found.line != value else None
+
+
+class CommandSuggester(Suggester):
+    """Inline completion for the command line; ids come from the screen's current view."""
+
+    def __init__(self, view: Callable[[], DeckView]) -> None:
+        super().__init__(use_cache=False, case_sensitive=True)
+        self.view = view
+
+    async def get_suggestion(self, value: str) -> str | None:
+        return complete(value, partial(words_for, self.view()))
