@@ -24,7 +24,7 @@ from core.diff import PART_TITLES, Change, diff_points
 from core.points import Point, Restorer
 from core.session.interface import ReadableLog
 from core.todo import constants as c
-from core.todo.replay import followup_kind, message_text
+from core.todo.replay import Replay, followup_kind, message_text
 
 SESSION = "session"
 """The part of labels, branch summaries and session names: no derived state, but the timeline's."""
@@ -40,7 +40,15 @@ PRIMITIVE_TOOLS = {
 }
 """The entry types a tool call writes, with the name (prefix) of the tools that write them."""
 
-GATE_GAVE_UP = frozenset({"no_progress", "stalled", "unchanged", "watchdog"})
+GAVE_UP_WHY = {
+    "no_progress": "no progress between stops",
+    "stalled": "validation still weak",
+    "unchanged": "confidence unchanged",
+    "watchdog": "the agent stayed idle",
+}
+"""Why the gates gave up, by disarm reason."""
+
+GATE_GAVE_UP = frozenset(GAVE_UP_WHY)
 """Disarm reasons that mean the gates stopped poking with the work still open."""
 
 
@@ -55,6 +63,7 @@ class Event:
     source: str | None  # TOOL, COMMAND, GATE, or None when the log does not tell
     text: str
     changes: tuple[Change, ...] = ()
+    said: str = ""  # what the entry said to the agent: a follow-up's text, the ownership gate's reply
 
 
 def picked_by_activity(kind: str | None, custom_type: str | None, role: str | None, tool_name: str | None) -> bool:
@@ -75,6 +84,7 @@ class Update:
 
     new: list[Event] = field(default_factory=list)
     reset: bool = False
+    pending: bool = False  # ``limit`` stopped the walk before the branch's end: update again for the rest
 
 
 class Activity:
@@ -92,11 +102,17 @@ class Activity:
         self._count = 0  # branch entries walked
         self._anchor: Mapping[str, Any] | None = None  # the last of them
         self._last_message: tuple[str | None, Callable[[int], Mapping[str, Any]], int] | None = None
-        self._conversation = False  # the branch holds messages: a pi session
         self._user_arm_at = -2  # position of the last cycle entry a person's /todos poke wrote
 
-    def update(self) -> Update:
-        """Take in what the branch gained since the last call (the log is refreshed first)."""
+    @property
+    def walked(self) -> int:
+        """How many entries of the branch the walk has taken in."""
+        return self._count
+
+    def update(self, limit: int | None = None) -> Update:
+        """Take in what the branch gained since the last call (the log is refreshed first).
+        ``limit``: take in at most that many of the entries the walk looks at, so a long session's
+        first walk can be shown in pieces (``Update.pending`` says more is left)."""
         self.log.refresh()
         result = Update()
         selection = self.log.branch_select(picked_by_activity, self._count, self._anchor) if self._count else None
@@ -106,9 +122,12 @@ class Activity:
             selection = self.log.branch_select(picked_by_activity)
             assert selection is not None  # a selection from the start always answers
         picked, length, record_at, last = selection
+        if limit is not None and len(picked) > limit:
+            position, _, key = picked[limit - 1]
+            picked, length, last = picked[:limit], position + 1, record_at(key)  # (where the next piece starts)
+            result.pending = True
         for position, kind, key in picked:
             if kind[0] == "message":
-                self._conversation = True
                 self._last_message = (kind[2], record_at, key)
                 if kind[2] == "toolResult" and kind[3] == c.TOOL_NAME:
                     result.new += self._todo_result(position, record_at(key))
@@ -150,8 +169,9 @@ class Activity:
     def _todo_result(self, position: int, entry: Mapping[str, Any]) -> list[Event]:
         message = entry.get("message")
         message = message if isinstance(message, dict) else {}
-        if c.OWNERSHIP_CONTINUATION in message_text(message.get("content")):
-            extra, source = ["write rejected by the ownership gate"], GATE
+        said = ""
+        if c.OWNERSHIP_CONTINUATION in (reply := message_text(message.get("content"))):
+            extra, source, said = ["write rejected by the ownership gate"], GATE, reply
         elif message.get("isError") is True:
             extra, source = ["todo call failed"], TOOL
         else:
@@ -159,6 +179,8 @@ class Activity:
         events = self._state_entry(position, entry, source, extra)
         if not events and extra:  # a rejection whose result holds no state candidate
             events = [self._event(position, entry, TODO, source, extra[0])]
+        if said:  # (on the rejection's own line, not on the changes the same result made)
+            events = [replace(e, said=said) if e.text == extra[0] else e for e in events]
         details = message.get("details")
         agent_plan = details.get("agentPlan") if isinstance(details, dict) else None
         noun = agent_plan.get("noun") if isinstance(agent_plan, dict) else None
@@ -187,7 +209,7 @@ class Activity:
         named = f" ({names(ids, '#')})" if ids else ""
         text = _FOLLOWUPS.get(kind or "", "follow-up sent").format(ids=named)
         source = COMMAND if kind == "poke" and self._user_arm_at == position - 1 else GATE
-        return [self._event(position, entry, TODO, source, text)]
+        return [replace(self._event(position, entry, TODO, source, text), said=message_text(entry.get("content")))]
 
     def _verdict(self, position: int, entry: Mapping[str, Any]) -> list[Event]:
         """A judge pideck recorded (``core/verdicts.py``). One that grew the record is already
@@ -204,17 +226,16 @@ class Activity:
 
     def _source_of(self, custom_type: str, entry: Mapping[str, Any]) -> str | None:
         """TOOL when the entry follows an assistant message that called a tool writing this type
-        (pi appends a tool's entry between its call and its result); COMMAND when the branch is a
-        conversation and no such call is open; otherwise None, except what pideck's own writes
-        tell: pideck writes a non-empty todo state only for a todo call, an empty one only for
-        ``/todos clear``."""
+        (pi appends a tool's entry between its call and its result). A todo state tells by itself:
+        it is written with todos only for a todo call, empty only for ``/todos clear``. Otherwise
+        None: the entry is the same whoever wrote it (a pi slash command, or ``pideck tool``, an
+        MCP call or a command line writing into the file), so "who" stays unknown rather than a
+        guess (a conversation's call-less entry once read as a person's, wrongly for pideck's)."""
         prefix = PRIMITIVE_TOOLS[custom_type]
         if self._last_message is not None:
             role, record_at, key = self._last_message
             if role == "assistant" and _calls(record_at(key), prefix):
                 return TOOL
-        if self._conversation:
-            return COMMAND
         if custom_type == c.STATE_CUSTOM_TYPE:
             data = entry.get("data")
             todos = data.get("todos") if isinstance(data, dict) else None
@@ -241,15 +262,28 @@ def _calls(assistant: Mapping[str, Any], prefix: str) -> bool:
     return False
 
 
+def gave_up_words(reason: str) -> str:
+    """``todo gates gave up: no progress between stops``: one wording for the activity row, the
+    strip's header and any other place that says it."""
+    return f"todo gates gave up: {GAVE_UP_WHY[reason]}"
+
+
 _DISARMED = {
     "user": "todo gates turned off",
     "passed": "todo gates passed",
     "no_todos": "todo gates disarmed: no todos",
-    "no_progress": "todo gates gave up: no progress between stops",
-    "stalled": "todo gates gave up: validation still weak",
-    "unchanged": "todo gates gave up: confidence unchanged",
-    "watchdog": "todo gates gave up: the agent stayed idle",
+    **{reason: gave_up_words(reason) for reason in GAVE_UP_WHY},
 }
+
+
+def gave_up(replay: Replay) -> str | None:
+    """The disarm reason while the todo gates stay given up on the agent (until something arms them
+    again) and the list still holds todos; None otherwise."""
+    flags = replay.flags
+    if flags.armed or flags.last_disarm_reason not in GATE_GAVE_UP or not replay.state.todos:
+        return None
+    return flags.last_disarm_reason
+
 
 _FOLLOWUPS = {
     "poke": "poke sent{ids}",

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
 
 from core import verdicts
-from core.activity import Activity, Event
+from core.activity import Activity, Event, gave_up, gave_up_words
 from core.conversations.reader import iso_ms
 from core.adapters.grammar import Words
 from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck
@@ -57,6 +57,8 @@ class DeckView:
     bound: DeckView | None = None  # a followed conversation: the view of its pideck session, once there is one
     elsewhere: Elsewhere | None = None  # another session of the directory is being written (set by a front end)
     inbox: Inbox | None = None  # who else of the directory needs the person (set by a front end that follows)
+    gave_up: str | None = None  # the todo gates gave up on the agent: why (a ``GAVE_UP_WHY`` key), while they stay so
+    unfiltered: DeckView | None = None  # set by a filter (tui/filtering.py): the whole view, whose counts panes keep
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -200,18 +202,21 @@ def build_view(
     strip: tuple[StripLine, ...]
     goals: tuple[GoalRow, ...]
     targets: tuple[str, ...]
+    given_up: str | None
     if not todo:
         strip, goals, overlay, has_todos = (), (), "", False
-        todo_state, targets = TodoState(), ()
+        todo_state, targets, given_up = TodoState(), (), None
     elif old is None or TODO in parts:
         replay = deck.todo.replay()
-        strip = tuple(strip_lines(replay.state, replay.flags.targets, deck.todo.config.widget_max_lines))
+        given_up = gave_up(replay)
+        strip = with_alert(tuple(strip_lines(replay.state, replay.flags.targets, deck.todo.config.widget_max_lines)),
+                           given_up)
         goals = tuple(goal_rows(replay.state))
         overlay, has_todos = deck.todo.overlay_markdown(literal), bool(replay.state.todos)
         todo_state, targets = replay.state, tuple(replay.flags.targets)
     else:
         strip, goals, overlay, has_todos = old.strip, old.goals, old.todo_overlay, old.has_todos
-        todo_state, targets = old.todo_state, old.targets
+        todo_state, targets, given_up = old.todo_state, old.targets, old.gave_up
     if not todo:
         idle_at = None
     elif old is not None and TODO not in parts and old.entries == len(log.records):
@@ -253,7 +258,16 @@ def build_view(
         idle_at=idle_at,
         elsewhere=old.elsewhere if old is not None else None,
         inbox=old.inbox if old is not None else None,
+        gave_up=given_up,
     )
+
+
+def with_alert(strip: tuple[StripLine, ...], reason: str | None) -> tuple[StripLine, ...]:
+    """The strip with its header saying that the gates gave up (``reason``), where the person
+    looks first: an activity row alone left it unseen."""
+    if reason is None or not strip:
+        return strip
+    return (replace(strip[0], alert=gave_up_words(reason)), *strip[1:])
 
 
 def with_session(conversation: DeckView, session: DeckView | None, idle_ms: int) -> DeckView:
@@ -280,7 +294,18 @@ def with_session(conversation: DeckView, session: DeckView | None, idle_ms: int)
         state=session.state, progress=session.progress, verdict=session.verdict, verdict_at=session.verdict_at,
         packets=session.packets,
         strip=todos.strip, goals=todos.goals, todo_overlay=todos.todo_overlay, has_todos=todos.has_todos,
-        todo_state=todos.todo_state, targets=todos.targets,
+        todo_state=todos.todo_state, targets=todos.targets, gave_up=todos.gave_up,
         activity=session.activity, activity_epoch=conversation.activity_epoch + session.activity_epoch + 1,
         idle_at=idle_at, agent_todos=conversation.todo_state, bound=session,
+    )
+
+
+def opening_view(path: str, name: str) -> DeckView:
+    """What a screen shows before its first view is read: nothing yet, under the file's name."""
+    return DeckView(
+        path=path, name=name, cwd="", entries=0, writable=False, restore_warnings=(), skipped=(),
+        state=cast(StateSnapshot, {"schemaVersion": 1, "workItems": [], "decisions": []}),
+        progress=ProgressState(hasBaseline=False, currentMilestones=[], recordedMilestones=[]),
+        verdict=None, verdict_at=None, pi_session=False, packets=(), strip=(), goals=(), todo_overlay="",
+        has_todos=False, todo_state=TodoState(), targets=(),
     )

@@ -11,7 +11,7 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Literal, cast
 
-from core.shapes import StateSnapshot
+from core.shapes import ProgressState, StateSnapshot, Verdict
 from core.todo.display import StripLine, strip_lines
 from core.todo.model import TodoItem
 from core.view import DeckView
@@ -65,11 +65,34 @@ def filtered(view: DeckView, rule: Rule) -> DeckView:
     snapshot = cast(StateSnapshot, {**state, "workItems": items, "decisions": decisions})
     packets = tuple(p for p in view.packets if rule.matches(p["id"], p["goal"], p.get("source", ""),
                                                             p.get("destination", "")))
+    progress, verdict = filtered_progress(view, rule)
     todos = [t for t in view.todo_state.todos if keeps_todo(rule, t)]
     groups = {t.group for t in todos}
     goals = tuple(g for g in view.goals if g.group in groups or (rule.words and rule.matches(g.label)))
     strip = filtered_strip(view, todos, rule.max_lines)
-    return dataclasses.replace(view, state=snapshot, packets=packets, goals=goals, strip=strip)
+    return dataclasses.replace(view, state=snapshot, progress=progress, verdict=verdict, packets=packets,
+                               goals=goals, strip=strip, unfiltered=view)
+
+
+def filtered_progress(view: DeckView, rule: Rule) -> tuple[ProgressState, Verdict | None]:
+    """Agent Progress with the milestones the words keep, in every list the pane draws (declared,
+    recorded, and the last verdict's new and withdrawn ones); the status filter keeps them all."""
+    if not rule.words:
+        return view.progress, view.verdict
+
+    def keep(names: object) -> list[str]:
+        return [m for m in names if rule.matches(m)] if isinstance(names, list) else []
+
+    progress = view.progress
+    kept = cast(ProgressState, {**progress, "currentMilestones": keep(progress["currentMilestones"]),
+                                "recordedMilestones": keep(progress["recordedMilestones"])})
+    if view.verdict is None:
+        return kept, None
+    verdict: dict[str, object] = dict(view.verdict)
+    for key in ("newMilestones", "withdrawnMilestones"):
+        if key in verdict:
+            verdict[key] = keep(verdict[key])
+    return kept, cast(Verdict, verdict)
 
 
 def filtered_strip(view: DeckView, todos: list[TodoItem], max_lines: int) -> tuple[StripLine, ...]:
@@ -79,7 +102,8 @@ def filtered_strip(view: DeckView, todos: list[TodoItem], max_lines: int) -> tup
     if not every:
         return ()
     kept = strip_lines(dataclasses.replace(view.todo_state, todos=todos), list(view.targets), max_lines)
-    header = strip_lines(view.todo_state, list(view.targets), 1)[0]
+    # the view's own header when it has one: it may carry an alert (core/view.py with_alert)
+    header = view.strip[0] if view.strip else strip_lines(view.todo_state, list(view.targets), 1)[0]
     hidden = len(every) - len(todos)
     if hidden:  # (before the plan's intention, which a narrow strip cuts first)
         counts, dash, intention = header.text.partition(" — ")

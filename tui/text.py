@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
+from typing import Iterable
 
 from rich.text import Text
 
@@ -46,17 +47,38 @@ def one_line(value: object, style: str = "") -> Text:
     return text
 
 
-def clock_time(timestamp: str | None) -> str:
-    """``15:50:53`` (UTC) of an entry's ISO timestamp; the first 8 characters of anything else."""
+def clock_time(timestamp: str | None, dated: bool = False) -> str:
+    """``15:50:53`` (UTC) of an entry's ISO timestamp, ``11-30 15:50:53`` with ``dated`` (a list
+    whose times span days); the first 8 characters of anything else."""
+    width = 14 if dated else 8
     if timestamp is None:
-        return "--:--:--"
+        return "--:--:--".rjust(width)
     try:
         moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
     except ValueError:
-        return timestamp[:8]
+        return timestamp[:width]
     if moment.tzinfo is not None:
         try:
             moment = moment.astimezone(timezone.utc)
         except OverflowError:  # (0001-01-01T00:00:00+01:00: before year 1 in UTC)
             pass
-    return moment.strftime("%H:%M:%S")
+    return moment.strftime("%m-%d %H:%M:%S" if dated else "%H:%M:%S")
+
+
+def spans_days(timestamps: Iterable[str | None]) -> bool:
+    """Whether the (ISO) timestamps fall on more than one day (UTC): times alone would mislead."""
+    days = {clock_day(t) for t in timestamps}
+    days.discard(None)
+    return len(days) > 1
+
+
+def clock_day(timestamp: str | None) -> str | None:
+    if timestamp is None:
+        return None
+    try:
+        moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
+        if moment.tzinfo is not None:
+            moment = moment.astimezone(timezone.utc)
+    except (ValueError, OverflowError):
+        return None
+    return moment.strftime("%Y-%m-%d")

@@ -70,6 +70,7 @@ class StripLine:
     active: bool = False  # header: some item is open
     scored: bool = True  # False: an item of an agent's own plan, which has no confidence
     doing: str | None = None  # an agent's in-progress item: what the agent says it is doing
+    alert: str = ""  # header: what the person must know of the list, after its counts (the gates gave up)
 
 
 def _item_line(item: TodoItem, branch: str, targets: set[str], scored: bool = True) -> StripLine:

@@ -31,11 +31,11 @@ BRANCHED_EVENTS = [
     (4, "b5397fd0", "todo", "tool", "user intention set"),
     (4, "b5397fd0", "todo", "tool", "intent understanding none → 90"),
     (4, "b5397fd0", "todo", "tool", "goal parser added"),
-    (5, "a6a7dde9", "state", "command", "objective set"),
-    (5, "a6a7dde9", "state", "command", "work items parse, cli added"),
-    (5, "a6a7dde9", "state", "command", "decision format added"),
-    (6, "fb9f4e14", "progress", "command", "milestone parser-skeleton declared"),
-    (7, "b200b1af", "handoff", "command", "packet h1 created"),
+    (5, "a6a7dde9", "state", None, "objective set"),
+    (5, "a6a7dde9", "state", None, "work items parse, cli added"),
+    (5, "a6a7dde9", "state", None, "decision format added"),
+    (6, "fb9f4e14", "progress", None, "milestone parser-skeleton declared"),
+    (7, "b200b1af", "handoff", None, "packet h1 created"),
     (10, "35491fb0", "session", None, "session named Parser work"),
     (11, "fa8ee7f1", "session", None, "label checkpoint-1 on 5b1e7958"),
     (14, "3d8a879e", "todo", "tool", "todo #parse completed"),
@@ -48,13 +48,13 @@ BRANCHED_EVENTS = [
     (14, "3d8a879e", "todo", "tool", "goal parser closed loop 85 → 97"),
     (14, "3d8a879e", "todo", "tool", "goal parser ownership none → 96"),
     (14, "3d8a879e", "todo", "tool", "goal (no group) added"),
-    (15, "0c4958b7", "progress", "command", "milestone streaming-reader declared"),
-    (15, "0c4958b7", "progress", "command", "verdict: baseline set (1 milestone)"),
+    (15, "0c4958b7", "progress", None, "milestone streaming-reader declared"),
+    (15, "0c4958b7", "progress", None, "verdict: baseline set (1 milestone)"),
     (17, "302721a2", "todo", "gate", "todo gates armed"),
     (18, "6f36ee6c", "todo", "gate", "poke sent (#cli, #docs)"),
     (19, "da072054", "todo", "gate", "completion challenged (#parse)"),
-    (20, "09353a65", "handoff", "command", "invalid entry: Agent Handoff reads as empty"),
-    (20, "09353a65", "handoff", "command", "packet h1 removed"),
+    (20, "09353a65", "handoff", None, "invalid entry: Agent Handoff reads as empty"),
+    (20, "09353a65", "handoff", None, "packet h1 removed"),
     (22, "9b75b179", "session", None, "branch summary: Tried a late experiment and abandoned it."),
     (23, "80f95293", "session", None, "label streaming-start on 505aa600"),
     (25, "fd78b857", "session", None, "session named Streaming parser"),
@@ -153,7 +153,8 @@ def pi_session(path: Path) -> PiSession:
 def test_sources_in_a_pi_session(tmp_path):
     s = pi_session(tmp_path / "pi.jsonl")
     s.assistant("Done for now.", stop="stop")
-    s.state([{"id": "parse", "content": "Parse", "status": "done"}])  # no open call: a person's command
+    # no open call: a pi slash command, or pideck writing into the file; the entry does not say which
+    s.state([{"id": "parse", "content": "Parse", "status": "done"}])
     s.assistant("Handing over.", ("c2", "agent_handoff_create", {}), ("c3", "agent_progress_add_milestone", {}))
     s.packets({"schemaVersion": 1, "id": "h1", "source": "a", "goal": "g"})
     s.progress(["m"])
@@ -162,7 +163,7 @@ def test_sources_in_a_pi_session(tmp_path):
     s.todo_write("c5", [])
     assert [(e.entry_id, e.part, e.source, e.text) for e in activity_of(s.path).events] == [
         ("e0000003", "state", "tool", "work item parse added"),
-        ("e0000006", "state", "command", "work item parse: open → done"),
+        ("e0000006", "state", None, "work item parse: open → done"),
         ("e0000008", "handoff", "tool", "packet h1 created"),
         ("e0000009", "progress", "tool", "milestone m declared"),
         ("e0000011", "todo", "tool", "todos #t1, #t2 … #t12 added"),

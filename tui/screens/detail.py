@@ -23,7 +23,7 @@ from core.activity import Event
 from core.diff import change_line
 from core.todo.display import icon as todo_icon
 from core.view import DeckView
-from tui.text import clean, safe
+from tui.text import clean, safe, spans_days
 from tui.widgets.events import event_line
 
 Subject = tuple[str, str]
@@ -158,6 +158,10 @@ def event_detail(event: Event) -> Detail:
     body = event_line(event)
     body.no_wrap, body.overflow = False, "fold"
     body.append(f"\n\nentry {clean(event.entry_id)} · {clean(event.timestamp or 'no time')}\n", "dim")
+    if event.said:  # a follow-up changes no state: its text is all there is to see of it
+        body.append("\nSaid to the agent\n", "bold")
+        body.append_text(safe(event.said, multiline=True))
+        body.append("\n")
     if event.changes:
         body.append("\nChanges\n", "bold")
         for change in event.changes:
@@ -166,18 +170,26 @@ def event_detail(event: Event) -> Detail:
     return Detail("event", event.entry_id, f"Event at entry {clean(event.entry_id)}", body)
 
 
+HISTORY_SHOWN = 200
+"""Changes a detail lists, newest first: a work item of a long session can have thousands, and the
+timeline (f8) lists them all."""
+
+
 def history_text(events: Sequence[Event]) -> Text:
     text = Text()
     text.append("History in this session\n", "bold")
     if not events:
         text.append("  no change to it on this branch (pideck's own sessions have no source for a\n"
                     "  primitive's entries; the activity view lists every event)\n", "dim")
-    for event in reversed(events):  # newest first, as in the activity view
-        line = event_line(event)
+    dated = spans_days((events[0].timestamp, events[-1].timestamp)) if events else False
+    for event in reversed(events[-HISTORY_SHOWN:]):  # newest first, as in the activity view
+        line = event_line(event, dated)
         line.no_wrap, line.overflow = False, "fold"
         text.append("  ")
         text.append_text(line)
         text.append("\n")
+    if len(events) > HISTORY_SHOWN:
+        text.append(f"  … {len(events) - HISTORY_SHOWN:,} older changes: the timeline (f8) lists them all\n", "dim")
     return text
 
 

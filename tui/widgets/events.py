@@ -22,18 +22,24 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from core.activity import COMMAND, GATE, TOOL, Event
-from tui.text import clean, clock_time
+from tui.text import clean, clock_time, spans_days
 from tui.widgets.keyed_table import FLASH
 
 PART_STYLES = {"state": "cyan", "progress": "green", "handoff": "magenta", "todo": "yellow", "session": "blue"}
-SOURCE_WORDS = {TOOL: "agent", COMMAND: "person", GATE: "gate"}
+SOURCE_WORDS = {TOOL: "agent", COMMAND: "person", GATE: "gate", "": "unknown"}
+"""Who wrote an event (``Event.source``); "" is an entry whose writer the log does not tell, said
+as such rather than left blank (core/activity.py ``Activity._source_of``)."""
 
 
-def event_line(event: Event) -> Text:
-    """``14:55:13 agent  todo     todo #t3 completed``: the text last, so the ellipsis cuts it."""
+def source_word(event: Event) -> str:
+    return SOURCE_WORDS.get(event.source or "", SOURCE_WORDS[""])
+
+
+def event_line(event: Event, dated: bool = False) -> Text:
+    """``14:55:13 agent   todo     todo #t3 completed``: the text last, so the ellipsis cuts it."""
     text = Text(no_wrap=True, overflow="ellipsis", end="")
-    text.append(f"{clock_time(event.timestamp)} ", "dim")
-    text.append(f"{SOURCE_WORDS.get(event.source or '', ''):<7}", "dim")
+    text.append(f"{clock_time(event.timestamp, dated)} ", "dim")
+    text.append(f"{source_word(event):<8}", "dim")
     text.append(f"{event.part:<9}", PART_STYLES.get(event.part, ""))
     text.append(clean(event.text))
     return text
@@ -41,7 +47,7 @@ def event_line(event: Event) -> Text:
 
 def event_matches(event: Event, words: Sequence[str]) -> bool:
     """Every word (lower case) is in the event's text, part or source."""
-    haystack = f"{event.text} {event.part} {SOURCE_WORDS.get(event.source or '', '')}".lower()
+    haystack = f"{event.text} {event.part} {source_word(event)}".lower()
     return all(word in haystack for word in words)
 
 
@@ -64,6 +70,12 @@ class EventList(ScrollView, can_focus=True):
     class Chosen(Message):
         event: Event
 
+    @dataclass
+    class Highlighted(Message):
+        """The cursor is on another event (or the events under it changed)."""
+
+        event: Event | None
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.events: tuple[Event, ...] = ()
@@ -73,6 +85,7 @@ class EventList(ScrollView, can_focus=True):
         self.cursor = 0  # row on screen order: 0 is the newest shown
         self.flash: set[int] = set()  # indexes of events that just arrived
         self.flash_seconds = 0.0
+        self.dated = False  # the events span days: their times carry the date
         self._lines: dict[int, Text] = {}
 
     # -- data ---------------------------------------------------------------------------------------
@@ -83,6 +96,10 @@ class EventList(ScrollView, can_focus=True):
         words = tuple(words)
         if epoch == self.epoch and words == self.words and events is self.events:
             return
+        dated = bool(events) and spans_days((events[0].timestamp, events[-1].timestamp))
+        if dated != self.dated:
+            self.dated = dated
+            self._lines.clear()
         if epoch != self.epoch or words != self.words or len(events) < len(self.events):
             fresh = epoch == self.epoch and words == self.words
             self.events, self.epoch, self.words = events, epoch, words
@@ -140,7 +157,7 @@ class EventList(ScrollView, can_focus=True):
         index = self.shown[len(self.shown) - 1 - row]
         text = self._lines.get(index)
         if text is None:
-            text = self._lines[index] = event_line(event)
+            text = self._lines[index] = self.line(event)
         line = text.copy()
         line.truncate(width, overflow="ellipsis", pad=True)
         segments = list(line.render(self.app.console))
@@ -151,12 +168,19 @@ class EventList(ScrollView, can_focus=True):
             style += Style(reverse=True)
         return Strip(Segment.apply_style(segments, style), width)
 
+    def line(self, event: Event) -> Text:
+        """One event's line (the timeline's list shows more columns)."""
+        return event_line(event, self.dated)
+
     # -- keys ---------------------------------------------------------------------------------------
 
     def action_move(self, step: int) -> None:
         if not self.shown:
             return
+        before = self.selected
         self.cursor = max(0, min(len(self.shown) - 1, self.cursor + step))
+        if self.selected is not before:
+            self.post_message(self.Highlighted(self.selected))
         height = self.scrollable_content_region.height
         if self.cursor < self.scroll_y:
             self.scroll_to(y=self.cursor, animate=False)

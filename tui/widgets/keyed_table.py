@@ -26,8 +26,9 @@ class KeyedTable(DataTable[Any], Generic[D]):
     the table rebuilt, and then the cursor goes back to its key.
     """
 
-    SHARE = 0.3
-    """No column but the text column gets more than this share of the width (ids are cut with …)."""
+    TEXT_SHARE = 0.5
+    """The text column keeps what it needs up to this share of the width; the other columns (ids,
+    badges, scores) have the rest, so an id is cut only when the text needs the room too."""
     MIN_WIDTH = 8  # a short id stays whole on a narrow pane
 
     def __init__(self, columns: Sequence[tuple[str, str]], fill: str, *, stretch: bool = True, **kwargs) -> None:
@@ -126,20 +127,29 @@ class KeyedTable(DataTable[Any], Generic[D]):
         return style
 
     def column_budget(self) -> dict[str, int]:
-        """Content width per column for the rows there now: each column as wide as its widest cell
-        (or label) up to ``SHARE`` of the room, the text column the rest, so nothing scrolls
-        sideways and one long id cannot push the text off the pane."""
+        """Content width per column for the rows there now, so nothing scrolls sideways. The text
+        column is promised what its widest cell needs, up to ``TEXT_SHARE`` of the room; the other
+        columns share what is left, each whole when it fits (a narrow column never gives room to a
+        wide one), the widest cut with an ellipsis; the text column gets whatever they leave.
+        (A flat cap of 30% per column cut ``tail-truncation`` to ``tail-tru…`` on a 40-column pane
+        whose text column had room to spare.)"""
         scrollbar = self.styles.scrollbar_size_vertical if self.row_count > self.size.height - 1 else 0
         room = self.size.width - scrollbar - 2 * self.cell_padding * len(self._column_keys)
-        cap = max(self.MIN_WIDTH, int(room * self.SHARE))
         natural = dict(self._labels)
         for cells in self._cells.values():
             for key, cell in zip(self._column_keys, cells):
                 natural[key] = max(natural[key], cell.cell_len)
-        widths = {key: min(natural[key], cap) for key in self._column_keys if key != self._fill}
+        text = min(natural[self._fill], int(room * self.TEXT_SHARE))
+        others = sorted((key for key in self._column_keys if key != self._fill), key=lambda k: natural[k])
+        left = room - text
+        widths: dict[str, int] = {}
+        for n, key in enumerate(others):  # narrowest first: each takes its fair share of what is left
+            fair = left // (len(others) - n)
+            widths[key] = min(natural[key], max(fair, self.MIN_WIDTH))
+            left -= widths[key]
         rest = max(room - sum(widths.values()), 6)
         widths[self._fill] = rest if self._stretch else min(natural[self._fill], rest)
-        return widths
+        return {key: widths[key] for key in self._column_keys}
 
     def fit_columns(self) -> None:
         if not self.size.width:

@@ -6,10 +6,10 @@ log cannot rebuild.
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Any, Mapping, Sequence
 
 from core.jsutil import plural
-from core.shapes import Packet, StateSnapshot
+from core.shapes import Packet, ProgressState, StateSnapshot
 from core.view import DeckView
 
 from rich.text import Text
@@ -90,6 +90,21 @@ PANE_TITLES = {"state": "Agent State", "progress": "Agent Progress", "handoff": 
                "conversation": "Conversation"}
 
 
+ORDERS = ("as written", "by status", "newest change first")
+"""How the work items can be listed (``s`` on the table moves on): the state's own order; blocked,
+in progress, open, done; the one changed last first (from the activity's events)."""
+STATUS_ORDER = {"blocked": 0, "in_progress": 1, "open": 2, "done": 3}
+
+
+def ordered_items(items: list[Any], order: str, recency: Mapping[str, int]) -> list[Any]:
+    """``items`` in ``order``; ``recency``: each item's last change (a branch position)."""
+    if order == "by status":
+        return sorted(items, key=lambda i: STATUS_ORDER.get(i["status"], 9))
+    if order == "newest change first":
+        return sorted(items, key=lambda i: -recency.get(i["id"], -1))
+    return items
+
+
 class StatePane(Vertical):
     """Objective, work items with status badges, decisions."""
 
@@ -99,6 +114,8 @@ class StatePane(Vertical):
         super().__init__(**kwargs)
         self.border_title = PANE_TITLES["state"]
         self._objective: str | None | bool = False  # False: nothing shown yet
+        self.order = ORDERS[0]
+        self._shown: tuple[StateSnapshot, Mapping[str, int]] | None = None
 
     def compose(self) -> ComposeResult:
         yield Clamped(2, id="objective")
@@ -106,7 +123,15 @@ class StatePane(Vertical):
                          id="work-items")
         yield KeyedTable([("Id", "id"), ("Decision", "content")], "content", id="decisions")
 
-    def show(self, snapshot: StateSnapshot) -> None:
+    def next_order(self) -> None:
+        self.order = ORDERS[(ORDERS.index(self.order) + 1) % len(ORDERS)]
+        if self._shown is not None:
+            self.show(*self._shown)
+
+    def show(self, snapshot: StateSnapshot, recency: Mapping[str, int] | None = None) -> None:
+        """``recency``: each work item's last change (for "newest change first")."""
+        recency = recency or {}
+        self._shown = (snapshot, recency)
         objective = snapshot.get("objective")
         if objective != self._objective:
             self._objective = objective
@@ -115,27 +140,37 @@ class StatePane(Vertical):
         items = snapshot.get("workItems", [])
         decisions = snapshot.get("decisions", [])
         self.query_one("#work-items", KeyedTable).show(
-            [(i["id"], (i["id"], i["status"], i["content"])) for i in items], work_item_cells
+            [(i["id"], (i["id"], i["status"], i["content"])) for i in ordered_items(items, self.order, recency)],
+            work_item_cells,
         )
         self.query_one("#decisions", KeyedTable).show(
             [(d["id"], (d["id"], d["content"])) for d in decisions], decision_cells
         )
         counts = {s: sum(1 for i in items if i["status"] == s) for s in STATUS_BADGES}
-        self.border_subtitle = " ".join(f"{STATUS_BADGES[s][0]}{n}" for s, n in counts.items() if n) or "no work items"
+        subtitle = " ".join(f"{STATUS_BADGES[s][0]}{n}" for s, n in counts.items() if n) or "no work items"
+        self.border_subtitle = subtitle if self.order == ORDERS[0] else f"{subtitle} · {self.order} (s)"
+
+
+def milestone_names(progress: ProgressState) -> set[str]:
+    return {*progress["currentMilestones"], *progress["recordedMilestones"]}
 
 
 def progress_text(view: DeckView) -> Text:
-    """Declared set, baseline and the newest recorded verdict; new milestones green, withdrawn red."""
+    """Declared set, baseline and the newest recorded verdict; new milestones green, withdrawn red.
+    Under a text filter the rows are the milestones it keeps, the counts the whole record's, and a
+    line says how many the filter hides (as the todo strip's header does)."""
     state, verdict = view.progress, view.verdict
     current, recorded = state["currentMilestones"], state["recordedMilestones"]
+    whole = view.unfiltered.progress if view.unfiltered is not None else state
+    hidden = len(milestone_names(whole) - milestone_names(state))
     text = Text(no_wrap=True, overflow="ellipsis")
     text.append("Baseline ", "bold")
     if state["hasBaseline"]:
-        text.append(f"established · {len(recorded)} recorded\n", "green")
+        text.append(f"established · {len(whole['recordedMilestones'])} recorded\n", "green")
     else:
         text.append("none yet (judge sets it)\n", "dim")
-    text.append(f"Declared ({len(current)})\n", "bold")
-    if not current:
+    text.append(f"Declared ({len(whole['currentMilestones'])})\n", "bold")
+    if not whole["currentMilestones"]:
         text.append("  nothing declared\n", "dim italic")
     for milestone in current:
         unjudged = state["hasBaseline"] and milestone not in recorded
@@ -147,6 +182,8 @@ def progress_text(view: DeckView) -> Text:
             text.append("  − ", "red")
             text.append_text(safe(milestone, "red strike"))
             text.append(" · recorded, not declared\n", "dim")
+    if hidden:
+        text.append(f"  the filter hides {hidden} {plural(hidden, 'milestone')}\n", "dim italic")
     text.append("Last verdict ", "bold")
     if verdict is None:  # pideck records the judges it runs (core/verdicts.py); pi's are in no entry
         text.append("none recorded", "dim")
@@ -185,12 +222,13 @@ class ProgressPane(VerticalScroll):
         yield Static("", id="progress-body", markup=False)
 
     def show(self, view: DeckView) -> None:
-        key = (repr(view.progress), repr(view.verdict), view.verdict_at, view.pi_session)
+        whole = view.unfiltered.progress if view.unfiltered is not None else view.progress
+        key = (repr(view.progress), repr(view.verdict), view.verdict_at, view.pi_session, repr(whole))
         if key == self._shown:
             return
         self._shown = key
         self.query_one("#progress-body", Static).update(progress_text(view))
-        self.border_subtitle = f"{len(view.progress['currentMilestones'])} declared"
+        self.border_subtitle = f"{len(whole['currentMilestones'])} declared"
 
 
 class HandoffPane(Vertical):

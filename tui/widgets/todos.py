@@ -9,12 +9,30 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
+from core.activity import GAVE_UP_WHY, gave_up_words
 from core.todo.display import GOAL_COLUMNS, GoalRow, StripLine
+from core.view import DeckView
 from tui.text import clean, one_line
 from tui.widgets.keyed_table import KeyedTable
 
 BAND_STYLES = {"success": "bold green", "warning": "bold dark_orange", "error": "bold red", "missing": "dim"}
 ACCENT = "bold cyan"
+ALERT = "bold dark_orange"
+
+
+def gave_up_text(view: DeckView) -> str:
+    """What a header says while the todo gates stay given up on the agent (``todo gates gave up: no
+    progress between stops``), else "". The strip's header says it already (core/view.py with_alert)."""
+    return gave_up_words(view.gave_up) if view.gave_up else ""
+
+
+def gave_up_news(before: DeckView, after: DeckView) -> str | None:
+    """What the message log says once when the gates give up on the agent (or when a session opens
+    given up): the activity row alone went unseen. None while nothing changed."""
+    if after.gave_up is None or after.gave_up == before.gave_up:
+        return None
+    return (f"The todo gates gave up on the agent ({GAVE_UP_WHY[after.gave_up]}) and stopped poking it: "
+            "review the todos yourself; /todos poke on arms them again.")
 
 
 def strip_line_text(line: StripLine, markers: bool = True) -> Text:
@@ -24,7 +42,12 @@ def strip_line_text(line: StripLine, markers: bool = True) -> Text:
     if line.kind == "header":
         text = Text()
         text.append("● " if line.active else "○ ", ACCENT if line.active else "dim")
-        text.append(clean(line.text[2:]), "bold")
+        counts, dash, intention = line.text[2:].partition(" — ")
+        text.append(clean(counts), "bold")
+        if line.alert:  # after the counts, before the intention that a narrow strip cuts first
+            text.append(" · ", "bold")
+            text.append(f"⚠ {clean(line.alert)}", ALERT)
+        text.append(clean(dash + intention), "bold")
         return text
     if line.kind == "overflow":
         return Text(clean(line.text), "dim italic")
