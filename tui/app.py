@@ -9,12 +9,14 @@ from __future__ import annotations
 import dataclasses
 import os
 from pathlib import Path
+from time import monotonic
 from typing import Callable, Iterable, Sequence
 
 from textual import on, work
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.notifications import SeverityLevel
 from textual.theme import Theme
 from textual.widgets import Input
 
@@ -27,10 +29,11 @@ from core.history import append_history, load_history
 from core.session.log import SessionLog
 from core.view import Glances
 from core.todo.config import ConfigError, NotifyConfig, TuiConfig, load_notify_config, load_tui_config, set_config_value
+from tui.keys import with_key
 from tui.commands import DetailProvider, ItemCommandProvider, SlashCommandProvider
 from tui.notifications import AttentionNotifications, NotifierCall
 from tui.screens.deck import DeckScreen
-from tui.screens.overview import OverviewScreen
+from tui.screens.overview import OverviewScreen, ReturningDeckScreen
 from tui.screens.picker import SessionPicker
 from tui.screens.timeline import TimelineScreen
 
@@ -38,8 +41,9 @@ Clock = Callable[[], int]
 
 
 def default_open_deck(path: Path) -> Opened:
-    """The picker's choice, opened exactly as ``pideck PATH`` opens it (the user's config too)."""
-    return open_session_deck(path)
+    """The picker's choice, opened exactly as ``pideck PATH`` opens it (the user's config too). It
+    was listed as an existing file: one deleted meanwhile is an error, never a new session."""
+    return open_session_deck(path, create=False)
 
 
 def opened_text(deck: Deck[SessionLog], why: str | None) -> str:
@@ -53,10 +57,21 @@ class PideckApp(App[None]):
     TITLE = "pideck"
     COMMANDS = App.COMMANDS | {SlashCommandProvider, ItemCommandProvider, DetailProvider}
     BINDINGS = [  # kept out of the deck's full footer; the palette and the README list them
-        Binding("f8", "timeline", "Timeline", show=False,
+        Binding("f8", "timeline", "Timeline", show=False, priority=True,
                 tooltip="the session's history: events, branches, any point in the past"),
-        Binding("f9", "overview", "Sessions", show=False, tooltip="every session of this directory, live"),
+        Binding("f9", "overview", "Sessions", show=False, priority=True,
+                tooltip="every session of this directory, live"),
+        # Not priority: an input with a selection copies it first (Textual's own ctrl+c).
+        Binding("ctrl+c", "interrupt", "Quit", show=False,
+                tooltip="clear the command line; on an empty one, press twice (within 2 s) to quit; with text "
+                        "selected, copy it"),
     ]
+    NOTIFICATION_TIMEOUT = 3.0
+    """Seconds a toast stays (Textual's default is 5): a burst of replies does not pile up for
+    long, and the message log (ctrl+l) keeps every one. Errors stay twice as long."""
+    QUIT_WINDOW_S = 2.0
+    """How long after a first ctrl+c on an empty line a second one quits."""
+    _quit_until = 0.0
 
     def __init__(
         self,
@@ -142,6 +157,28 @@ class PideckApp(App[None]):
         if self.attention_notifier is not None:
             self.attention_notifier.stop()
 
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        if timeout is None and severity == "error":
+            timeout = 2 * self.NOTIFICATION_TIMEOUT
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=markup)
+
+    def action_interrupt(self) -> None:
+        """ctrl+c as in a shell or pi's editor: a typed line is cleared; on an empty one the first
+        press says how to quit, and a second within ``QUIT_WINDOW_S`` quits (a reflex ctrl+c never
+        ends the app, and a person who means it is not sent looking for ctrl+q)."""
+        focused = self.focused
+        if isinstance(focused, Input) and focused.value:
+            focused.value = ""
+            self._quit_until = 0.0
+            return
+        now = monotonic()
+        if now < self._quit_until:
+            self.exit()
+            return
+        self._quit_until = now + self.QUIT_WINDOW_S
+        self.notify("Press ctrl+c again to quit", timeout=self.QUIT_WINDOW_S, markup=False)
+
     # ------------------------------------------------------------------ notifications
 
     def default_notifications(self, app: PideckApp) -> AttentionNotifications:
@@ -219,8 +256,8 @@ class PideckApp(App[None]):
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, DeckScreen):
-            deck = self.screen.deck
-            self.push_screen(TimelineScreen(deck.log.shown_path, clock=self.clock, todo_config=deck.todo.config,
+            screen = self.screen
+            self.push_screen(TimelineScreen(Path(screen.view.path), clock=self.clock, todo_config=screen.todo_config,
                                             follow=self.following))
 
     def action_overview(self) -> None:
@@ -255,13 +292,26 @@ class PideckApp(App[None]):
             self.open_in_worker(path)
 
     @work(thread=True, exclusive=True, group="open")
-    def open_in_worker(self, path: Path) -> None:
+    def open_in_worker(self, path: Path, on_top: bool = False) -> None:
+        """Open ``path`` off the UI thread, then switch the deck screen to it (``on_top``: push it
+        over the current screen, so Esc comes back: the overview's way)."""
         try:
             opened = self.open_deck(path)
         except Exception as exc:
-            self.call_from_thread(self.deck_screen.report, f"Could not open {path}: {exc}", "error", "open")
+            self.call_from_thread(self._open_failed, path, exc)
             return
-        self.call_from_thread(self.switch_deck, opened)
+        self.call_from_thread(self.push_deck if on_top else self.switch_deck, opened)
+
+    def _open_failed(self, path: Path, exc: Exception) -> None:
+        text = f"Could not open {path}: {exc}"
+        if isinstance(self.screen, DeckScreen):
+            self.screen.report(text, "error", "open")
+        else:
+            self.notify(text, severity="error", markup=False)
+
+    def push_deck(self, opened: Opened) -> None:
+        """A deck on top of the overview: Esc on its empty command line goes back there."""
+        self.push_screen(self.make_deck_screen(opened.deck, opened.warnings, ReturningDeckScreen))
 
     def switch_deck(self, opened: Opened) -> None:
         old = self.deck_screen
@@ -280,9 +330,9 @@ class PideckApp(App[None]):
         yield from super().get_system_commands(screen)
         if isinstance(screen, DeckScreen):
             yield from screen.system_commands()
-            yield SystemCommand("Timeline", "The session's events, pi's tree of branches, the deck as of any entry (f8)",
-                                self.action_timeline)
-            yield SystemCommand("Sessions overview", "Every session of this directory, live (f9)",
-                                self.action_overview)
+            yield SystemCommand("Timeline", with_key("The session's events, pi's tree of branches, the deck as of "
+                                                     "any entry", self.BINDINGS, "timeline"), self.action_timeline)
+            yield SystemCommand("Sessions overview", with_key("Every session of this directory, live", self.BINDINGS,
+                                                              "overview"), self.action_overview)
         yield SystemCommand("Test notification", "Send one by the channels chosen here, and say which ([notify])",
                             self.action_test_notification)

@@ -14,7 +14,7 @@ import shutil
 import sys
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import Any, Callable, Mapping, Protocol
 
 from textual.css.query import NoMatches
 from textual.message import Message
@@ -22,10 +22,28 @@ from textual.message import Message
 from core.attention import AttentionWatch, Seen
 from core.notify import Notifier, choose, deliver, notification_text, run_command
 from core.todo.config import NotifyConfig
-from tui.jobs import JobThread
+from tui.messages import FileTrouble, ModelFailed
+from tui.models.thread import Model, ModelThread
 
-if TYPE_CHECKING:
-    from tui.app import PideckApp
+
+
+class NotifyingApp(Protocol):
+    """What the follower needs of the app (``tui.app.PideckApp``), named here so that the two
+    modules do not import each other."""
+
+    clock: Callable[[], int]
+    app_focus: bool
+    _driver: Any
+
+    @property
+    def screen_stack(self) -> list[Any]: ...
+
+    @property
+    def deck_screen(self) -> Any: ...
+
+    def post_message(self, message: Message) -> bool: ...
+
+    def notify(self, message: str, *args: Any, **kwargs: Any) -> None: ...
 
 LOOK_S = 0.5
 """How often (seconds) the follower looks at every state: a change is told within about this long."""
@@ -47,7 +65,7 @@ class AttentionNotifications:
 
     def __init__(
         self,
-        app: PideckApp,
+        app: NotifyingApp,
         config: NotifyConfig,
         cwd: str | None,
         *,
@@ -71,11 +89,10 @@ class AttentionNotifications:
         self.typed_ms: int | None = None
         self.looks = 0  # looks taken on the UI thread (tests wait for them)
         self._said: set[str] = set()  # the failures said already
-        self._thread = JobThread("attention", every, self._look, self._look_failed)
+        self._thread = ModelThread(_Looks(self), self._from_thread, poll=every)
 
     def start(self) -> None:
-        self._thread.start()
-        self._thread.submit(self._look)  # the first look at once (its states are no changes)
+        self._thread.start()  # the first look at once (its states are no changes)
 
     def stop(self) -> None:
         self._thread.stop()
@@ -97,9 +114,15 @@ class AttentionNotifications:
         present = dict(watch.seen)
         self.app.post_message(NotifierCall(lambda: self.take(changed, present)))
 
-    def _look_failed(self, error: Exception) -> None:
-        self.app.post_message(NotifierCall(lambda: self.say_once(
-            "look", f"Could not read the states of the sessions for notifications: {error}")))
+    def _from_thread(self, message: object) -> None:
+        """The thread's own messages go to the app as calls; a failure is said once."""
+        if isinstance(message, NotifierCall):
+            self.app.post_message(message)
+        elif isinstance(message, (FileTrouble, ModelFailed)):
+            text = message.problem if isinstance(message, FileTrouble) else message.text
+            if text is not None:
+                self.app.post_message(NotifierCall(lambda: self.say_once(
+                    "look", f"Could not read the states of the sessions for notifications: {text}")))
 
     # ------------------------------------------------------------------ the UI thread
 
@@ -162,3 +185,19 @@ class AttentionNotifications:
             self.app.deck_screen.report(text, "warning", "notify")
         except (LookupError, NoMatches):
             self.app.notify(text, severity="warning", markup=False)
+
+
+class _Looks(Model):
+    """The follower's side on its thread: a look at once, then one every poll."""
+
+    name = "notifications"
+
+    def __init__(self, follower: AttentionNotifications) -> None:
+        super().__init__()
+        self._follower = follower
+
+    def open(self) -> None:
+        self._follower._look()
+
+    def idle(self, look: bool) -> None:
+        self._follower._look()

@@ -62,7 +62,7 @@ def test_the_overview_screen_lists_conversations_and_opens_one(homes):
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ReturningDeckScreen))
         deck_screen = app.screen
-        assert deck_screen.deck.log.shown_path == paths[CODEX]
+        assert deck_screen.model.deck.log.shown_path == paths[CODEX]
         await pilot.press("escape")
         assert await wait_for(pilot, lambda: app.screen is screen)
 

@@ -81,14 +81,14 @@ def test_the_deck_header_counts_who_else_needs_you_and_ctrl_g_goes_there(homes):
         assert header.info.inbox == "1 needs you · 1 stopped"
         await pilot.press("ctrl+g")
         assert await wait_for(pilot, lambda: isinstance(app.screen, DeckScreen)
-                              and app.screen.deck.log.shown_path == codex)
+                              and app.screen.model.deck.log.shown_path == codex)
         other = app.screen.query_one(DeckHeader)
         # on the conversation that needs you: the others are one stopped session
         assert await wait_for(pilot, lambda: other.info is not None and other.info.inbox == "1 stopped")
         await pilot.press("ctrl+g")  # nothing else needs you: on to the one stopped with open work
-        assert await wait_for(pilot, lambda: app.screen.deck.log.shown_path.suffix == ".jsonl"
-                              and app.screen.deck.log.shown_path != codex)
-        assert not hasattr(app.screen.deck.log, "mirror")  # pideck's own session
+        assert await wait_for(pilot, lambda: app.screen.model.deck.log.shown_path.suffix == ".jsonl"
+                              and app.screen.model.deck.log.shown_path != codex)
+        assert not hasattr(app.screen.model.deck.log, "mirror")  # pideck's own session
 
     run(app, scenario)
 

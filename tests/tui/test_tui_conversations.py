@@ -108,7 +108,7 @@ def test_an_agent_s_words_reach_the_screen_literally(agent_home):
         assert "\x1b" not in shown and "[red]Read[/red]" in shown
         await pilot.press("f2")
         await pilot.pause()
-        overlay = app.screen.query_one("Markdown").source
+        overlay = app.screen.query_one("TodosDocument").source
         assert "\x1b" not in overlay and "\x07" not in overlay and "PWN" in overlay
 
     run(app, scenario)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from core.demo import counter_ids, write_demo
 from core.session.discovery import pideck_sessions_dir
-from tui.live import LOOK_S
+from tui.models.deck import LOOK_S
 from tui.screenshots import CONVERSATION_MS, bound_session, conversation_copy
 from tui.widgets.header import DeckHeader
 from tui_fixtures import CWD, fixed_clock, make_app, open_deck, pi_session, run, settled, wait_for
@@ -17,7 +17,7 @@ def header(app) -> str:
 
 async def first_look(pilot, app) -> None:
     """Until the worker has looked at the directory once (a first look only notes what is there)."""
-    assert await wait_for(pilot, lambda: app.deck_screen._worker._writes is not None)
+    assert await wait_for(pilot, lambda: app.deck_screen.model._writes is not None)
 
 
 def pideck_session(name: str):

@@ -13,6 +13,7 @@ from file_faults import not_writable, opening_to_write_fails
 from core.opening import Opened
 from core.session.errors import FILE_GONE, NO_HEADER, cannot_write
 from tui.app import PideckApp
+from tui.models.thread import error_log
 from tui.launcher import run_tui
 from tui.widgets.header import DeckHeader, badges
 from tui.widgets.keyed_table import KeyedTable
@@ -109,11 +110,43 @@ def test_a_file_emptied_under_the_app_gets_no_headerless_entry(tmp_path):
     run(app, scenario)
 
 
-def test_a_crash_is_never_exit_status_0(tmp_path, monkeypatch):
-    """An error nothing expects in the worker thread used to end the thread alone: the app went on
-    with a frozen view and quit with status 0."""
+def test_an_unexpected_error_is_reported_and_logged_and_the_screen_goes_on(tmp_path, monkeypatch):
+    """An error nothing expects while following the file (here the Deck's refresh breaks once) is
+    said in the message log with where its traceback went, the traceback is in pideck's error log,
+    and the screen and its thread go on: the next command is applied and drawn."""
     deck = demo_deck(tmp_path)
-    monkeypatch.setattr("tui.live.file_key", lambda path: object())  # every poll sees a change
+    refresh = deck.refresh
+    broken = [True]
+
+    def broken_once():
+        if broken:
+            broken.clear()
+            raise RuntimeError("boom")
+        return refresh()
+
+    monkeypatch.setattr(deck, "refresh", broken_once)
+    app = make_app(deck, follow=True, poll=0.02)
+
+    async def scenario(pilot):
+        await settled(pilot)
+        with deck.log.path.open("a") as out:  # another writer's line: the model takes it in
+            out.write("\n")
+        assert await wait_for(pilot, lambda: any("unexpected error" in m for _, _, m in messages(app)))
+        said = next(m for _, _, m in messages(app) if "unexpected error" in m)
+        log = error_log()
+        assert said == f"deck {deck.log.path.name}, following the files: unexpected error RuntimeError: boom " \
+                       f"(traceback in {log})"
+        assert "Traceback (most recent call last)" in log.read_text() and "RuntimeError: boom" in log.read_text()
+        await type_line(pilot, "/agent-state add after-boom Still here")
+        assert await wait_for(pilot, lambda: "after-boom" in [i["id"] for i in app.deck_screen.view.state["workItems"]])
+
+    run(app, scenario)
+
+
+def test_a_failing_model_never_ends_the_app_with_status_0_or_1(tmp_path, monkeypatch):
+    """The app goes on after an unexpected error and quits with status 0 when the person quits."""
+    deck = demo_deck(tmp_path)
+    monkeypatch.setattr("tui.models.thread.file_key", lambda path: object())  # every poll sees a change
 
     def broken_refresh():
         raise RuntimeError("boom")
@@ -121,16 +154,18 @@ def test_a_crash_is_never_exit_status_0(tmp_path, monkeypatch):
     monkeypatch.setattr(deck, "refresh", broken_refresh)
 
     async def headless(app: PideckApp) -> None:
-        async def give_up() -> None:  # so that a worker that dies alone cannot hang the test
-            await asyncio.sleep(20)
+        async def quit_later() -> None:
+            await asyncio.sleep(0.5)
+            assert app.is_running  # (the errors did not end it)
             app.exit()
 
-        later = asyncio.ensure_future(give_up())
+        later = asyncio.ensure_future(quit_later())
         await app.run_async(headless=True, size=(120, 40))
-        later.cancel()
+        await later
 
     monkeypatch.setattr(PideckApp, "run", lambda self, **kw: asyncio.run(headless(self)))
-    assert run_tui(Opened(deck)) == 1
+    assert run_tui(Opened(deck)) == 0
+    assert error_log().read_text().count("RuntimeError: boom") >= 1
 
 
 @pytest.mark.parametrize("problem, badge", [("the session file is gone (deleted or moved)", "FILE GONE"),

@@ -176,26 +176,29 @@ def test_a_pi_session_says_its_own_judges_are_not_recorded(tmp_path):
 
 def test_a_long_session_shows_its_panes_first_and_its_todos_right_after(tmp_path, monkeypatch):
     """On a long session the first view leaves the todo fold out (it costs more than the rest);
-    the worker thread folds and draws the todos right after, warnings included."""
+    the model's thread folds and draws the todos right after, warnings included. Neither is
+    built on the UI thread."""
     import threading
 
     from core.view import build_view
-    from tui.screens import deck as deck_screen
+    from tui.models import deck as deck_model
 
-    monkeypatch.setattr(deck_screen, "FOLD_IN_WORKER", 1)  # every session counts as long here
+    monkeypatch.setattr(deck_model, "FOLD_LATER", 1)  # every session counts as long here
     deck = demo_deck(tmp_path)
     full = build_view(Deck(SessionLog.open(deck.log.path)))
     folded_on = []
     replay = deck.todo.replay
     monkeypatch.setattr(deck.todo, "replay", lambda *a: folded_on.append(threading.current_thread()) or replay(*a))
     app = make_app(deck)
-    first = app.get_default_screen().view
-    assert (first.strip, first.goals, first.todo_overlay, first.has_todos) == ((), (), "", False)
-    assert first.state == full.state and first.packets == full.packets and first.entries == full.entries
-    assert folded_on == []
+    drawn = []
+    opened = deck_model.DeckModel.open
+    monkeypatch.setattr(deck_model.DeckModel, "open", lambda self: (opened(self), drawn.append(self.view)))
 
     async def scenario(pilot):
         await settled(pilot)
+        first = drawn[0]
+        assert (first.strip, first.goals, first.todo_overlay, first.has_todos) == ((), (), "", False)
+        assert first.state == full.state and first.packets == full.packets and first.entries == full.entries
         view = app.deck_screen.view
         assert (view.strip, view.goals, view.todo_overlay) == (full.strip, full.goals, full.todo_overlay)
         assert view.restore_warnings == full.restore_warnings

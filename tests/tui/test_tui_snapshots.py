@@ -32,6 +32,17 @@ def test_typed_command_with_suggestion(snap_compare, tmp_path, size):
 
 
 @SIZES
+def test_tab_with_several_candidates_lists_them(snap_compare, tmp_path, size):
+    """``/agent-state set `` Tab: the work item ids after the cursor, dim (the completion's candidates)."""
+    async def run_before(pilot):
+        await pilot.pause()
+        await pilot.press(*"/agent-state set ", "tab")
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)
+
+
+@SIZES
 def test_palette(snap_compare, tmp_path, size):
     async def run_before(pilot):
         await pilot.pause()

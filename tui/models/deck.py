@@ -1,17 +1,15 @@
-"""The worker side of a deck screen: every Deck operation, in order, on one thread.
+"""The deck screen's model: every Deck operation, in order, on the screen's thread.
 
-The screen hands over jobs (a command line, a tool call, a reload); between jobs
-the thread polls the file while the screen follows it. After each job or change it builds the new
-``DeckView`` and posts it, so the UI thread never waits on the disk or the log's lock and never
-touches the Deck.
+The screen hands over jobs (a command line, a tool call, a reload, the follow flag, the inbox's
+scope); between jobs the thread has it take in what the files gained while the screen follows. After
+each job or change it builds the new ``DeckView`` and posts it (``DeckUpdated``), so the UI thread
+never waits on the disk or the log's lock and never touches the Deck.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
-import time
-from pathlib import Path
 from typing import Any, Callable
 
 from core.activity import Activity
@@ -25,38 +23,17 @@ from core.session.log import SessionLog
 from core.todo import constants as todo_constants
 from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
 from core.view import DeckView, Inbox, build_view, with_session
-from tui.jobs import JobThread
-from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
+from tui.messages import DeckUpdated
+from tui.models.thread import FILE_PROBLEMS, FileWatch, Model, file_problem
 
 Job = Callable[[Deck[SessionLog]], Any]
 
-
-FileKey = tuple[int, int, int, int]
-
-
-def watch_key(log: SessionLog) -> tuple[FileKey | None, ...]:
-    """The keys of every file the log's news can come from (``SessionLog.watched``)."""
-    return tuple(file_key(path) for path in log.watched())
-
-
-def file_key(path: Path) -> FileKey | None:
-    """(inode, size, mtime_ns, mode): any append, truncation, replacement or change of permissions
-    changes it; None when the file cannot be looked at."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode
-
-
-def file_problem(path: Path) -> str | None:
-    """What keeps pideck from reading the session file, in a person's words, or None."""
-    if not path.exists():
-        return "the session file is gone (deleted or moved)"
-    if not os.access(path, os.R_OK):
-        return "the session file is not readable"
-    return None
-
+PIECE = 4_000
+"""Entries of the branch one piece of the activity's first walk takes in (about a quarter of a
+second on a long session's biggest entries)."""
+FOLD_LATER = 10_000
+"""From this many entries on, the first view is posted without the todo fold, which follows right
+after (``finish_opening``): on a long session the fold costs more than the rest of the first view."""
 
 LOOK_S = 0.5
 """How often (seconds) the worker looks for a conversation's pideck session and for writes that
@@ -67,53 +44,37 @@ INBOX_BUDGET_S = 0.05
 hundreds of them is read over a few looks, and the file's own polls are never held up long."""
 
 
-class DeckWorker:
-    """Runs jobs and follows the file for one Deck, and for a followed Claude Code or Codex
-    conversation also its pideck session (``bound``, from the moment it exists). ``post`` is
-    thread-safe (Textual's ``post_message``); ``following`` is read before every poll.
+class DeckModel(Model):
+    """Follows one Deck, and for a followed Claude Code or Codex conversation also its pideck
+    session (``bound``, from the moment it exists).
 
-    Jobs get the Deck the screen writes to: the conversation's pideck session when there is one,
-    else the screen's own Deck (docs/tui.md#one-screen-per-conversation)."""
+    Jobs (``run``) get the Deck the screen writes to: the conversation's pideck session when there
+    is one, else the screen's own Deck (docs/tui.md#one-screen-per-conversation)."""
 
-    def __init__(
-        self,
-        deck: Deck[SessionLog],
-        view: DeckView,
-        post: Callable[[Any], object],
-        *,
-        poll: float,
-        following: Callable[[], bool],
-        note_writers: bool = True,
-        inbox_all: Callable[[], bool] | None = None,
-    ) -> None:
-        """``note_writers``: find when the agent last wrote right away, for the first view (a
-        short session); else the worker does it with the activity. ``inbox_all``: whether the
-        header counts who needs the person among every session pideck knows (else among the
-        directory's); None: no inbox."""
+    look_s = LOOK_S
+
+    def __init__(self, deck: Deck[SessionLog], *, inbox_all: bool | None = None) -> None:
+        """``inbox_all``: whether the header counts who needs the person among every session pideck
+        knows (else among the directory's); None: no inbox."""
+        super().__init__()
+        self.name = f"deck {deck.log.path.name}"
         self.deck = deck
-        self.own = view  # the view of ``deck`` alone
+        self.own: DeckView  # the view of ``deck`` alone, from ``open`` on
+        self._opened = False
         self.bound: Deck[SessionLog] | None = None
         self.bound_view: DeckView | None = None
         log = deck.log
         self._agent = log.kind if isinstance(log, ConversationLog) and log.kind in binding.AGENTS else None
         self._idle_ms = deck.todo.config.watchdog_idle_ms
-        self._post = post
-        self._following = following
-        # Jobs run in order on one thread; between them it polls the file (``_poll_file``).
-        self._thread = JobThread(f"deck {log.path.name}", poll, self._poll_file, self._failed)
-        self._last: tuple[FileKey | None, ...] | None = None  # the files as last read
-        self._problem: str | None = None
-        self._activity: Activity | None = None  # made on the thread: the first walk may take a while
+        self._files = FileWatch()
+        self._todo_later = False
+        self._activity: Activity | None = None  # the first walk may take a while: after the first view
         self._bound_activity: Activity | None = None
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
         self._writes: WriteWatch | None = None
-        self._looked = -1e18  # when the worker last looked for a binding and for writes elsewhere
         self._inbox_all = inbox_all
-        self._inbox: AttentionWatch | None = None  # made on the thread, at the first look
+        self._inbox: AttentionWatch | None = None  # made at the first look
         self._inbox_scope: bool | None = None  # the scope it was made for (True: every session)
-        if note_writers:
-            self._note_writers()
-        self._bind()  # a conversation whose pideck session exists already: in the first view
 
     @property
     def view(self) -> DeckView:
@@ -122,62 +83,99 @@ class DeckWorker:
             return self.own
         return with_session(self.own, self.bound_view, self._idle_ms)
 
-    def start(self) -> None:
-        self._last = self._keys()
-        self._thread.start()
+    # -- jobs (the screen hands them over in this order at the start: open, finish_opening, start_activity)
 
-    def submit(self, ticket: int, job: Job) -> None:
-        self._thread.submit(lambda: self._run_job(ticket, job))
+    def open(self) -> None:
+        """The first view; on a long session without the todo fold (``FOLD_LATER``), which the
+        next job adds, and with when the agent last wrote once the activity is walked."""
+        long = len(self.deck.log.records) >= FOLD_LATER
+        self._todo_later = long
+        self.own = build_view(self.deck, todo=not long)
+        if not long:
+            self._note_writers()
+        self._bind()  # a conversation whose pideck session exists already: in the first view
+        self._files.read(self._watched())
+        self._opened = True
+        self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS)))
 
-    def stop(self) -> None:
-        self._thread.stop()
+    def finish_opening(self) -> None:
+        """The parts the first view left out (the todo fold and its warnings), drawn as a change of
+        the todo part."""
+        if self._todo_later:
+            self._todo_later = False
+            self.own = build_view(self.deck, self.own, frozenset({TODO}))
+            self.post(DeckUpdated(self.view, DeckChange(frozenset({TODO}))))
 
-    def finish_opening(self, _: Deck[SessionLog]) -> None:
-        """A job: the parts the screen's first view left out (the todo fold and its warnings),
-        drawn as a change of the todo part."""
-        self.own = build_view(self.deck, self.own, frozenset({TODO}))
-        self._post(DeckUpdated(self.view, DeckChange(frozenset({TODO}))))
+    def start_activity(self) -> None:
+        """The branch's events so far for the activity view, walked in pieces (``PIECE``) queued
+        behind the screen's jobs, so a command typed while a long session's first walk goes on
+        waits for one piece at most; then when the agent last wrote, if that is not known yet."""
+        self._walk(Activity(self.deck.log))
 
-    def start_activity(self, _: Deck[SessionLog]) -> None:
-        """A job: the branch's events so far for the activity view (their first walk may take a
-        while on a long session), and when the agent last wrote if that is not known yet."""
-        self._activity = Activity(self.deck.log)
+    def _walk(self, activity: Activity) -> None:
+        if activity.update(PIECE).pending:
+            self.later(lambda: self._walk(activity))
+            return
+        self._activity = activity
         if not self._counted:
             self._note_writers()
         self.own = build_view(self.deck, self.own, frozenset(), activity=self._activity)
         if self.bound is not None:
             self._bound_activity = Activity(self.bound.log)
             self.bound_view = build_view(self.bound, self.bound_view, frozenset(), activity=self._bound_activity)
-        self._post(DeckUpdated(self.view, DeckChange(frozenset())))
+        self.post(DeckUpdated(self.view, DeckChange(frozenset())))
 
-    def reload(self, _: Deck[SessionLog]) -> None:
-        """A job: every Deck of the screen read again from disk."""
-        for deck in (self.deck, self.bound):
-            if deck is not None:
-                deck.refresh()
-                deck.reload()
+    def run(self, job: Job) -> Any:
+        """A job of the screen's (a command line, a tool call): what others appended before it is
+        theirs, what it appends is the app's. The new view is posted before the job's answer."""
+        try:
+            self.deck.log.refresh()
+            self._note_writers()
+        except OSError:
+            pass  # the job's own refresh reports it
+        try:
+            return job(self.bound or self.deck)
+        finally:
+            change = self._refresh()
+            self._files.read(self._watched())
+            self._counted = len(self.deck.log.records)  # the app's own appends are not the agent's
+            if change is not None:
+                self.post(DeckUpdated(self.view, change))
 
-    def _failed(self, exc: Exception) -> None:
-        """An error nothing here expects stops the thread and goes to the screen (``WorkerFailed``),
-        which raises it there: the app stops with a non-zero exit status instead of going on with
-        a dead worker."""
-        self._thread.stop()
-        self._post(WorkerFailed(exc))
+    def reload(self) -> None:
+        """Every Deck of the screen read again from disk."""
+        self.deck.refresh()
+        self.deck.reload()
+        self.own = build_view(self.deck, self.own, ALL_PARTS, activity=self._activity)
+        if self.bound is not None:
+            self.bound.refresh()
+            self.bound.reload()
+            self.bound_view = build_view(self.bound, self.bound_view, ALL_PARTS, activity=self._bound_activity)
+        self._files.read(self._watched())
+        self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS)))
 
-    def _keys(self) -> tuple[FileKey | None, ...]:
-        return watch_key(self.deck.log) + (watch_key(self.bound.log) if self.bound is not None else ())
+    def set_inbox_all(self, inbox_all: bool) -> None:
+        """The scope of the header's count of who needs the person (the app's ``show_all``)."""
+        if self._inbox_all is not None and inbox_all != self._inbox_all:
+            self._inbox_all = inbox_all
+            if self._look_inbox():
+                self._take_in(news=True)
 
-    def _poll_file(self) -> None:
-        if self._following():
-            bound = moved = False
-            if time.monotonic() - self._looked >= LOOK_S:
-                self._looked = time.monotonic()
-                bound, moved = self._bind(), self._look_elsewhere()
-                moved = self._look_inbox() or moved
-            key = self._keys()
-            if key != self._last or bound or moved:
-                self._last = key
-                self._take_in(ALL_PARTS if bound else frozenset(), bound or moved)
+    # -- between jobs -----------------------------------------------------------------------------
+
+    def idle(self, look: bool) -> None:
+        if not self._opened:
+            return
+        bound = moved = False
+        if look:
+            bound, moved = self._bind(), self._look_elsewhere()
+            moved = self._look_inbox() or moved
+        if self._files.changed(self._watched()) or bound or moved:
+            self._take_in(ALL_PARTS if bound else frozenset(), bound or moved)
+
+    def _watched(self) -> list[Any]:
+        """Every file the screen's news can come from (``SessionLog.watched``)."""
+        return [*self.deck.log.watched(), *(self.bound.log.watched() if self.bound is not None else ())]
 
     def _bind(self) -> bool:
         """Open the followed conversation's pideck session once it exists (the agent's first
@@ -217,7 +215,7 @@ class DeckWorker:
         entered while it lasts."""
         if self._inbox_all is None:
             return False
-        scope = self._inbox_all()
+        scope = self._inbox_all
         cwd = None if scope else self.deck.log.cwd or os.getcwd()  # (a Gemini chat does not say its directory)
         if self._inbox is None or scope != self._inbox_scope:
             config = self.deck.todo.config
@@ -244,23 +242,6 @@ class DeckWorker:
                 break
         self._counted = len(records)
 
-    def _run_job(self, ticket: int, job: Job) -> None:
-        try:  # what others appended before this job is theirs, what it appends is the app's
-            self.deck.log.refresh()
-            self._note_writers()
-        except OSError:
-            pass  # the job's own refresh reports it
-        outcome: Any = None
-        error: BaseException | None = None
-        try:
-            outcome = job(self.bound or self.deck)
-        except Exception as exc:  # an I/O error while appending: the screen says so, the loop goes on
-            error = exc
-        change = self._refresh()
-        self._last = self._keys()
-        self._counted = len(self.deck.log.records)  # the app's own appends are not the agent's
-        self._post(JobDone(ticket, outcome, error, self.view, change))
-
     def _take_in(self, parts: frozenset[str] = frozenset(), news: bool = False) -> None:
         """Post what changed; ``parts`` must be drawn again in any case (a pideck session just
         found), ``news``: the view changed even if no file did."""
@@ -273,7 +254,7 @@ class DeckWorker:
             if change.reset:
                 self._counted = 0
             self._note_writers()
-            self._post(DeckUpdated(self.view, change))
+            self.post(DeckUpdated(self.view, change))
 
     def _refresh(self) -> DeckChange | None:
         """Both Decks take in what was appended, and their views are built again where it changed.
@@ -288,7 +269,7 @@ class DeckWorker:
         if self.bound is not None:
             try:
                 side = self.bound.refresh()
-            except (OSError, SessionError):
+            except FILE_PROBLEMS:
                 side = None
             if side is not None:
                 self.bound_view = build_view(self.bound, self.bound_view, side.parts, activity=self._bound_activity)
@@ -302,13 +283,8 @@ class DeckWorker:
     def _refresh_own(self) -> DeckChange | None:
         try:
             change = self.deck.refresh()
-        except (OSError, SessionError) as exc:
-            self._trouble(file_problem(self.deck.log.shown_path) or f"the session file cannot be read ({exc})")
+        except FILE_PROBLEMS as exc:
+            self.trouble(file_problem(self.deck.log.shown_path) or f"the session file cannot be read ({exc})")
             return None
-        self._trouble(file_problem(self.deck.log.shown_path))
+        self.trouble(file_problem(self.deck.log.shown_path))
         return change
-
-    def _trouble(self, problem: str | None) -> None:
-        if problem != self._problem:
-            self._problem = problem
-            self._post(FileTrouble(problem))

@@ -1,14 +1,14 @@
 """The deck screen: one session's panes, todo strip and command line, over a Deck it owns.
 
-Data flows one way: the log file -> the Deck (on the screen's worker thread) -> a ``DeckView`` ->
-widgets. A typed command goes to the worker as a job, which appends through the Deck and posts the
-new view; the UI thread never waits on the disk or the log's lock, so no keystroke waits either.
+Data flows one way: the log file -> the Deck (owned by the screen's ``DeckModel`` on its own
+thread, ``tui/models/``) -> a ``DeckView`` -> widgets. A typed command goes to the model as a job,
+which appends through the Deck and posts the new view; the UI thread never reads the file, never
+waits on the log's lock and never touches the Deck, so no keystroke waits either.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from pathlib import Path
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
@@ -19,7 +19,6 @@ from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.screen import Screen
 from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Static
@@ -32,11 +31,15 @@ from core.todo.config import TuiConfig
 from core.todo.model import is_open, open_items
 from core.activity import GATE, Event
 from core.deck import READ_ONLY_HINT
-from core.view import DeckView, Glances, build_view
+from core.todo.config import TodoConfig
+from core.view import DeckView, Glances, opening_view
 from tui.commands import PacketProvider, ShowProvider
+from tui.keys import with_key
 from tui.filtering import Rule, filtered, next_status
-from tui.live import DeckWorker, Job
-from tui.messages import DeckUpdated, FileTrouble, JobDone, WorkerFailed
+from tui.messages import DeckUpdated
+from tui.models.deck import DeckModel, Job
+from tui.models.thread import ModelThread
+from tui.screens.base import ModelScreen
 from tui.screens.detail import (Detail, DetailScreen, decision_detail, event_detail, goal_detail, history,
                                 milestone_detail, todo_detail, work_item_detail)
 from tui.screens.help import HelpScreen
@@ -44,7 +47,7 @@ from tui.screens.packet import PacketScreen
 from tui.screens.packet_form import PacketForm
 from tui.screens.todos import TodosScreen
 from tui.text import clean
-from tui.widgets.command_line import CommandLine, FilterBar, FilterRow
+from tui.widgets.command_line import CommandLine, FilterBar, FilterRow, InOrderInput
 from tui.widgets.events import ActivityPanel, EventList
 from tui.widgets.conversation import ConversationPane
 from tui.widgets.header import (DeckHeader, HeaderInfo, agent_status, conversation_badge, conversation_detail, idle_text,
@@ -52,15 +55,12 @@ from tui.widgets.header import (DeckHeader, HeaderInfo, agent_status, conversati
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
 from tui.widgets.panes import PANE_TITLES, HandoffPane, ProgressPane, StatePane
-from tui.widgets.todos import GoalTable, TodoStrip, goal_key, more_goals_text
+from tui.widgets.todos import GoalTable, TodoStrip, gave_up_news, goal_key, more_goals_text
 
 TOAST_LINES = 6
 NARROW = 100
 """Below this width the three panes take turns (ctrl+n), so each keeps room for its text."""
 PANES = ("state", "progress", "handoff")
-FOLD_IN_WORKER = 10_000
-"""From this many entries on, the first view is drawn without the todo fold, which the worker
-adds right after: on a long session the fold costs more than the rest of the first view."""
 
 
 def toast_text(message: str) -> str:
@@ -75,17 +75,22 @@ def is_poke(event: Event) -> bool:
     return event.source == GATE and (" sent" in event.text or "challenged" in event.text)
 
 
-class DeckScreen(Screen[None]):
+class DeckScreen(ModelScreen):
     BINDINGS = [
-        Binding("f1", "help", "Help", tooltip="all commands and keys (this help)"),
-        Binding("f2", "todos", "Todos", tooltip="the todos overlay: full list, plan, goals, histories"),
+        # The keys that open a screen are priority bindings: they act when pressed, not after the keys
+        # typed behind them have reached the command line (which applies every key in order).
+        Binding("f1", "help", "Help", priority=True,
+                tooltip="help: what the scores, icons, markers and badges mean, every key and command"),
+        Binding("f2", "todos", "Todos", priority=True,
+                tooltip="the todos overlay: the full list, plan, goals with their feedback loops, histories"),
         Binding("f3", "toggle_activity", "Activity",
                 tooltip="the activity view: every change by any writer, newest first"),
-        Binding("f4", "toggle_follow", "Follow/Pause", tooltip="follow the log (LIVE) or pause"),
+        Binding("f4", "toggle_follow", "Follow/Pause", tooltip="follow the log (LIVE) or pause the live tail"),
         Binding("f5", "reload", "Reload", show=False, tooltip="re-read the session from disk"),
         Binding("f6", "open_session", "Open", show=False,
                 tooltip="open another session of this directory (the one being written, when the header names one)"),
-        Binding("f7", "new_packet", "New packet", tooltip="create a handoff packet (a validated form)"),
+        Binding("f7", "new_packet", "New packet", priority=True,
+                tooltip="create a handoff packet (a validated form)"),
         Binding("ctrl+g", "next_needing", "Next needing you", show=False,
                 tooltip="go to the next session or conversation that needs you (the header counts them)"),
         Binding("ctrl+f", "filter", "Filter",
@@ -99,7 +104,19 @@ class DeckScreen(Screen[None]):
                 tooltip="show or hide the message log (command replies, warnings)"),
         Binding("escape", "focus_command", "Command line", show=False,
                 tooltip="back to the command line; leave the zoom; close a dialog"),
+        Binding("alt+1", "focus_pane(1)", "Pane 1", show=False,
+                tooltip="focus the first pane shown (a conversation's own pane, else Agent State); below 100 "
+                        "columns it is the one shown"),
+        *(Binding(f"alt+{n}", f"focus_pane({n})", f"Pane {n}", show=False, tooltip=f"focus the {word} pane shown")
+          for n, word in ((2, "second"), (3, "third"), (4, "fourth"))),
+        Binding("alt+5", "focus_goals", "Goals", show=False, tooltip="focus the goal table"),
+        Binding("alt+6", "focus_activity", "Activity list", show=False,
+                tooltip="focus the activity list (opening the activity view)"),
     ]
+    TABLE_KEYS = {"j": "down", "k": "up", "?": "help"}
+    """Keys that act on a focused table or list instead of going to the command line (as in less,
+    lazygit and k9s), with ``s`` on the work items (their order); none of them starts a command,
+    which begins with "/"."""
     ALLOW_IN_MAXIMIZED_VIEW = "DeckHeader, FilterRow, TodoStrip, CommandLine, Footer"
 
     def __init__(
@@ -127,25 +144,23 @@ class DeckScreen(Screen[None]):
         self._agent_active = False
         self._history = history if history is not None else []
         self._remember = remember or (lambda line: self._history.append(line))
-        self.deck = deck  # owned by the worker thread once it runs; the UI reads self.view
-        self._todo_later = len(deck.log.records) >= FOLD_IN_WORKER
-        self.view: DeckView = build_view(deck, todo=not self._todo_later)
+        # The Deck belongs to the model from here on; the screen keeps what it needs that never
+        # changes (where the file is, the todo settings) and draws the views the model posts.
+        self.view: DeckView = opening_view(str(deck.log.shown_path), deck.log.shown_path.name)
+        self.todo_config: TodoConfig = deck.todo.config
+        self.opened = False  # the model's first view is drawn
         self.following = follow
         self.clock = clock
         self.show_clock = show_clock
         self.path_label = path_label
         self.problem: str | None = None  # why the file cannot be read now, or None
         self._opening_warnings = list(warnings)
-        self._tickets = itertools.count(1)
-        self._waiting: dict[int, Callable[[Any], None] | None] = {}
         self._reported: set[str] = set()
-        self._idle_ms = deck.todo.config.watchdog_idle_ms  # read before the worker owns the Deck (it never changes)
+        self._idle_ms = self.todo_config.watchdog_idle_ms
         self.inbox_all = False  # the header counts who needs the person among every session (the app's scope)
         self.looked_note = ""  # "5 new since you last looked", until the person presses a key
-        self._worker = DeckWorker(deck, self.view, self.post_message, poll=poll, following=lambda: self.following,
-                                  note_writers=not self._todo_later, inbox_all=lambda: self.inbox_all)
-        self.view = self._worker.view  # with when the agent last wrote (a short session: at once)
-        self._opening = True  # the worker has not been handed the rest of the first view yet
+        self.model = DeckModel(deck, inbox_all=self.inbox_all)  # (only its methods are handed to the thread)
+        self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow)
 
     # ------------------------------------------------------------------ layout
 
@@ -166,12 +181,7 @@ class DeckScreen(Screen[None]):
         yield Footer(show_command_palette=True)
 
     def on_mount(self) -> None:
-        self.inbox_all = bool(getattr(self.app, "show_all", False))
-        glances = self.glances
-        if glances is not None:
-            new = glances.new_since(self.view.path, self.seen_entries())
-            self.looked_note = f"{new} new since you last looked" if new else ""
-            glances.shown(self.view.path, self.seen_entries())
+        self.set_inbox_all()
         for warning in self._opening_warnings:
             self.message_log.add(warning, "warning", "open")
         for table in self.query(KeyedTable):
@@ -179,13 +189,32 @@ class DeckScreen(Screen[None]):
         self.query_one(EventList).flash_seconds = self.flash
         for hidden in ("#log", "#goals-more", "#activity", "#filter-row"):
             self.query_one(hidden).display = False
-        self.draw(self.view, ALL_PARTS)
+        self.lay_out()  # (the panes stay unfilled until the first view: its rows are not news)
+        self.update_header()
         self.action_focus_command()
-        self._worker.start()
-        # Once the first view is on screen: the todo fold (on a long session), then the branch's
-        # events for the activity view; both would hold the first paint up.
-        self.call_after_refresh(self._finish_opening)
+        # The first view, then (on a long session) the todo fold, then the branch's events for the
+        # activity view: each is drawn as it comes, so neither of the last two holds the first up.
+        thread = self.model_thread
+        thread.start()
+        thread.call(self.model.finish_opening)
+        thread.call(self.model.start_activity)
         self.set_interval(1.0, self.tick)
+
+    def set_inbox_all(self) -> None:
+        """The header's count of who needs the person follows the app's scope (the overview's a)."""
+        inbox_all = bool(getattr(self.app, "show_all", False))
+        if inbox_all != self.inbox_all:
+            self.inbox_all = inbox_all
+            self.model_thread.call(self.model.set_inbox_all, inbox_all)
+
+    def first_drawn(self) -> None:
+        """The model's first view is on screen: what the person last saw of it can be told."""
+        glances = self.glances
+        if glances is not None:
+            new = glances.new_since(self.view.path, self.seen_entries())
+            self.looked_note = f"{new} new since you last looked" if new else ""
+            glances.shown(self.view.path, self.seen_entries())
+            self.update_header()
 
     def on_resize(self, event: events.Resize) -> None:
         narrow = event.size.width < NARROW
@@ -193,15 +222,14 @@ class DeckScreen(Screen[None]):
             self.set_class(narrow, "narrow")
             self.show_current_pane()
 
-    def on_unmount(self) -> None:
-        self.stop()
+    def on_unmount(self) -> None:  # (``ModelScreen``'s ends the model's thread)
         self._leave()
 
     def on_screen_resume(self) -> None:
         """A dialog closed: the command line has focus again (Textual would give it back to the
         table the dialog was opened from, and the next keys would drive the table)."""
-        self.inbox_all = bool(getattr(self.app, "show_all", False))
-        if self.glances is not None:
+        self.set_inbox_all()
+        if self.opened and self.glances is not None:
             self.glances.shown(self.view.path, self.seen_entries())
         self.call_after_refresh(self.action_focus_command)
 
@@ -220,23 +248,83 @@ class DeckScreen(Screen[None]):
 
     def _leave(self) -> None:
         glances = self.glances
-        if glances is not None and self.view.path in glances.showing:
+        if self.opened and glances is not None and self.view.path in glances.showing:
             glances.hidden(self.view.path, self.seen_entries())
 
-    def on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         """A character typed while a table or pane has focus is not lost: it goes to the end of
-        the command line, which takes focus back; "/" opens the filter."""
+        the command line, which takes the focus at once; "/" opens the filter. The keys typed
+        behind it were already on their way to the table: they come up here too and go to the
+        same line, so every key is applied in the order it was typed (docs/tui.md#keys)."""
         self.seen_changes()
-        command_line = self.query_one(CommandLine)
-        if isinstance(self.focused, Input) or not event.is_printable or event.character is None:
+        focused = self.focused
+        if isinstance(focused, InOrderInput):
+            # Such an input stops every key it has a use for, so one that comes up here was typed
+            # before the focus moved to it.
+            if await focused.take_key(event):
+                event.stop()
+            return
+        if isinstance(focused, Input) or not event.is_printable or event.character is None:
             return
         event.stop()
+        if event.character in self.TABLE_KEYS:
+            self.table_key(self.TABLE_KEYS[event.character])
+            return
+        if event.character == "s" and focused is not None and focused.id == "work-items":
+            self.order_work_items()
+            return
         if event.character == "/":  # on a table, as in less and htop: find
             self.action_filter()
+            self.set_focus(self.query_one(FilterBar))  # now, not after the keys queued behind "/"
             return
-        command_line.focus()
+        command_line = self.query_one(CommandLine)
+        self.set_focus(command_line)  # now (``focus()`` waits its turn behind the queued keys)
         command_line.cursor_position = len(command_line.value)
-        command_line.insert_text_at_cursor(event.character)
+        await command_line.take_key(event)
+
+    def table_key(self, what: str) -> None:
+        """j and k move the focused table's or list's cursor; ? opens the help."""
+        focused = self.focused
+        if what == "help":
+            self.action_help()
+        elif isinstance(focused, EventList):
+            focused.action_move(1 if what == "down" else -1)
+        elif isinstance(focused, DataTable):
+            (focused.action_cursor_down if what == "down" else focused.action_cursor_up)()
+
+    def order_work_items(self) -> None:
+        """``s`` on the work items: as written, by status (blocked first), newest change first."""
+        pane = self.query_one(StatePane)
+        pane.next_order()
+        self.draw(self.view, {STATE})
+        self.message_log.add(f"Work items {pane.order}.", "info", "s")
+
+    def work_item_recency(self, view: DeckView) -> dict[str, int]:
+        """Each work item's last change on the branch (its position), for "newest change first"."""
+        if self.query_one(StatePane).order != "newest change first":
+            return {}
+        return {c.key: e.position for e in view.activity for c in e.changes if c.subject == "work item"}
+
+    def action_focus_pane(self, number: int) -> None:
+        """The pane shown ``number``th from the left becomes current (below 100 columns: shown) and
+        its first table takes the focus; a pane without one (Agent Progress) is made current."""
+        if number > len(self.panes):
+            return
+        self.current_pane = self.panes[number - 1]
+        self.show_current_pane()
+        pane = self.query_one(f"#{self.current_pane}")
+        target = next((w for w in pane.query("*") if w.focusable and w.display), None)
+        if target is not None:
+            target.focus()
+
+    def action_focus_goals(self) -> None:
+        goals = self.query_one(GoalTable)
+        if goals.display:
+            goals.focus()
+
+    def action_focus_activity(self) -> None:
+        self.query_one(ActivityPanel).display = True
+        self.query_one(EventList).focus()
 
     @on(Input.Changed, "#cmd")
     def seen_changes(self) -> None:
@@ -245,53 +333,35 @@ class DeckScreen(Screen[None]):
             self.looked_note = ""
             self.update_header()
 
-    def stop(self) -> None:
-        """End the worker thread (the screen is going away)."""
-        self._worker.stop()
-
-    # ------------------------------------------------------------------ the worker
+    # ------------------------------------------------------------------ the model
 
     @property
     def busy(self) -> bool:
-        """Jobs handed to the worker whose results have not been drawn yet (or about to be)."""
-        return bool(self._waiting) or self._opening
-
-    def _finish_opening(self) -> None:
-        self._opening = False
-        if self._todo_later:
-            self._todo_later = False
-            self.run_on_deck(self._worker.finish_opening)
-        self.run_on_deck(self._worker.start_activity)
+        """The first view is not drawn yet, or jobs handed to the model have not been answered."""
+        return not self.opened or self.model_thread.busy
 
     def run_on_deck(self, job: Job, then: Callable[[Any], None] | None = None) -> None:
-        """Hand ``job(deck)`` to the worker; ``then(outcome)`` runs here once it is drawn."""
-        ticket = next(self._tickets)
-        self._waiting[ticket] = then
-        self._worker.submit(ticket, job)
+        """Hand ``job(deck)`` to the model; ``then(outcome)`` runs here once its view is drawn (an
+        error is reported instead)."""
+        self.model_thread.call(self.model.run, job, then=then, answer=True)
 
-    @on(JobDone)
-    def on_job_done(self, message: JobDone) -> None:
-        then = self._waiting.pop(message.ticket, None)
-        if message.change is not None:
-            self.take(message.view, message.change)
-        if message.error is not None:
-            self.report(f"{message.error}", "error", "deck")
-        elif then is not None:
-            then(message.outcome)
+    def say_error(self, text: str) -> None:
+        """A job's error or an unexpected one (docs/tui.md#one-thread-per-screen): where the
+        person looks; the screen and its thread go on."""
+        self.report(text, "error", "deck")
 
     @on(DeckUpdated)
     def on_deck_updated(self, message: DeckUpdated) -> None:
+        first, self.opened = not self.opened, True
+        if first:
+            self._laid_out = None  # (the first view's panes, its own pane first, as if never laid out)
         self.take(message.view, message.change)
+        if first:
+            self.first_drawn()
 
-    @on(WorkerFailed)
-    def on_worker_failed(self, message: WorkerFailed) -> None:
-        raise message.error  # the app ends with its traceback and exit status 1, never 0
-
-    @on(FileTrouble)
-    def on_file_trouble(self, message: FileTrouble) -> None:
-        self.problem = message.problem
-        if message.problem is not None:
-            self.report(f"{clean(self.view.name)}: {message.problem}. pideck keeps showing what it read.",
+    def problem_changed(self) -> None:
+        if self.problem is not None:
+            self.report(f"{clean(self.view.name)}: {self.problem}. pideck keeps showing what it read.",
                         "error", "tail")
         else:
             self.message_log.add("The session file is readable again.", "info", "tail")
@@ -318,11 +388,13 @@ class DeckScreen(Screen[None]):
         self.lay_out()
         self.placeholder()
         self.ring_for_pokes(before, view)
+        if (news := gave_up_news(before, view)) is not None:
+            self.report(news, "warning", "todo gates")
         view = filtered(view, self.rule)
         self.query_one(ActivityPanel).show(view.activity, view.activity_epoch, self.rule.words)
         with self.app.batch_update():
             if STATE in parts:
-                self.query_one(StatePane).show(view.state)
+                self.query_one(StatePane).show(view.state, self.work_item_recency(view))
             if PROGRESS in parts:
                 self.query_one(ProgressPane).show(view)
             if HANDOFF in parts:
@@ -402,6 +474,7 @@ class DeckScreen(Screen[None]):
             agent, active = agent_status(view.agent_at, self.clock(), self._idle_ms)
             detail = token_text(view.tokens) if view.tokens else ""  # (pi's assistant usage)
         self.query_one(DeckHeader).show(HeaderInfo(
+            opening=not self.opened,
             name=self.path_label or view.name,
             cwd=view.cwd,
             entries=view.entries,
@@ -481,11 +554,9 @@ class DeckScreen(Screen[None]):
 
     @on(Input.Submitted, "#cmd")
     def on_command_submitted(self, event: Input.Submitted) -> None:
-        line = event.value
-        command_line = self.query_one(CommandLine)
+        line = event.value  # (the command line emptied itself on Enter: what is on it now was typed after)
         self._remember(line)
-        command_line.rewind()
-        command_line.value = ""
+        self.query_one(CommandLine).rewind()
         self.run_line(line)
 
     def run_line(self, line: str) -> None:
@@ -616,12 +687,14 @@ class DeckScreen(Screen[None]):
 
     def action_toggle_follow(self) -> None:
         self.following = not self.following
+        self.model_thread.follow(self.following)
         self.update_header()
         state = "Following the session file." if self.following else "Paused: appends show again after f4."
         self.message_log.add(state)
 
     def action_reload(self) -> None:
-        self.run_on_deck(self._worker.reload, lambda _: self.report("Reloaded the session from disk.", "info", "reload"))
+        self.model_thread.call(self.model.reload, then=lambda _: self.report("Reloaded the session from disk.", "info",
+                                                                             "reload"))
 
     def action_export_todos(self) -> None:
         self.run_line("/todos export")
@@ -704,28 +777,36 @@ class DeckScreen(Screen[None]):
     def on_event_chosen(self, message: EventList.Chosen) -> None:
         self.show_detail(event_detail(message.event))
 
+    def hint(self, text: str, action: str) -> str:
+        """A palette text with the key of ``action`` from the bindings (never typed twice)."""
+        return with_key(text, DeckScreen.BINDINGS, action)  # (a subclass's BINDINGS add to these)
+
     def system_commands(self) -> Iterable[SystemCommand]:
-        yield SystemCommand("Next needing you", "Go to the next session or conversation that needs you (ctrl+g)",
-                            self.action_next_needing)
-        yield SystemCommand("Open session", "Pick one of pideck's or pi's sessions for this directory (f6)",
-                            self.action_open_session)
-        yield SystemCommand("Follow / pause", "Follow appends to the session file, or pause (f4)",
+        hint = self.hint
+        yield SystemCommand("Next needing you", hint("Go to the next session or conversation that needs you",
+                                                     "next_needing"), self.action_next_needing)
+        yield SystemCommand("Open session", hint("Pick one of pideck's or pi's sessions for this directory",
+                                                 "open_session"), self.action_open_session)
+        yield SystemCommand("Follow / pause", hint("Follow appends to the session file, or pause", "toggle_follow"),
                             self.action_toggle_follow)
-        yield SystemCommand("Todos overlay", "The full todo list, plan, goals and histories (f2)", self.action_todos)
+        yield SystemCommand("Todos overlay", hint("The full todo list, plan, goals and histories", "todos"),
+                            self.action_todos)
         yield SystemCommand("Export todos", "Write the todos overlay to todos.md", self.action_export_todos)
         yield SystemCommand("Show detail", "A work item, decision, milestone, packet, todo or goal: its full "
                             "text and history", self.action_pick_row)
         yield SystemCommand("Show packet", "One handoff packet: every field and its history", self.action_pick_packet)
-        yield SystemCommand("Activity", "Every change by any writer, newest first (f3)", self.action_toggle_activity)
-        yield SystemCommand("Filter", "Filter the panes and the activity by text (ctrl+f)", self.action_filter)
-        yield SystemCommand("Status filter", "Work items and todos: all, open, settled (ctrl+t)",
+        yield SystemCommand("Activity", hint("Every change by any writer, newest first", "toggle_activity"),
+                            self.action_toggle_activity)
+        yield SystemCommand("Filter", hint("Filter the panes and the activity by text", "filter"), self.action_filter)
+        yield SystemCommand("Status filter", hint("Work items and todos: all, open, settled", "status_filter"),
                             self.action_status_filter)
-        yield SystemCommand("Next pane", "The next pane; below 100 columns the panes take turns (ctrl+n)",
+        yield SystemCommand("Next pane", hint("The next pane; below 100 columns the panes take turns", "next_pane"),
                             self.action_next_pane)
-        yield SystemCommand("Zoom", "Only the current pane, full screen (ctrl+o)", self.action_zoom)
+        yield SystemCommand("Zoom", hint("Only the current pane, full screen", "zoom"), self.action_zoom)
         yield SystemCommand("Create handoff packet",
-                            ("Read-only session: creating a packet is refused here (f7)" if not self.view.writable
-                             else "A form validated by the agent_handoff_create tool (f7)"), self.action_new_packet)
-        yield SystemCommand("Message log", "Show or hide the message log (ctrl+l)", self.action_toggle_log)
-        yield SystemCommand("Reload", "Re-read the session from disk (f5)", self.action_reload)
-        yield SystemCommand("Help", "All commands and keys (f1)", self.action_help)
+                            hint("Read-only session: creating a packet is refused here" if not self.view.writable
+                                 else "A form validated by the agent_handoff_create tool", "new_packet"),
+                            self.action_new_packet)
+        yield SystemCommand("Message log", hint("Show or hide the message log", "toggle_log"), self.action_toggle_log)
+        yield SystemCommand("Reload", hint("Re-read the session from disk", "reload"), self.action_reload)
+        yield SystemCommand("Help", hint("All commands and keys", "help"), self.action_help)

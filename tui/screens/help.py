@@ -26,6 +26,9 @@ ROW_KEYS = (
     ("enter", "on a row (work item, decision, packet, goal, event): its detail and history"),
     ("c / e", "in a detail: copy it / put its command on the command line"),
     ("/", "on a table: filter, as ctrl+f"),
+    ("j / k", "on a table or list: down / up"),
+    ("?", "on a table or list: this help"),
+    ("s", "on the work items: list them as written, by status (blocked first) or newest change first"),
 )
 
 SCREEN = (
@@ -36,7 +39,8 @@ SCREEN = (
                            "withdrawn), the baseline, and the newest verdict pideck recorded"),
         ("Agent Handoff", "one row per handoff packet"),
         ("Activity (f3)", "every change by any writer, newest first: time, who (agent = a tool call, "
-                          "person = a command, gate = the todo gates), part and what changed"),
+                          "person = a command, gate = the todo gates, unknown = the log does not tell), part "
+                          "and what changed; times carry the date when the session spans days"),
     ]),
     ("The todo strip", [
         ("● / ○", "the header: some todo is open / every todo is settled; then settled/total and the "

@@ -1,9 +1,10 @@
 """The sessions overview, the inbox: one live row per session and conversation of this directory
 (or of every directory), who needs the person first (docs/tui.md#who-needs-you).
 
-The rows come from ``core.overview.Overview`` on the screen's own thread, which re-reads only the
-files that changed, and their states from a ``core.attention.AttentionWatch`` over it on the same
-thread (a state keeps the time it was entered while it lasts). Enter opens a session's deck on top
+The rows come from ``core.overview.Overview`` in the screen's ``OverviewModel`` on its own thread
+(``tui/models/overview.py``), which re-reads only the files that changed, and their states from a
+``core.attention.AttentionWatch`` over it on the same thread (a state keeps the time it was entered
+while it lasts). Enter opens a session's deck on top
 of the overview, and Esc there comes back. The agents' conversations are read within a budget per
 tick, the most recently changed first: every row is listed at once, and a conversation not read
 yet shows ``…`` until the next ticks (which follow at once while any is left) fill it in. A row that
@@ -13,28 +14,28 @@ changed since the person last had it on screen is marked ``●`` (``core.view.Gl
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Callable
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from core import attention as att
-from core.attention import Attention, AttentionWatch
-from core.opening import Opened
-from core.overview import Overview, OverviewRow, in_state, ranked, row_cells, token_cell
+from core.attention import Attention
+from core.overview import OverviewRow, in_state, row_cells, token_cell
 from core.session.discovery import AGENT_KINDS
 from core.todo.config import TodoConfig
 from core.view import Glance, Glances
-from tui.jobs import JobThread
+from tui.messages import RowsChanged
+from tui.models.overview import OverviewModel
+from tui.models.thread import ModelThread
+from tui.screens.base import ModelScreen
 from tui.screens.deck import DeckScreen
-from tui.text import one_line
+from tui.text import clean, one_line
 from tui.widgets.command_line import CommandLine
 from tui.widgets.keyed_table import KeyedTable
 
@@ -48,8 +49,6 @@ STATE_STYLES = {att.NEEDS_YOU: "bold white on red", att.OPEN_WORK: "bold yellow"
 KIND_STYLES = {"pi": "bold magenta", "pideck": "bold cyan"}
 AGENT_STYLE = "bold green"
 MARK = "●"
-BUDGET_S = 0.1
-"""Seconds of conversation reading per tick, so the first rows show at once however many there are."""
 
 
 @dataclass(frozen=True)
@@ -62,33 +61,6 @@ class Shown:
     since: str
     with_cwd: bool
     marked: bool
-
-
-@dataclass
-class RowsChanged(Message):
-    """The overview's thread read a change: every row now, who needs the person first, and the
-    state of every row read."""
-
-    rows: list[OverviewRow]
-    scope: str
-    attentions: dict[str, Attention] = field(default_factory=dict)
-
-
-class _Ticks:
-    """The screen's ``Overview`` as the ``AttentionWatch`` looks at it, keeping each refresh's
-    ``Tick`` (what changed, how many conversations are left to read)."""
-
-    def __init__(self, overview: Overview) -> None:
-        self.overview = overview
-        self.tick: Any = None
-
-    def refresh(self) -> Any:
-        self.tick = self.overview.refresh()
-        return self.tick
-
-    @property
-    def rows(self) -> list[OverviewRow]:
-        return self.overview.rows
 
 
 def overview_cells(shown: Shown) -> tuple[Text, ...]:
@@ -115,6 +87,10 @@ def glance(row: OverviewRow, state: Attention | None) -> Glance:
     return row.entries, state.state if state is not None else None, row.todos_settled, row.todos_total
 
 
+class OverviewTable(KeyedTable):
+    TEXT_SHARE = 0.3  # (the last message gives way to the session's name, which says which row it is)
+
+
 class ReturningDeckScreen(DeckScreen):
     """A deck opened from the overview: Esc on an empty command line goes back to it."""
 
@@ -130,7 +106,7 @@ class ReturningDeckScreen(DeckScreen):
             self.action_focus_command()
 
 
-class OverviewScreen(Screen[None]):
+class OverviewScreen(ModelScreen):
     DEFAULT_CSS = """
     #overview-title { height: 1; background: $panel; }
     #overview-filter { height: 1; border: none; padding: 0 1; background: $boost; }
@@ -164,16 +140,14 @@ class OverviewScreen(Screen[None]):
         self.marked: set[str] = set()  # rows changed since the person last had them on screen
         self.filter_text = ""
         self.scope = ""
-        self._todo_config = todo_config
-        self._watch: AttentionWatch | None = None  # lives on the thread, with its Overview
-        self._ticks: _Ticks | None = None
         self._own_glances = Glances()  # (an app without one: marks for this screen's life)
-        self._thread = JobThread("overview", poll, self._tick, self._failed)
+        self.model = OverviewModel(self.cwd, clock=clock, todo_config=todo_config)
+        self.model_thread = ModelThread(self.model, self.post_message, poll=poll)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="overview-title")
         yield Input(placeholder="/ filters by name, directory, kind or state", id="overview-filter")
-        yield KeyedTable(COLUMNS, "message", id="overview-rows")
+        yield OverviewTable(COLUMNS, "message", id="overview-rows")
         yield Static("", id="overview-detail", markup=False)
         yield Static("", id="overview-hint")
         yield Footer()
@@ -181,12 +155,9 @@ class OverviewScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#overview-filter", Input).display = False
         self.query_one("#overview-rows", KeyedTable).focus()
-        self._restart()
-        self._thread.start()
+        self.model_thread.start()
+        self.model_thread.call(self.model.restart, self.show_all)
         self.set_interval(1.0, self.draw)  # "12s" in a state moves on
-
-    def on_unmount(self) -> None:
-        self._thread.stop()
 
     def on_screen_resume(self) -> None:
         """Back from a deck: what it showed is seen (its mark goes)."""
@@ -198,44 +169,15 @@ class OverviewScreen(Screen[None]):
         glances = getattr(self.app, "glances", None)
         return glances if isinstance(glances, Glances) else self._own_glances
 
-    # -- the thread's side --------------------------------------------------------------------------
-
-    def _restart(self) -> None:
-        show_all = self.show_all
-
-        def start() -> None:
-            cwd = None if show_all else self.cwd
-            overview = Overview(cwd, todo_config=self._todo_config, budget_s=BUDGET_S)
-            self._ticks = _Ticks(overview)
-            self._watch = AttentionWatch(cwd, todo_config=self._todo_config, now_ms=self.clock, overview=self._ticks)
-            self._tick(force=True)
-
-        self._thread.submit(start)
-
-    def _tick(self, force: bool = False) -> None:
-        watch, ticks = self._watch, self._ticks
-        if watch is None or ticks is None:
-            return
-        moved = watch.look()  # (refreshes the overview: ``ticks.tick``)
-        tick = ticks.tick
-        if force or tick.changed or tick.removed or moved:
-            scope = "every session pideck knows" if self.show_all else self.cwd
-            attentions = {path: seen.attention for path, seen in watch.seen.items()}
-            self.post_message(RowsChanged(ranked(ticks.rows, attentions), scope, attentions))
-        if tick.pending:
-            self._thread.submit(self._tick)  # conversations left to read: on at once, not after a poll
-
-    def _failed(self, exc: Exception) -> None:
-        self.app.call_from_thread(self.app.notify, f"Sessions overview: {exc}", severity="error", markup=False)
-
-    @property
-    def busy(self) -> bool:
-        return not self._thread.idle_now
+    def problem_changed(self) -> None:
+        self.draw()
 
     # -- the UI's side ------------------------------------------------------------------------------
 
     @on(RowsChanged)
     def on_rows_changed(self, message: RowsChanged) -> None:
+        if message.show_all != self.show_all:
+            return  # read for the scope the person just left
         self.rows, self.scope, self.attentions = message.rows, message.scope, message.attentions
         self._mark()
         self.draw()
@@ -267,6 +209,9 @@ class OverviewScreen(Screen[None]):
         summary = att.summary([a for a in self.attentions.values()])
         if summary:
             title.append(f" · {summary}", "dim")
+        if self.problem is not None:
+            title.append(" ")
+            title.append(f" {clean(self.problem)} ", "bold white on red")
         self.query_one("#overview-title", Static).update(title)
         hint = f"enter: open · /: filter · a: all directories · {MARK}: changed since you last looked"
         if not self.rows:
@@ -304,19 +249,8 @@ class OverviewScreen(Screen[None]):
     def on_row_selected(self, event: DataTable.RowSelected) -> None:
         self.open_session(Path(str(event.row_key.value)))
 
-    @work(thread=True, exclusive=True, group="open")
     def open_session(self, path: Path) -> None:
-        app = self.app
-        try:
-            opened = app.open_deck(path)  # type: ignore[attr-defined]
-        except Exception as exc:
-            app.call_from_thread(app.notify, f"Could not open {path}: {exc}", severity="error", markup=False)
-            return
-        app.call_from_thread(self._push_deck, opened)
-
-    def _push_deck(self, opened: Opened) -> None:
-        screen = self.app.make_deck_screen(opened.deck, opened.warnings, ReturningDeckScreen)  # type: ignore[attr-defined]
-        self.app.push_screen(screen)
+        self.app.open_in_worker(path, on_top=True)  # type: ignore[attr-defined]
 
     def action_filter(self) -> None:
         box = self.query_one("#overview-filter", Input)
@@ -339,7 +273,7 @@ class OverviewScreen(Screen[None]):
             self.app.show_all = self.show_all  # (the decks' count of who needs you follows)
         self.rows, self.attentions = [], {}
         self.draw()
-        self._restart()
+        self.model_thread.call(self.model.restart, self.show_all)
 
     def action_back(self) -> None:
         box = self.query_one("#overview-filter", Input)

@@ -1,15 +1,14 @@
 """The timeline of one session: its branch's events, pi's tree of branches, and any point in the past.
 
-Everything that reads the session runs on the screen's own thread (``tui/jobs.py``) over its own
-read-only log: the events (``core/activity.py``), the tree (``core/session/tree.py``) and the
-deck as of a point (``core/timetravel.py``). Moving the cursor previews the point under it; Enter
+Everything that reads the session runs on the screen's own thread, in its ``TimelineModel``
+(``tui/models/timeline.py``) over its own read-only log: the events (``core/activity.py``), the
+tree (``core/session/tree.py``) and the deck as of a point (``core/timetravel.py``). Moving the cursor previews the point under it; Enter
 shows the whole deck as it was (``PastScreen``); ``m`` marks a point and ``d`` shows what changed
 from it to the point under the cursor (``DiffScreen``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -17,31 +16,22 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
-from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static, Tree
+from textual.widgets import Footer, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from core.activity import COMMAND, GATE, TOOL, Activity, Event
-from core.diff import Change, diff_points
-from core.opening import open_log
-from core.points import point_of
-from core.session.log import SessionLog
-from core.session.tree import SessionTree, read_tree
-from core.timetravel import AsOf, TimeMachine
+from core.activity import Event
+from core.session.tree import SessionTree
 from core.todo.config import TodoConfig
-from core.view import DeckView, build_view
-from tui.jobs import JobThread
-from tui.live import FileKey, watch_key
+from core.view import DeckView
+from tui.messages import DiffShown, PointShown, TimelineChanged
+from tui.models.thread import ModelThread
+from tui.models.timeline import TimelineModel
 from tui.screens.diff import PART_STYLES, DiffScreen
+from tui.screens.base import ModelScreen
 from tui.screens.past import PastScreen
-from tui.text import clock_time, one_line
-from tui.widgets.keyed_table import KeyedTable
+from tui.text import clean, clock_time, one_line
+from tui.widgets.events import EventList, source_word
 
-EVENT_COLUMNS = [("Time", "time"), ("Entry", "entry"), ("Part", "part"), ("By", "by"), ("Event", "text")]
-SOURCE_WORDS = {TOOL: "agent", COMMAND: "person", GATE: "gate"}
-
-EventRow = tuple[str, str, str, str, str]
 TreeData = tuple[str, str]  # ("branch" | "label" | "summary", entry id)
 
 
@@ -49,10 +39,42 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def event_cells(row: EventRow) -> tuple[Text, ...]:
-    time, entry, part, by, text = row
-    return (Text(time, "dim"), Text(entry, "dim"), Text(part, PART_STYLES.get(part, "")), Text(by, "dim"),
-            one_line(text))
+COLUMNS = (("Time", 9), ("Entry", 9), ("Part", 9), ("By", 8), ("Event", 0))
+"""The list's columns and their widths in cells (the event's text takes the rest)."""
+
+
+DATED = 6
+"""Cells the date adds to the time column when the events span days (``11-30 ``)."""
+
+
+def column_heads(dated: bool = False) -> Text:
+    text = Text(no_wrap=True, overflow="ellipsis", style="bold")
+    for name, width in COLUMNS:
+        width += DATED if dated and name == "Time" else 0
+        text.append(f"{name:<{width}}" if width else name)
+    return text
+
+
+def timeline_line(event: Event, dated: bool = False) -> Text:
+    """``14:55:13 1a2b3c4d todo     agent   todo #t3 completed``: the text last, so the ellipsis cuts it."""
+    text = Text(no_wrap=True, overflow="ellipsis", end="")
+    (_, time), (_, entry), (_, part), (_, by), _ = COLUMNS
+    text.append(f"{clock_time(event.timestamp, dated):<{time + (DATED if dated else 0)}}", "dim")
+    text.append(f"{clean(event.entry_id)[:entry - 1]:<{entry}}", "dim")
+    text.append(f"{event.part:<{part}}", PART_STYLES.get(event.part, ""))
+    text.append(f"{source_word(event):<{by}}", "dim")
+    text.append_text(one_line(event.text))
+    return text
+
+
+class TimelineEvents(EventList):
+    """The branch's events, newest first, drawn line by line (``EventList``): a session of 100k
+    entries shows its list as fast as a short one, and Home/End go to the newest and the oldest."""
+
+    DEFAULT_CSS = "TimelineEvents { padding: 0 0; }"
+
+    def line(self, event: Event) -> Text:
+        return timeline_line(event, self.dated)
 
 
 def point_summary(view: DeckView) -> Text:
@@ -73,41 +95,10 @@ def point_summary(view: DeckView) -> Text:
     return text
 
 
-# -- messages from the thread -----------------------------------------------------------------------
-
-
-@dataclass
-class TimelineChanged(Message):
-    events: tuple[Event, ...]  # oldest first
-    tree: SessionTree
-    name: str
-    entries: int
-    branch: str | None  # the leaf of the branch shown, None for the current branch
-
-
-@dataclass
-class PointShown(Message):
-    ticket: int
-    as_of: AsOf
-    view: DeckView
-    open: bool  # Enter asked for it: show the whole deck
-
-
-@dataclass
-class DiffShown(Message):
-    a: AsOf
-    b: AsOf
-    changes: tuple[Change, ...]
-
-
-@dataclass
-class TimelineFailed(Message):
-    problem: str
-
-
-class TimelineScreen(Screen[None]):
+class TimelineScreen(ModelScreen):
     DEFAULT_CSS = """
     #timeline-title { height: 1; background: $panel; }
+    #timeline-heads { height: 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     #timeline-events { height: 1fr; }
     #timeline-preview { height: 2; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     #timeline-tree { height: 9; border: round $primary-darken-1; border-title-color: $accent;
@@ -127,24 +118,21 @@ class TimelineScreen(Screen[None]):
         super().__init__()
         self.path = path
         self.clock = clock
-        self.follow = follow
         self.events: tuple[Event, ...] = ()
         self.session_tree: SessionTree | None = None
         self.branch: str | None = None
         self.marked: Event | None = None
         self.shown: PointShown | None = None
-        self._todo_config = todo_config
+        self.changed: TimelineChanged | None = None  # the events and tree shown
+        self.epoch = 0  # bumped when the events shown are no longer those before plus new ones
         self._ticket = 0
-        # what the thread owns
-        self._log: SessionLog | None = None
-        self._machine: TimeMachine | None = None
-        self._activity: Activity | None = None
-        self._key: tuple[FileKey | None, ...] | None = None
-        self._thread = JobThread("timeline", poll, self._follow, self._failed)
+        self.model = TimelineModel(path, todo_config)  # (only its methods are handed to the thread)
+        self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="timeline-title")
-        yield KeyedTable(EVENT_COLUMNS, "text", id="timeline-events")
+        yield Static(column_heads(), id="timeline-heads")
+        yield TimelineEvents(id="timeline-events")
         yield Static("", id="timeline-preview")
         yield Tree[TreeData]("Branches", id="timeline-tree")
         yield Footer()
@@ -153,88 +141,28 @@ class TimelineScreen(Screen[None]):
         tree = self.query_one("#timeline-tree", Tree)
         tree.show_root = False
         tree.border_title = "Branches (pi's tree: labels, summaries)"
-        self.query_one("#timeline-events", KeyedTable).focus()
-        self._thread.submit(self._load)
-        self._thread.start()
-
-    def on_unmount(self) -> None:
-        self._thread.stop()
-
-    @property
-    def busy(self) -> bool:
-        return not self._thread.idle_now
-
-    # -- the thread's side --------------------------------------------------------------------------
-
-    def _failed(self, exc: Exception) -> None:
-        self.post_message(TimelineFailed(str(exc)))
-
-    def _load(self) -> None:
-        self._log = open_log(self.path, writable=False)  # (an agent's transcript too)
-        self._machine = TimeMachine(self._log, todo_config=self._todo_config)
-        self._activity = Activity(self._log)
-        self._key = watch_key(self._log)
-        self._activity.update()
-        self._post_timeline(None)
-
-    def _follow(self) -> None:
-        """Between jobs: take in what the session gained (when the current branch is shown)."""
-        if not self.follow or self._activity is None or self._log is None or self.branch is not None:
-            return
-        key = watch_key(self._log)
-        if key == self._key:
-            return
-        self._key = key
-        update = self._activity.update()
-        if update.new or update.reset:
-            self._post_timeline(None)
-
-    def _post_timeline(self, branch: str | None) -> None:
-        assert self._log is not None and self._activity is not None
-        self.post_message(TimelineChanged(tuple(self._activity.events), read_tree(self._log),
-                                          self._log.name or self._log.shown_path.name, len(self._log.records),
-                                          branch))
-
-    def _show_branch(self, leaf: str) -> None:
-        assert self._log is not None and self._machine is not None
-        current = leaf == self._log.leaf_id
-        self._activity = Activity(self._log if current else self._machine.log_at(leaf))
-        self._activity.update()
-        self._post_timeline(None if current else leaf)
-
-    def _point(self, ticket: int, entry: str, open_deck: bool) -> None:
-        if ticket != self._ticket and not open_deck:
-            return  # the cursor moved on before this preview started
-        assert self._machine is not None
-        view = build_view(self._machine.deck_at(entry))
-        self.post_message(PointShown(ticket, self._machine.as_of(entry), view, open_deck))
-
-    def _diff(self, a: str, b: str) -> None:
-        machine = self._machine
-        assert machine is not None
-        changes = diff_points(point_of(machine.deck_at(a)), point_of(machine.deck_at(b)))
-        self.post_message(DiffShown(machine.as_of(a), machine.as_of(b), tuple(changes)))
+        self._draw_title()
+        self.query_one(TimelineEvents).focus()
+        self.model_thread.start()
 
     # -- the UI's side ------------------------------------------------------------------------------
 
-    @on(TimelineFailed)
-    def on_timeline_failed(self, message: TimelineFailed) -> None:
-        self.app.notify(f"Timeline: {message.problem}", severity="error", markup=False)
+    def problem_changed(self) -> None:
+        """Said in the title, which keeps what was read (docs/tui.md#one-thread-per-screen)."""
+        self._draw_title()
+
+    def say_error(self, text: str) -> None:
+        self.app.notify(f"Timeline: {text}", severity="error", markup=False)
 
     @on(TimelineChanged)
     def on_timeline_changed(self, message: TimelineChanged) -> None:
         self.events, self.branch = message.events, message.branch
-        table = self.query_one("#timeline-events", KeyedTable)
-        rows = [(self.row_key(e, k), (clock_time(e.timestamp), e.entry_id, e.part, SOURCE_WORDS.get(e.source or "", ""),
-                                      e.text)) for e, k in self._numbered()]
-        table.show(rows[::-1], event_cells)  # newest first
-        title = Text(no_wrap=True, overflow="ellipsis")
-        title.append(" pideck ", "bold reverse")
-        title.append(" Timeline ", "bold")
-        title.append_text(one_line(message.name, "bold"))
-        where = "the current branch" if message.branch is None else f"the branch ending at {message.branch}"
-        title.append(f"  {len(message.events)} events on {where} · {message.entries} entries", "dim")
-        self.query_one("#timeline-title", Static).update(title)
+        self.epoch += 1 if message.reset else 0
+        events = self.query_one(TimelineEvents)
+        events.show(message.events, self.epoch)  # (newest first)
+        self.query_one("#timeline-heads", Static).update(column_heads(events.dated))
+        self.changed = message
+        self._draw_title()
         if self.session_tree != message.tree:
             self.session_tree = message.tree
             self._draw_tree(message.tree)
@@ -243,21 +171,27 @@ class TimelineScreen(Screen[None]):
                 "No state-changing entries on this branch yet.", "dim italic"))
         self._preview()
 
-    def _numbered(self) -> list[tuple[Event, int]]:
-        numbered, last, k = [], None, 0
-        for event in self.events:
-            k = k + 1 if event.position == last else 0
-            last = event.position
-            numbered.append((event, k))
-        return numbered
-
-    @staticmethod
-    def row_key(event: Event, k: int) -> str:
-        return f"{event.position}.{k}"
+    def _draw_title(self) -> None:
+        message = self.changed
+        title = Text(no_wrap=True, overflow="ellipsis")
+        title.append(" pideck ", "bold reverse")
+        title.append(" Timeline ", "bold")
+        if message is None:
+            title.append(" reading the session…", "dim")
+        else:
+            title.append_text(one_line(message.name, "bold"))
+            where = "the current branch" if message.branch is None else f"the branch ending at {message.branch}"
+            title.append(f"  {len(message.events)} events on {where} · {message.entries} entries", "dim")
+            if message.loading:
+                title.append(" ")
+                title.append(f" reading… {message.walked:,} entries so far ", "bold black on yellow")
+        if self.problem is not None:
+            title.append(" ")
+            title.append(f" {clean(self.problem)} ", "bold white on red")
+        self.query_one("#timeline-title", Static).update(title)
 
     def selected_event(self) -> Event | None:
-        key = self.query_one("#timeline-events", KeyedTable).selected_key()
-        return next((e for e, k in self._numbered() if self.row_key(e, k) == key), None)
+        return self.query_one(TimelineEvents).selected
 
     def _draw_tree(self, tree: SessionTree) -> None:
         widget: Tree[TreeData] = self.query_one("#timeline-tree", Tree)
@@ -290,10 +224,9 @@ class TimelineScreen(Screen[None]):
         if event is None:
             return
         self._ticket += 1
-        ticket, entry = self._ticket, event.entry_id
-        self._thread.submit(lambda: self._point(ticket, entry, False))
+        self.model_thread.call(self.model.point, self._ticket, event.entry_id, False, latest="preview")
 
-    @on(DataTable.RowHighlighted, "#timeline-events")
+    @on(EventList.Highlighted)
     def on_event_highlighted(self) -> None:
         self._preview()
 
@@ -321,12 +254,12 @@ class TimelineScreen(Screen[None]):
         if event is not None:
             self.open_point(event.entry_id)
 
-    @on(DataTable.RowSelected, "#timeline-events")
+    @on(EventList.Chosen)
     def on_event_selected(self) -> None:
         self.action_open_point()
 
     def open_point(self, entry: str) -> None:
-        self._thread.submit(lambda: self._point(0, entry, True))
+        self.model_thread.call(self.model.point, 0, entry, True)
 
     @on(Tree.NodeSelected, "#timeline-tree")
     def on_tree_selected(self, event: Tree.NodeSelected[TreeData]) -> None:
@@ -335,7 +268,7 @@ class TimelineScreen(Screen[None]):
             return
         kind, entry = data
         if kind == "branch":
-            self._thread.submit(lambda: self._show_branch(entry))
+            self.model_thread.call(self.model.show_branch, entry)
         else:
             self.open_point(entry)
 
@@ -350,7 +283,7 @@ class TimelineScreen(Screen[None]):
         if event is None:
             return
         start = self.marked.entry_id if self.marked is not None else "leaf"
-        self._thread.submit(lambda: self._diff(start, event.entry_id))
+        self.model_thread.call(self.model.diff, start, event.entry_id)
 
     @on(DiffShown)
     def on_diff_shown(self, message: DiffShown) -> None:

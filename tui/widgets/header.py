@@ -35,6 +35,7 @@ class HeaderInfo:
     detail: str = ""  # a followed conversation's second line: the agent's last words, its tokens
     inbox: str = ""  # "2 need you · 1 stopped": the directory's others (``inbox_text``; ctrl+g goes there)
     looked: str = ""  # "5 new since you last looked"
+    opening: bool = False  # the first view is being read (the count is not known yet)
 
 
 class DeckHeader(Widget):
@@ -114,7 +115,7 @@ def render_header(info: HeaderInfo, width: int) -> Text:
         right.append(f" {info.clock}", "dim")
     right.truncate(width)
     room = max(width - right.cell_len, 0)
-    count = f"  {info.entries} {plural(info.entries, 'entry', 'entries')}"
+    count = "  opening…" if info.opening else f"  {info.entries} {plural(info.entries, 'entry', 'entries')}"
     name, cwd = clean(info.name), clean(info.cwd)
     # What gives way first is the name (cut in its middle: a session file's long id is there),
     # down to a few cells, then the directory (its start); the count and the badges stay whole.

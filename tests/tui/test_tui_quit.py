@@ -1,0 +1,65 @@
+"""ctrl+c as a terminal user expects it (issue 19): a typed line is cleared, as a shell clears it; on
+an empty line the first press says in one line how to quit and a second within two seconds quits.
+Textual's own ctrl+c only said "Press ctrl+q to quit" and never quit."""
+
+from __future__ import annotations
+
+from tui import app as app_module
+from tui.widgets.command_line import CommandLine
+from tui_fixtures import demo_deck, make_app, run
+
+
+def _notices(app) -> list[str]:
+    return [str(n.message) for n in app._notifications]
+
+
+def test_ctrl_c_twice_quits(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.is_running and app.return_code is None
+        assert "Press ctrl+c again to quit" in _notices(app)
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.return_code == 0  # the app is exiting, as after ctrl+q
+
+    run(app, scenario)
+    assert app.return_code == 0
+
+
+def test_ctrl_c_clears_a_typed_line_and_does_not_arm_the_quit(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await pilot.press(*"/agent-state add")
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.screen.query_one(CommandLine).value == ""
+        assert "Press ctrl+c again to quit" not in _notices(app)
+        await pilot.press("ctrl+c")  # now the line is empty: the first press asks
+        await pilot.pause()
+        assert app.return_code is None and "Press ctrl+c again to quit" in _notices(app)
+
+    run(app, scenario)
+
+
+def test_a_second_ctrl_c_after_two_seconds_asks_again(tmp_path, monkeypatch):
+    now = [1000.0]
+    monkeypatch.setattr(app_module, "monotonic", lambda: now[0])  # (not time.monotonic: asyncio runs on it)
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await pilot.press("ctrl+c")
+        now[0] += 2.5
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.return_code is None
+        assert _notices(app).count("Press ctrl+c again to quit") == 2
+        now[0] += 1.0
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.return_code == 0
+
+    run(app, scenario)

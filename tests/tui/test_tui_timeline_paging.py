@@ -1,0 +1,70 @@
+"""The timeline of a long session shows its first rows at once and the rest as they are read
+(issue: 8-12 s of an empty table on a 50k-entry session), with Home/End as in the activity view."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from history_fixtures import shown, timeline_app
+from tui.models import timeline as timeline_model
+from tui.screens.timeline import TimelineEvents, TimelineScreen
+from tui_fixtures import run, wait_for
+
+
+def test_the_events_come_in_pieces_with_reading_in_the_title(tmp_path, monkeypatch):
+    monkeypatch.setattr(timeline_model, "FIRST_PIECE", 2)  # (the fixture is short: pieces of a few entries)
+    monkeypatch.setattr(timeline_model, "PIECE", 3)
+    seen: list[tuple[int, bool, str]] = []
+    drawn = TimelineScreen._draw_title
+
+    def draw_title(self):
+        drawn(self)
+        if self.changed is not None:
+            seen.append((len(self.changed.events), self.changed.loading,
+                         str(self.query_one("#timeline-title").render())))
+
+    monkeypatch.setattr(TimelineScreen, "_draw_title", draw_title)
+    app = timeline_app(tmp_path)
+
+    async def scenario(pilot):
+        await pilot.press("f8")
+        screen = await shown(pilot)
+        assert await wait_for(pilot, lambda: screen.changed is not None and not screen.changed.loading)
+        first, *_, last = seen
+        assert first[1] and first[0] < 32 and re.search(r"reading… \d+ entries so far", first[2].replace("\xa0", " "))
+        assert last[:2] == (32, False) and "reading" not in last[2]
+        assert [n for n, _, _ in seen] == sorted(n for n, _, _ in seen)  # each piece adds to the list
+        events = screen.query_one(TimelineEvents)
+        newest = events.selected
+        await pilot.press("end")
+        assert events.selected is screen.events[0]  # the oldest
+        await shown(pilot)
+        assert screen.shown.as_of.entry_id == screen.events[0].entry_id  # its preview follows
+        await pilot.press("home")
+        assert events.selected is newest
+
+    run(app, scenario)
+
+
+def test_a_long_walk_leaves_room_for_the_preview(tmp_path, monkeypatch):
+    """A preview asked for during the walk is answered after the piece under way, not after the
+    whole walk: each piece is a job of its own, queued behind what the person asked for."""
+    monkeypatch.setattr(timeline_model, "FIRST_PIECE", 1)
+    monkeypatch.setattr(timeline_model, "PIECE", 1)
+    order: list[str] = []
+    walk, point = timeline_model.TimelineModel._walk, timeline_model.TimelineModel.point
+    monkeypatch.setattr(timeline_model.TimelineModel, "_walk", lambda self, *a, **k: (
+        order.append("walk"), time.sleep(0.02), walk(self, *a, **k)))  # (a piece of a long session takes a while)
+    monkeypatch.setattr(timeline_model.TimelineModel, "point", lambda self, *a: (order.append("point"),
+                                                                                point(self, *a)))
+    app = timeline_app(tmp_path)
+
+    async def scenario(pilot):
+        await pilot.press("f8")
+        screen = await shown(pilot)
+        assert await wait_for(pilot, lambda: screen.changed is not None and not screen.changed.loading)
+        first_point = order.index("point")
+        assert first_point < len(order) - 1 and "walk" in order[first_point + 1:]  # (answered mid-walk)
+
+    run(app, scenario)

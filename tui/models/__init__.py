@@ -1,0 +1,1 @@
+"""The thread side of the screens: one ``Model`` per screen on a ``ModelThread`` (thread.py)."""

@@ -1,0 +1,264 @@
+"""The one way a screen does log work: a ``Model`` that lives on a ``ModelThread``.
+
+A screen never reads a file and never touches a log or a Deck: its ``Model`` owns all of that and
+runs only on its own thread (a log is not thread-safe). The screen hands the thread jobs, with
+everything a job needs as its arguments (the follow flag, the scope, a preview's ticket), and the
+model answers with the typed messages of ``tui/messages.py``. Between jobs, while the screen
+follows, the thread calls ``Model.idle``: the model compares its files with ``FileWatch`` (the
+one polling loop of the app) and looks further afield every ``look_s`` seconds.
+
+One error policy for every screen (docs/tui.md#one-thread-per-screen): a file problem (``OSError``,
+``SessionError``) is a ``FileTrouble`` the screen shows in its header, and the screen goes on;
+anything else is a ``ModelFailed`` the screen reports, with the traceback written to pideck's
+error log, and the thread goes on with the next job. Each screen has its thread, so a long first
+read on one (the timeline of a 100k-entry session) never holds another screen's keys.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import queue
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Generic, Iterable, TypeVar
+
+from textual.message import Message
+
+from core.session.discovery import pideck_home
+from core.session.errors import SessionError
+from tui.messages import FileTrouble, JobDone, ModelFailed
+
+FileKey = tuple[int, int, int, int]
+FILE_PROBLEMS = (OSError, SessionError)
+"""What a file can do to a model: shown in the header, never an end of the screen."""
+
+
+def file_key(path: Path) -> FileKey | None:
+    """(inode, size, mtime_ns, mode): any append, truncation, replacement or change of permissions
+    changes it; None when the file cannot be looked at."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns, st.st_mode
+
+
+def file_problem(path: Path) -> str | None:
+    """What keeps pideck from reading a session file, in a person's words, or None."""
+    if not path.exists():
+        return "the session file is gone (deleted or moved)"
+    if not os.access(path, os.R_OK):
+        return "the session file is not readable"
+    return None
+
+
+class FileWatch:
+    """The files a model follows, as it last read them: ``changed`` says whether any of them
+    differs now (and takes the new keys as read); ``read`` takes them as read without asking (after
+    the model's own append, which is no news to it)."""
+
+    def __init__(self) -> None:
+        self._keys: tuple[FileKey | None, ...] | None = None
+
+    def changed(self, paths: Iterable[Path]) -> bool:
+        keys = tuple(file_key(path) for path in paths)
+        if keys == self._keys:
+            return False
+        self._keys = keys
+        return True
+
+    def read(self, paths: Iterable[Path]) -> None:
+        self._keys = tuple(file_key(path) for path in paths)
+
+
+def error_log() -> Path:
+    """Where the tracebacks of errors nothing expects go (the screen says so when one happens)."""
+    return pideck_home() / "errors.log"
+
+
+def log_error(where: str, exc: BaseException) -> Path | None:
+    """Append ``exc``'s traceback to the error log; the log's path, or None when it cannot be written."""
+    path = error_log()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S")
+        with path.open("a", encoding="utf-8") as out:
+            out.write(f"--- {stamp} {where}\n")
+            out.write("".join(traceback.format_exception(exc)))
+    except OSError:
+        return None
+    return path
+
+
+def failure_text(where: str, exc: BaseException, logged: Path | None) -> str:
+    said = f"{where}: unexpected error {type(exc).__name__}: {exc}"
+    return f"{said} (traceback in {logged})" if logged is not None else said
+
+
+class Model:
+    """The thread side of one screen. It owns every file, log and Deck the screen shows and runs
+    only on its ``ModelThread``; ``post`` sends a message to the screen (thread-safe)."""
+
+    name = "model"
+    look_s: float | None = None
+    """How often (seconds) ``idle`` is told to look beyond its files; None: never."""
+
+    def __init__(self) -> None:
+        self.post: Callable[[Message], object] = lambda message: None
+        self.trouble: Callable[[str | None], None] = lambda problem: None
+        self.later: Callable[[Callable[[], Any]], None] = lambda job: None
+        """Queue a job of the model's own behind the screen's (the next piece of a long read)."""
+
+    def open(self) -> None:
+        """The first job: open what the screen shows and post its first view."""
+
+    def idle(self, look: bool) -> bool | None:
+        """Between jobs while the screen follows: take in what changed; ``look``: look beyond the
+        model's own files too. True: there is more to read, call again at once (not after a poll)."""
+        return None
+
+
+M = TypeVar("M", bound=Model)
+
+
+@dataclass(frozen=True)
+class _Job:
+    run: Callable[[], Any]
+    ticket: int | None  # answered with a JobDone
+    latest: str | None  # skipped when a newer job of the same name is waiting
+
+
+class ModelThread(Generic[M]):
+    """Runs ``model``'s jobs in the order they were handed over and, between them, its ``idle`` every
+    ``poll`` seconds while following. ``call`` hands over a job; ``finished`` (on the UI thread,
+    for a ``JobDone``) gives back what to do with its outcome."""
+
+    def __init__(self, model: M, post: Callable[[Message], object], *, poll: float, following: bool = True) -> None:
+        self.model = model
+        model.post = post
+        model.trouble = self._trouble
+        model.later = self.call
+        self._post = post
+        self._poll = poll
+        self._following = following
+        self._jobs: queue.Queue[_Job | None] = queue.Queue()  # None: stop
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._tickets = itertools.count(1)
+        self._waiting: dict[int, Callable[[Any], None] | None] = {}  # UI thread only
+        self._newest: dict[str, int] = {}
+        self._problem: str | None = None
+        self._raised = False  # the problem shown came from an error this thread caught
+        self._looked = -1e18
+        self._again = False  # the model's last idle left more to read
+
+    def start(self) -> None:
+        """A plain daemon thread, not a Textual worker: it lives as long as its screen, and waiting
+        for the app's workers (tests, the palette) must not wait on it. Its first job opens the model."""
+        self.call(self.model.open)
+        self._thread = threading.Thread(target=self._run, daemon=True, name=f"pideck {self.model.name}")
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._jobs.put(None)
+
+    def call(self, job: Callable[..., Any], *args: Any, then: Callable[[Any], None] | None = None,
+             answer: bool = False, latest: str | None = None) -> None:
+        """Run ``job(*args)`` on the thread. With ``then`` (or ``answer``) a ``JobDone`` comes back:
+        ``then(outcome)`` runs on the UI thread, an error is reported instead. ``latest``: only the
+        newest job of that name runs (a preview the cursor has moved past is skipped)."""
+        ticket = None
+        if then is not None or answer:
+            ticket = next(self._tickets)
+            self._waiting[ticket] = then
+        if latest is not None:
+            self._newest[latest] = seq = next(self._tickets)
+            run = lambda: None if self._newest.get(latest) != seq else job(*args)  # noqa: E731
+        else:
+            run = lambda: job(*args)  # noqa: E731
+        self._jobs.put(_Job(run, ticket, latest))
+
+    def follow(self, following: bool) -> None:
+        """Follow the files (``idle`` runs) or pause: a job, so it takes effect in order."""
+        self.call(self._set_following, following)
+
+    def _set_following(self, following: bool) -> None:
+        self._following = following
+
+    def finished(self, message: JobDone) -> Callable[[Any], None] | None:
+        """The UI thread's side of a ``JobDone``: what to run with its outcome."""
+        return self._waiting.pop(message.ticket, None)
+
+    @property
+    def busy(self) -> bool:
+        """A job is waiting or running, or its answer has not been taken yet (tests wait for this)."""
+        return self._jobs.unfinished_tasks > 0 or bool(self._waiting)
+
+    # -- on the thread --------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                job = self._jobs.get(timeout=0 if self._again else self._poll)
+            except queue.Empty:
+                self._again = False
+                if self._following:
+                    self._idle()
+                continue
+            try:
+                if job is None:
+                    return
+                self._run_job(job)
+            finally:
+                self._jobs.task_done()
+
+    def _idle(self) -> None:
+        look = self.model.look_s is not None and time.monotonic() - self._looked >= self.model.look_s
+        if look:
+            self._looked = time.monotonic()
+
+        def idle() -> None:
+            self._again = bool(self.model.idle(look))
+
+        self._guarded(idle, "following the files")
+
+    def _run_job(self, job: _Job) -> None:
+        if job.ticket is None:
+            self._guarded(job.run, "a job")
+            return
+        outcome: Any = None
+        error: BaseException | None = None
+        try:
+            outcome = job.run()
+        except Exception as exc:  # the job's own answer: the screen reports it where it was asked
+            error = exc
+            if not isinstance(exc, FILE_PROBLEMS):
+                log_error(f"{self.model.name}: a job", exc)
+        self._post(JobDone(job.ticket, outcome, error))
+
+    def _guarded(self, run: Callable[[], Any], what: str) -> None:
+        """The error policy: a file problem goes to the header, anything else is reported and
+        logged; the thread goes on either way."""
+        try:
+            run()
+        except FILE_PROBLEMS as exc:
+            self._trouble(f"{exc}")
+            self._raised = True
+        except Exception as exc:
+            where = f"{self.model.name}, {what}"
+            self._post(ModelFailed(failure_text(where, exc, log_error(where, exc))))
+        else:
+            if self._raised:  # the file is readable again
+                self._raised = False
+                self._trouble(None)
+
+    def _trouble(self, problem: str | None) -> None:
+        """Say a file problem (or its end, None) once per change, never in a loop."""
+        if problem != self._problem:
+            self._problem = problem
+            self._post(FileTrouble(problem))

@@ -1,0 +1,97 @@
+"""The timeline screen's model: one read-only log of the session, its branch's events, pi's tree of
+branches and the deck as of any point, on the screen's thread.
+
+Everything the screen asks for comes as a job with its arguments (which branch, which entry, which
+preview ticket): the model never reads the screen, and the screen never touches the log.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from core.activity import Activity
+from core.diff import diff_points
+from core.opening import open_log
+from core.points import point_of
+from core.session.log import SessionLog
+from core.session.tree import read_tree
+from core.timetravel import TimeMachine
+from core.todo.config import TodoConfig
+from core.view import build_view
+from tui.messages import DiffShown, PointShown, TimelineChanged
+from tui.models.thread import FileWatch, Model
+
+
+FIRST_PIECE = 1_500
+"""Entries of the branch the first view of the events walks (a few tenths of a second on a long
+session), so the first rows show at once; the rest follow in ``PIECE``s, each queued behind what
+the person asked for meanwhile (a preview waits for one piece at most)."""
+PIECE = 4_000
+
+
+class TimelineModel(Model):
+    name = "timeline"
+
+    def __init__(self, path: Path, todo_config: TodoConfig | None) -> None:
+        super().__init__()
+        self.path = path
+        self._todo_config = todo_config
+        self._log: SessionLog | None = None
+        self._machine: TimeMachine | None = None
+        self._activity: Activity | None = None
+        self._branch: str | None = None  # the leaf of the branch shown, None: the current one
+        self._files = FileWatch()
+        self._loading = False  # the walk of the events has more to read
+
+    def open(self) -> None:
+        self._log = open_log(self.path, writable=False)  # (an agent's transcript too)
+        self._machine = TimeMachine(self._log, todo_config=self._todo_config)
+        self._activity = Activity(self._log)
+        self._files.read(self._log.watched())
+        self._walk(self._activity, FIRST_PIECE, reset=True)
+
+    def _walk(self, activity: Activity, limit: int, reset: bool) -> None:
+        """One piece of ``activity``'s walk; the next is queued while the walk has more."""
+        if activity is not self._activity:
+            return  # (another branch was chosen meanwhile: its own walk goes on)
+        update = activity.update(limit)
+        self._loading = update.pending
+        self._post_timeline(reset=reset or update.reset)
+        if update.pending:
+            self.later(lambda: self._walk(activity, PIECE, False))
+
+    def idle(self, look: bool) -> None:
+        """Take in what the session gained, when the current branch is shown and read to its end."""
+        if self._log is None or self._activity is None or self._branch is not None or self._loading:
+            return
+        if not self._files.changed(self._log.watched()):
+            return
+        update = self._activity.update()
+        if update.new or update.reset:
+            self._post_timeline(reset=update.reset)
+
+    def show_branch(self, leaf: str) -> None:
+        assert self._log is not None and self._machine is not None
+        current = leaf == self._log.leaf_id
+        self._branch = None if current else leaf
+        self._activity = Activity(self._log if current else self._machine.log_at(leaf))
+        self._walk(self._activity, FIRST_PIECE, reset=True)
+
+    def point(self, ticket: int, entry: str, open_deck: bool) -> None:
+        """The deck as of ``entry``: a preview (the screen names it ``latest``, so one the cursor
+        moved past is skipped) or, with ``open_deck``, the whole deck to show."""
+        assert self._machine is not None
+        view = build_view(self._machine.deck_at(entry))
+        self.post(PointShown(ticket, self._machine.as_of(entry), view, open_deck))
+
+    def diff(self, a: str, b: str) -> None:
+        machine = self._machine
+        assert machine is not None
+        changes = diff_points(point_of(machine.deck_at(a)), point_of(machine.deck_at(b)))
+        self.post(DiffShown(machine.as_of(a), machine.as_of(b), tuple(changes)))
+
+    def _post_timeline(self, reset: bool = True) -> None:
+        assert self._log is not None and self._activity is not None
+        self.post(TimelineChanged(tuple(self._activity.events), read_tree(self._log),
+                                  self._log.name or self._log.shown_path.name, len(self._log.records), self._branch,
+                                  reset, self._loading, self._activity.walked))
