@@ -395,11 +395,14 @@ def cmd_demo(args: argparse.Namespace, tui: OpenTui) -> int:
 
     folder = Path(tempfile.mkdtemp(prefix="pideck-demo-"))
     path = folder / "demo.jsonl"
-    try:
-        status = tui(Opened(write_demo(path), why=demo_why(path, args.keep)))
-    finally:
+    def remove() -> None:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
+
+    try:  # (``cleanup``: also when a hung-up app has to be ended by force)
+        status = tui(Opened(write_demo(path), why=demo_why(path, args.keep)), cleanup=remove)
+    finally:
+        remove()
     if args.keep:
         print(f"The demo session is kept at {path}")
     return status

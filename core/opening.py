@@ -217,7 +217,8 @@ def describe_missing(typed: str) -> str:
     if not typed:
         return "an empty path names no session file"
     folder, name = os.path.split(typed.rstrip(os.sep) or typed)
-    create = f"`pideck --new {shlex.quote(shown(typed))}` creates it"
+    named = os.path.join(os.curdir, typed) if is_bare_word(typed) else typed  # (a bare word reads as a command)
+    create = f"`pideck --new {shlex.quote(shown(named))}` creates it"
     if folder and not os.path.isdir(folder):
         return f"{shown(typed)} does not exist, nor does its folder {shown(folder)}; {create}"
     # by stem: every candidate ends in .jsonl, which alone would make unrelated names look near

@@ -117,6 +117,7 @@ class PideckApp(App[None]):
         self.flash = flash  # seconds a changed row stays highlighted (tests: 0, for stable snapshots)
         self.history = load_history(settings.history_size)  # shared by every deck screen
         self.first_deck = deck
+        self.first_cwd = deck.log.cwd if deck is not None else None  # (read before its model owns the log)
         self.following = follow
         self.clock = clock or wall_clock_ms
         self.show_clock = show_clock
@@ -184,7 +185,7 @@ class PideckApp(App[None]):
     def default_notifications(self, app: PideckApp) -> AttentionNotifications:
         """Over the directory of the session opened (else ``cwd``, else the current one); every
         session pideck knows with ``show_all``."""
-        cwd = self.first_deck.log.cwd if self.first_deck is not None else None
+        cwd = self.first_cwd
         return AttentionNotifications(app, self.notify_settings,
                                       None if self.show_all else cwd or self.cwd or os.getcwd())
 

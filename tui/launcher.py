@@ -45,8 +45,11 @@ class TerminalWatch:
 
     GRACE_S = 3.0
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: App, cleanup: Callable[[], object] | None = None) -> None:
+        """``cleanup``: what must happen even when the app has to be ended by force (the demo's
+        folder removed): ``os._exit`` runs no ``finally``."""
         self.app = app
+        self.cleanup = cleanup
         self.fd = -1
         self.gone = False
         self._ended = threading.Event()
@@ -116,10 +119,16 @@ class TerminalWatch:
 
         threading.Thread(target=tell, name="pideck-hangup-exit", daemon=True).start()
         if not self._ended.wait(self.GRACE_S):
+            if self.cleanup is not None:
+                try:
+                    self.cleanup()
+                except Exception:  # (ending is what matters now)
+                    pass
             os._exit(HANGUP_STATUS)
 
 
-def run_tui(opened: Opened | Callable[[], Opened] | None, show_all: bool = False) -> int:
+def run_tui(opened: Opened | Callable[[], Opened] | None, show_all: bool = False,
+            cleanup: Callable[[], object] | None = None) -> int:
     """Run the app until the person quits (``opened`` None: on the sessions overview; a function:
     called once there is a terminal, so nothing is opened or created for an app that cannot run;
     ``show_all``: ``pideck --all``); a crash is never exit status 0. Without a terminal: one line,
@@ -139,7 +148,7 @@ def run_tui(opened: Opened | Callable[[], Opened] | None, show_all: bool = False
     # What is loaded now (the session's index, Textual's modules) lives as long as the app: kept
     # out of the collector's way, the collections while the app runs scan only what it makes.
     gc.freeze()
-    watch = TerminalWatch(app)
+    watch = TerminalWatch(app, cleanup)
     watch.start()
     try:
         app.run()

@@ -1,4 +1,4 @@
-"""Every message a model thread posts to its screen (``tui/model.py``): the only way log work
+"""Every message a model thread posts to its screen (``tui/models/thread.py``): the only way log work
 reaches widgets. Each carries plain immutable data the model built on its thread."""
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ class JobDone(Message):
     ticket: int
     outcome: Any
     error: BaseException | None
+    said: str = ""  # the error in a person's words (with where its traceback went, when unexpected)
 
 
 @dataclass

@@ -56,7 +56,7 @@ def clock_time(timestamp: str | None, dated: bool = False) -> str:
     try:
         moment = datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
     except ValueError:
-        return timestamp[:width]
+        return clean(timestamp[:width])  # (untrusted: an escape sequence in a timestamp shows, never acts)
     if moment.tzinfo is not None:
         try:
             moment = moment.astimezone(timezone.utc)

@@ -159,3 +159,14 @@ def test_the_apps_own_open_never_creates_a_file(tmp_path):
     with pytest.raises(NoSession):
         default_open_deck(tmp_path / "gone.jsonl")
     assert not (tmp_path / "gone.jsonl").exists()
+
+
+def test_the_hint_for_a_bare_name_is_a_command_that_works(pideck, tmp_path, monkeypatch):
+    """`pideck --session foo` names a missing file `foo`; `pideck --new foo` would read foo as a
+    command, so the hint names it `./foo`, which --new creates."""
+    monkeypatch.chdir(tmp_path)
+    code, _, err = pideck("--session", "foo", tui=opener([]))
+    assert (code, err) == (1, "pideck: foo does not exist; `pideck --new ./foo` creates it\n")
+    got: list[Opened] = []
+    assert pideck("--new", "./foo", tui=opener(got))[0] == 0
+    assert (tmp_path / "foo").is_file() and got[0].deck.log.path.name == "foo"

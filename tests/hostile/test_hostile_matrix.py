@@ -499,7 +499,7 @@ def run_one(command: Command, case: Case, box: Box, monkeypatch: pytest.MonkeyPa
     signal.alarm(SECONDS_PER_RUN)
     try:
         with bounded_memory():
-            code = main(argv, tui=(lambda opened: 0) if command.tui else None)
+            code = main(argv, tui=(lambda opened, **_: 0) if command.tui else None)
     except SystemExit as exc:  # argparse's usage errors
         code = exc.code if isinstance(exc.code, int) else 2
     except BaseException as exc:

@@ -125,3 +125,24 @@ def test_a_quit_still_ends_with_status_0(child):
     os.write(app.fd, b"\x11")  # ctrl+q
     assert app.wait(10) == 0
     assert list(app.temp.iterdir()) == []
+
+
+def test_an_app_ended_by_force_still_runs_its_cleanup(monkeypatch):
+    """When the app does not end within the grace time after a hang-up (a loaded machine), the
+    process is ended with os._exit, which runs no ``finally``: the demo's folder is removed first."""
+    import tui.launcher as launcher_module
+
+    done: list[str] = []
+
+    class Stuck:  # an app that never ends
+        def exit(self, *args):
+            pass
+
+        def call_from_thread(self, *args):
+            pass
+
+    monkeypatch.setattr(launcher_module.os, "_exit", lambda status: done.append(f"exit {status}"))
+    watch = launcher_module.TerminalWatch(Stuck(), cleanup=lambda: done.append("cleanup"))
+    watch.GRACE_S = 0.01
+    watch.hang_up()
+    assert done == ["cleanup", f"exit {launcher_module.HANGUP_STATUS}"]

@@ -68,6 +68,7 @@ class DeckModel(Model):
         self._idle_ms = deck.todo.config.watchdog_idle_ms
         self._files = FileWatch()
         self._todo_later = False
+        self._walk_wanted = False  # the activity's first walk waits for the first view, or failed
         self._activity: Activity | None = None  # the first walk may take a while: after the first view
         self._bound_activity: Activity | None = None
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
@@ -87,21 +88,23 @@ class DeckModel(Model):
 
     def open(self) -> None:
         """The first view; on a long session without the todo fold (``FOLD_LATER``), which the
-        next job adds, and with when the agent last wrote once the activity is walked."""
+        next job adds, and with when the agent last wrote once the activity is walked. When it
+        fails (the file went away, an error), the screen says so and ``idle`` tries again."""
+        keys = self._files.keys(self._watched())  # (before reading: an append meanwhile is news)
         long = len(self.deck.log.records) >= FOLD_LATER
         self._todo_later = long
         self.own = build_view(self.deck, todo=not long)
         if not long:
             self._note_writers()
         self._bind()  # a conversation whose pideck session exists already: in the first view
-        self._files.read(self._watched())
+        self._files.take(keys)
         self._opened = True
         self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS)))
 
     def finish_opening(self) -> None:
         """The parts the first view left out (the todo fold and its warnings), drawn as a change of
         the todo part."""
-        if self._todo_later:
+        if self._opened and self._todo_later:
             self._todo_later = False
             self.own = build_view(self.deck, self.own, frozenset({TODO}))
             self.post(DeckUpdated(self.view, DeckChange(frozenset({TODO}))))
@@ -110,10 +113,18 @@ class DeckModel(Model):
         """The branch's events so far for the activity view, walked in pieces (``PIECE``) queued
         behind the screen's jobs, so a command typed while a long session's first walk goes on
         waits for one piece at most; then when the agent last wrote, if that is not known yet."""
+        if not self._opened:
+            self._walk_wanted = True  # (once the first view is there)
+            return
         self._walk(Activity(self.deck.log))
 
     def _walk(self, activity: Activity) -> None:
-        if activity.update(PIECE).pending:
+        try:
+            pending = activity.update(PIECE).pending
+        except Exception:
+            self._walk_wanted = True  # (``idle`` starts the walk again)
+            raise
+        if pending:
             self.later(lambda: self._walk(activity))
             return
         self._activity = activity
@@ -128,6 +139,8 @@ class DeckModel(Model):
     def run(self, job: Job) -> Any:
         """A job of the screen's (a command line, a tool call): what others appended before it is
         theirs, what it appends is the app's. The new view is posted before the job's answer."""
+        self._opening_first()
+        keys = self._files.keys(self._watched())
         try:
             self.deck.log.refresh()
             self._note_writers()
@@ -137,13 +150,15 @@ class DeckModel(Model):
             return job(self.bound or self.deck)
         finally:
             change = self._refresh()
-            self._files.read(self._watched())
+            self._files.take(keys)  # (the app's own append then reads as news: an empty take-in)
             self._counted = len(self.deck.log.records)  # the app's own appends are not the agent's
             if change is not None:
                 self.post(DeckUpdated(self.view, change))
 
     def reload(self) -> None:
         """Every Deck of the screen read again from disk."""
+        self._opening_first()
+        keys = self._files.keys(self._watched())
         self.deck.refresh()
         self.deck.reload()
         self.own = build_view(self.deck, self.own, ALL_PARTS, activity=self._activity)
@@ -151,21 +166,31 @@ class DeckModel(Model):
             self.bound.refresh()
             self.bound.reload()
             self.bound_view = build_view(self.bound, self.bound_view, ALL_PARTS, activity=self._bound_activity)
-        self._files.read(self._watched())
+        self._files.take(keys)
         self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS)))
 
     def set_inbox_all(self, inbox_all: bool) -> None:
         """The scope of the header's count of who needs the person (the app's ``show_all``)."""
         if self._inbox_all is not None and inbox_all != self._inbox_all:
             self._inbox_all = inbox_all
-            if self._look_inbox():
+            if self._opened and self._look_inbox():
                 self._take_in(news=True)
 
     # -- between jobs -----------------------------------------------------------------------------
 
+    def _opening_first(self) -> None:
+        """A job that needs the first view: open now if the first try failed."""
+        if not self._opened:
+            self.open()
+
     def idle(self, look: bool) -> None:
         if not self._opened:
+            if look:  # the first try failed: again, at the pace of the looks
+                self.open()
             return
+        if self._walk_wanted and look:
+            self._walk_wanted = False
+            self.start_activity()
         bound = moved = False
         if look:
             bound, moved = self._bind(), self._look_elsewhere()

@@ -58,8 +58,8 @@ def file_problem(path: Path) -> str | None:
 
 class FileWatch:
     """The files a model follows, as it last read them: ``changed`` says whether any of them
-    differs now (and takes the new keys as read); ``read`` takes them as read without asking (after
-    the model's own append, which is no news to it)."""
+    differs now (and takes the new keys as read: the model reads right after); a model that reads
+    on its own (a job, its first view) takes the keys before it reads (``keys``, then ``take``)."""
 
     def __init__(self) -> None:
         self._keys: tuple[FileKey | None, ...] | None = None
@@ -71,8 +71,15 @@ class FileWatch:
         self._keys = keys
         return True
 
-    def read(self, paths: Iterable[Path]) -> None:
-        self._keys = tuple(file_key(path) for path in paths)
+    @staticmethod
+    def keys(paths: Iterable[Path]) -> tuple[FileKey | None, ...]:
+        """The files' keys now: take them before reading, so that what is appended while the
+        model reads is news at the next look (``take``)."""
+        return tuple(file_key(path) for path in paths)
+
+    def take(self, keys: tuple[FileKey | None, ...]) -> None:
+        """``keys`` (from ``keys``, before the read) are what the model has read."""
+        self._keys = keys
 
 
 def error_log() -> Path:
@@ -164,6 +171,8 @@ class ModelThread(Generic[M]):
         self._thread.start()
 
     def stop(self) -> None:
+        """No more idling; the jobs handed over already still run (a command typed just before the
+        screen went away is applied), then the thread ends."""
         self._stopped.set()
         self._jobs.put(None)
 
@@ -196,18 +205,19 @@ class ModelThread(Generic[M]):
 
     @property
     def busy(self) -> bool:
-        """A job is waiting or running, or its answer has not been taken yet (tests wait for this)."""
-        return self._jobs.unfinished_tasks > 0 or bool(self._waiting)
+        """A job is waiting or running, its answer has not been taken yet, or the model has more
+        to read right away (tests wait for this)."""
+        return self._jobs.unfinished_tasks > 0 or bool(self._waiting) or self._again
 
     # -- on the thread --------------------------------------------------------------------------
 
     def _run(self) -> None:
-        while not self._stopped.is_set():
+        while True:
             try:
                 job = self._jobs.get(timeout=0 if self._again else self._poll)
             except queue.Empty:
                 self._again = False
-                if self._following:
+                if self._following and not self._stopped.is_set():
                     self._idle()
                 continue
             try:
@@ -225,7 +235,9 @@ class ModelThread(Generic[M]):
         def idle() -> None:
             self._again = bool(self.model.idle(look))
 
-        self._guarded(idle, "following the files")
+        if self._guarded(idle, "following the files") and self._raised:  # the file is readable again
+            self._raised = False
+            self._trouble(None)
 
     def _run_job(self, job: _Job) -> None:
         if job.ticket is None:
@@ -233,17 +245,19 @@ class ModelThread(Generic[M]):
             return
         outcome: Any = None
         error: BaseException | None = None
+        said = ""
         try:
             outcome = job.run()
         except Exception as exc:  # the job's own answer: the screen reports it where it was asked
-            error = exc
+            error, said = exc, f"{exc}"
             if not isinstance(exc, FILE_PROBLEMS):
-                log_error(f"{self.model.name}: a job", exc)
-        self._post(JobDone(job.ticket, outcome, error))
+                where = f"{self.model.name}, a job"
+                said = failure_text(where, exc, log_error(where, exc))
+        self._post(JobDone(job.ticket, outcome, error, said))
 
-    def _guarded(self, run: Callable[[], Any], what: str) -> None:
+    def _guarded(self, run: Callable[[], Any], what: str) -> bool:
         """The error policy: a file problem goes to the header, anything else is reported and
-        logged; the thread goes on either way."""
+        logged; the thread goes on either way. True when ``run`` raised nothing."""
         try:
             run()
         except FILE_PROBLEMS as exc:
@@ -253,9 +267,8 @@ class ModelThread(Generic[M]):
             where = f"{self.model.name}, {what}"
             self._post(ModelFailed(failure_text(where, exc, log_error(where, exc))))
         else:
-            if self._raised:  # the file is readable again
-                self._raised = False
-                self._trouble(None)
+            return True
+        return False
 
     def _trouble(self, problem: str | None) -> None:
         """Say a file problem (or its end, None) once per change, never in a loop."""

@@ -19,7 +19,7 @@ from core.timetravel import TimeMachine
 from core.todo.config import TodoConfig
 from core.view import build_view
 from tui.messages import DiffShown, PointShown, TimelineChanged
-from tui.models.thread import FileWatch, Model
+from tui.models.thread import FileWatch, Model, file_problem
 
 
 FIRST_PIECE = 1_500
@@ -31,6 +31,7 @@ PIECE = 4_000
 
 class TimelineModel(Model):
     name = "timeline"
+    look_s = 0.5  # (how often a failed first read is tried again)
 
     def __init__(self, path: Path, todo_config: TodoConfig | None) -> None:
         super().__init__()
@@ -44,28 +45,41 @@ class TimelineModel(Model):
         self._loading = False  # the walk of the events has more to read
 
     def open(self) -> None:
-        self._log = open_log(self.path, writable=False)  # (an agent's transcript too)
-        self._machine = TimeMachine(self._log, todo_config=self._todo_config)
-        self._activity = Activity(self._log)
-        self._files.read(self._log.watched())
+        """The log, then the first piece of its events; when it fails, ``idle`` tries again."""
+        keys = self._files.keys([self.path])  # (before reading: an append meanwhile is news)
+        log = open_log(self.path, writable=False)  # (an agent's transcript too)
+        self._machine = TimeMachine(log, todo_config=self._todo_config)
+        self._activity = Activity(log)
+        self._log = log
+        self._files.take(keys)
         self._walk(self._activity, FIRST_PIECE, reset=True)
 
     def _walk(self, activity: Activity, limit: int, reset: bool) -> None:
         """One piece of ``activity``'s walk; the next is queued while the walk has more."""
         if activity is not self._activity:
             return  # (another branch was chosen meanwhile: its own walk goes on)
-        update = activity.update(limit)
+        try:
+            update = activity.update(limit)
+        except Exception:
+            self._loading = False  # (``idle`` takes in the rest: the walk goes on where it stopped)
+            raise
         self._loading = update.pending
         self._post_timeline(reset=reset or update.reset)
         if update.pending:
             self.later(lambda: self._walk(activity, PIECE, False))
 
     def idle(self, look: bool) -> None:
-        """Take in what the session gained, when the current branch is shown and read to its end."""
-        if self._log is None or self._activity is None or self._branch is not None or self._loading:
+        """Take in what the session gained, when the current branch is shown and read to its end;
+        the file's trouble goes to the title."""
+        if self._log is None:
+            if look:  # the first try failed: again, at the pace of the looks
+                self.open()
+            return
+        if self._activity is None or self._branch is not None or self._loading:
             return
         if not self._files.changed(self._log.watched()):
             return
+        self.trouble(file_problem(self._log.shown_path))
         update = self._activity.update()
         if update.new or update.reset:
             self._post_timeline(reset=update.reset)
@@ -81,7 +95,10 @@ class TimelineModel(Model):
         """The deck as of ``entry``: a preview (the screen names it ``latest``, so one the cursor
         moved past is skipped) or, with ``open_deck``, the whole deck to show."""
         assert self._machine is not None
-        view = build_view(self._machine.deck_at(entry))
+        try:
+            view = build_view(self._machine.deck_at(entry))
+        except LookupError:
+            return  # the entry is gone (the file was rewritten): the events that follow say so
         self.post(PointShown(ticket, self._machine.as_of(entry), view, open_deck))
 
     def diff(self, a: str, b: str) -> None:

@@ -37,7 +37,7 @@ class ModelScreen(Screen[None]):
     def _job_done(self, message: JobDone) -> None:
         then = self.model_thread.finished(message)
         if message.error is not None:
-            self.say_error(f"{message.error}")
+            self.say_error(message.said or f"{message.error}")
         elif then is not None:
             then(message.outcome)
 

@@ -93,7 +93,7 @@ class DeckScreen(ModelScreen):
                 tooltip="create a handoff packet (a validated form)"),
         Binding("ctrl+g", "next_needing", "Next needing you", show=False,
                 tooltip="go to the next session or conversation that needs you (the header counts them)"),
-        Binding("ctrl+f", "filter", "Filter",
+        Binding("ctrl+f", "filter", "Filter", priority=True,
                 tooltip="filter the panes and the activity by text (also / on a table)"),
         Binding("ctrl+t", "status_filter", "Status", show=False,
                 tooltip="status filter of work items and todos: all, open, settled"),
@@ -104,13 +104,14 @@ class DeckScreen(ModelScreen):
                 tooltip="show or hide the message log (command replies, warnings)"),
         Binding("escape", "focus_command", "Command line", show=False,
                 tooltip="back to the command line; leave the zoom; close a dialog"),
-        Binding("alt+1", "focus_pane(1)", "Pane 1", show=False,
+        Binding("alt+1", "focus_pane(1)", "Pane 1", show=False, priority=True,
                 tooltip="focus the first pane shown (a conversation's own pane, else Agent State); below 100 "
                         "columns it is the one shown"),
-        *(Binding(f"alt+{n}", f"focus_pane({n})", f"Pane {n}", show=False, tooltip=f"focus the {word} pane shown")
+        *(Binding(f"alt+{n}", f"focus_pane({n})", f"Pane {n}", show=False, priority=True,
+                  tooltip=f"focus the {word} pane shown")
           for n, word in ((2, "second"), (3, "third"), (4, "fourth"))),
-        Binding("alt+5", "focus_goals", "Goals", show=False, tooltip="focus the goal table"),
-        Binding("alt+6", "focus_activity", "Activity list", show=False,
+        Binding("alt+5", "focus_goals", "Goals", show=False, priority=True, tooltip="focus the goal table"),
+        Binding("alt+6", "focus_activity", "Activity list", show=False, priority=True,
                 tooltip="focus the activity list (opening the activity view)"),
     ]
     TABLE_KEYS = {"j": "down", "k": "up", "?": "help"}
@@ -181,7 +182,6 @@ class DeckScreen(ModelScreen):
         yield Footer(show_command_palette=True)
 
     def on_mount(self) -> None:
-        self.set_inbox_all()
         for warning in self._opening_warnings:
             self.message_log.add(warning, "warning", "open")
         for table in self.query(KeyedTable):
@@ -196,6 +196,7 @@ class DeckScreen(ModelScreen):
         # activity view: each is drawn as it comes, so neither of the last two holds the first up.
         thread = self.model_thread
         thread.start()
+        self.set_inbox_all()
         thread.call(self.model.finish_opening)
         thread.call(self.model.start_activity)
         self.set_interval(1.0, self.tick)
@@ -267,7 +268,7 @@ class DeckScreen(ModelScreen):
         if isinstance(focused, Input) or not event.is_printable or event.character is None:
             return
         event.stop()
-        if event.character in self.TABLE_KEYS:
+        if event.character in self.TABLE_KEYS and isinstance(focused, (DataTable, EventList)):
             self.table_key(self.TABLE_KEYS[event.character])
             return
         if event.character == "s" and focused is not None and focused.id == "work-items":
@@ -315,16 +316,16 @@ class DeckScreen(ModelScreen):
         pane = self.query_one(f"#{self.current_pane}")
         target = next((w for w in pane.query("*") if w.focusable and w.display), None)
         if target is not None:
-            target.focus()
+            self.set_focus(target)  # (now: the keys typed behind are the table's)
 
     def action_focus_goals(self) -> None:
         goals = self.query_one(GoalTable)
         if goals.display:
-            goals.focus()
+            self.set_focus(goals)
 
     def action_focus_activity(self) -> None:
         self.query_one(ActivityPanel).display = True
-        self.query_one(EventList).focus()
+        self.set_focus(self.query_one(EventList))
 
     @on(Input.Changed, "#cmd")
     def seen_changes(self) -> None:
@@ -582,7 +583,8 @@ class DeckScreen(ModelScreen):
     def placeholder(self) -> None:
         """The command line says a session is read-only before anything is typed."""
         command_line = self.query_one(CommandLine)
-        command_line.placeholder = (CommandLine.READ_ONLY if not self.view.writable else CommandLine.PLACEHOLDER)
+        command_line.placeholder = (CommandLine.READ_ONLY if self.opened and not self.view.writable
+                                    else CommandLine.PLACEHOLDER)
 
     def fill_command(self, text: str) -> None:
         command_line = self.query_one(CommandLine)
@@ -595,7 +597,7 @@ class DeckScreen(ModelScreen):
     def action_focus_command(self) -> None:
         if self.maximized is not None:
             self.minimize()
-        self.query_one(CommandLine).focus()
+        self.set_focus(self.query_one(CommandLine))
 
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen(self.BINDINGS, self.app.BINDINGS, self.help_status()))
@@ -616,7 +618,7 @@ class DeckScreen(ModelScreen):
 
     def action_filter(self) -> None:
         self.query_one(FilterRow).display = True
-        self.query_one(FilterBar).focus()
+        self.set_focus(self.query_one(FilterBar))
 
     def action_status_filter(self) -> None:
         self.set_rule(dataclasses.replace(self.rule, status=next_status(self.rule.status)))
@@ -708,6 +710,9 @@ class DeckScreen(ModelScreen):
             self.app.action_open_session()  # type: ignore[attr-defined]
 
     def action_new_packet(self) -> None:
+        if not self.opened:
+            self.app.notify("Still opening the session: f7 in a moment.", markup=False)
+            return
         if not self.view.writable:  # said before the person fills a form that would be refused
             self.report(READ_ONLY_HINT, "refused", "f7")
             return

@@ -36,6 +36,11 @@ class InOrderInput(Input):
     them goes on up."""
 
     async def _on_key(self, event: events.Key) -> None:
+        if self.screen.focused is not self:
+            # Typed before the focus moved on (Enter in the filter, a pane's key): not this input's
+            # any more. It goes on up to the screen, which hands it to the input that has the focus.
+            event.prevent_default()
+            return
         if not event.is_printable and await self._run_own_binding(event):
             self._restart_blink()
             event.stop()
@@ -190,6 +195,17 @@ class FilterBar(InOrderInput):
     def action_clear_filter(self) -> None:
         self.value = ""
         self.post_message(self.Cleared())
+        self.back_to_command_line()
+
+    async def action_submit(self) -> None:
+        await super().action_submit()
+        self.back_to_command_line()
+
+    def back_to_command_line(self) -> None:
+        """At once, not when the screen handles the message: the keys typed behind Enter or
+        escape belong to the command line."""
+        for line in self.screen.query(CommandLine):
+            self.screen.set_focus(line)
 
 
 class FilterRow(Horizontal):

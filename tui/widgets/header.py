@@ -75,7 +75,7 @@ def badges(info: HeaderInfo) -> list[tuple[str, str]]:
         out = [(" LIVE ", "bold black on green")]
     else:
         out = [(" PAUSED ", "bold black on yellow")]
-    if not info.writable:
+    if not info.writable and not info.opening:  # (not known before the first view)
         out.append((" READ-ONLY ", "bold white on blue"))
     if info.warnings:
         out.append((f" WARNINGS ({info.warnings}) ", "bold white on red"))
