@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from core import __version__
-from core.session.errors import SessionError
+from core.session.errors import SessionError, WriteFailed
 
 if TYPE_CHECKING:
     from core.opening import Opened
@@ -206,10 +206,14 @@ def cmd_diff(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     (a, before), (b, after) = points
     changes = diff_points(before, after)
+    warnings = list(machine.log.warnings)  # (the file's, as inspect gives them: every read path says the same)
     if args.json:
-        print_json({"from": a.json(), "to": b.json(), "changes": [change_json(c) for c in changes]})
+        print_json({"from": a.json(), "to": b.json(), "changes": [change_json(c) for c in changes],
+                    "warnings": warnings})
     else:
-        emit(f"From {a.entry_id}, {a.banner}\nto {b.entry_id}, {b.banner}:\n{diff_text(changes, plan_noun(before, after))}")
+        said = "".join(f"\n- {w}" for w in warnings)
+        emit(f"From {a.entry_id}, {a.banner}\nto {b.entry_id}, {b.banner}:\n{diff_text(changes, plan_noun(before, after))}"
+             + (f"\nWarnings:{said}" if said else ""))
     return EXIT_OK
 
 
@@ -698,6 +702,9 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
     except UsageError as exc:
         emit(f"pideck: {exc}", sys.stderr)
         return EXIT_USAGE
+    except WriteFailed as exc:  # the system refused a create (its cause named, nothing changed): exit 1,
+        emit(f"pideck: {exc}", sys.stderr)  # as a write refused inside a command is
+        return EXIT_WARNING
     except (SessionError, OSError) as exc:  # e.g. a session path that is a folder, or unreachable
         emit(f"pideck: {exc}", sys.stderr)
         return getattr(args, "error_status", EXIT_USAGE)

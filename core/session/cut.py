@@ -133,9 +133,10 @@ class CutLog:
 
     @property
     def warnings(self) -> list[str]:
-        """The live log's warnings about lines up to the cut's entry."""
+        """The live log's warnings about lines up to the cut's entry, and those about the file as a
+        whole (a parentId cycle), which every read of the file reports."""
         last = self.leaf.line_no
-        return [w for w in self.live.warnings if (m := _LINE.match(w)) is not None and int(m.group(1)) <= last]
+        return [w for w in self.live.warnings if (m := _LINE.match(w)) is None or int(m.group(1)) <= last]
 
     @property
     def name(self) -> str | None:

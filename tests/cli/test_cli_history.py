@@ -88,6 +88,7 @@ def test_diff_json(pideck, tmp_path):
                         "evidenceReferences": ["run-1"]},
              "after": None},
         ],
+        "warnings": [],
     }
 
 
