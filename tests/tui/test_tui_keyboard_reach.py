@@ -78,3 +78,20 @@ def test_s_on_the_work_items_orders_them_by_status_then_by_their_last_change(tmp
         assert app.deck_screen.query_one(CommandLine).value == ""
 
     run(app, scenario)
+
+
+def test_digits_on_a_table_reach_the_panes_where_the_terminal_sends_no_alt_digit(tmp_path):
+    """A terminal sends alt+1 as ESC 1, which Textual reads as "¡": on a focused table the digit
+    alone focuses the pane, and elsewhere it is a digit."""
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await settled(pilot)
+        await pilot.press("alt+1", "3")
+        assert app.focused.id == "packets"
+        await pilot.press("5")
+        assert app.focused.id == "goals"
+        await pilot.press("escape", "3")
+        assert app.deck_screen.query_one(CommandLine).value == "3"
+
+    run(app, scenario)

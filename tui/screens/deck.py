@@ -274,6 +274,13 @@ class DeckScreen(ModelScreen):
         if event.character == "s" and focused is not None and focused.id == "work-items":
             self.order_work_items()
             return
+        if event.character in "123456" and isinstance(focused, (DataTable, EventList)):
+            # (as alt+1 … alt+6: most terminals send alt+digit as a character Textual reads as
+            # another key, so on a table the digit alone does it, as in lazygit)
+            number = int(event.character)
+            self.action_focus_pane(number) if number <= 4 else (
+                self.action_focus_goals() if number == 5 else self.action_focus_activity())
+            return
         if event.character == "/":  # on a table, as in less and htop: find
             self.action_filter()
             self.set_focus(self.query_one(FilterBar))  # now, not after the keys queued behind "/"
@@ -576,7 +583,7 @@ class DeckScreen(ModelScreen):
             report(notices)
             command_line = self.query_one(CommandLine)
             if any(n.level == "refused" for n in notices) and not command_line.value:
-                self.fill_command(line)  # refused on a read-only session: kept for editing
+                self.fill_command(line)  # the log refused it (read-only, disk full, ...): kept for editing
 
         self.run_on_deck(lambda deck: deck.apply(line), done)
 

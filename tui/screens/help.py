@@ -26,6 +26,8 @@ ROW_KEYS = (
     ("enter", "on a row (work item, decision, packet, goal, event): its detail and history"),
     ("c / e", "in a detail: copy it / put its command on the command line"),
     ("/", "on a table: filter, as ctrl+f"),
+    ("1 … 6", "on a table or list: as alt+1 … alt+6 (which most terminals report only with the kitty "
+              "keyboard protocol)"),
     ("j / k", "on a table or list: down / up"),
     ("?", "on a table or list: this help"),
     ("s", "on the work items: list them as written, by status (blocked first) or newest change first"),
