@@ -10,6 +10,7 @@ SDK is imported only by this command: it costs half a second.
 
 from __future__ import annotations
 
+import io
 import logging
 import os
 import sys
@@ -23,11 +24,12 @@ from mcp.server import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
-from pydantic import ValidationError
+from pydantic import BaseModel
 
 from core import __version__
 from core.adapters.dispatch import UnknownTool
 from core.agents.ancestry import find_conversation
+from core.agents.mcp_wire import Answer, Ignore, Owed, Wire, claimed_stdin, usable_id
 from core.agents.routing import route
 from core.conversations.binding import Conversation
 from core.deck import Deck
@@ -104,41 +106,82 @@ class ToolServer:
                 raise MCPError(types.INVALID_PARAMS, str(exc)) from None
             except Exception as exc:  # the session file failed us (or none could be
                 # opened): say so, keep serving
-                log.exception("tools/call %s failed", name)
+                log.warning("tools/call %s failed: %s", name, one_line(exc))
                 raise MCPError(types.INTERNAL_ERROR, f"pideck could not run {name}: {exc}") from None
         return types.CallToolResult(content=[types.TextContent(text=result.text)], is_error=result.rejected)
 
 
-def unreadable_line(exc: Exception) -> types.JSONRPCError:
-    """The answer to a line that is not a JSON-RPC message (the SDK would drop it silently):
-    -32700 when it is not JSON, -32600 when it is JSON of another shape (a batch array too)."""
-    errors = exc.errors() if isinstance(exc, ValidationError) else []
-    if any(e.get("type") == "json_invalid" for e in errors):
-        error = types.ErrorData(code=types.PARSE_ERROR, message="Parse error")
-    else:
-        error = types.ErrorData(code=types.INVALID_REQUEST, message="Invalid Request")
-    return types.JSONRPCError(jsonrpc="2.0", id=None, error=error)
-
-
 async def serve(sessions: Sessions) -> None:
-    """Serve on stdin/stdout until stdin closes. While it serves, the SDK keeps the wire on its
-    own copy of fd 1 and points fd 1 at stderr, so a stray print never corrupts the stream."""
+    """Serve on stdin/stdout until stdin closes. The lines are read and judged by ``mcp_wire``
+    (every request gets one answer, with its own id where it has a usable one); the SDK's
+    ``stdio_server`` is used for the writing side only, and keeps the wire on its own copy of fd 1
+    with fd 1 pointed at stderr, so a stray print never corrupts the stream. At the end of stdin
+    the SDK is closed only once every request it was given is answered: it would cancel them."""
     server = ToolServer(sessions).server
-    async with stdio_server() as (read_stream, write_stream):
-        send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
 
-        async def forward() -> None:
-            async with send:
-                async for item in read_stream:
-                    if isinstance(item, Exception):
+    def params_type(method: str) -> type[BaseModel] | None:
+        entry = server.get_request_handler(method)
+        return None if entry is None else entry.params_type
+
+    wire = Wire(params_type)
+    with claimed_stdin() as stdin:
+        async with stdio_server(stdin=anyio.wrap_file(io.StringIO())) as (_, sdk_write):
+            owed = Owed(sdk_write)
+            send, receive = anyio.create_memory_object_stream[SessionMessage | Exception](0)
+
+            async def read() -> None:
+                async with send:
+                    async for raw in anyio.wrap_file(stdin):
+                        await take(raw)
+                    await owed.all_answered()
+
+            async def take(raw: bytes) -> None:
+                judged = wire.judge(raw)
+                if isinstance(judged, Answer):
+                    if judged.unreadable:
                         log.warning("answered an unreadable input line with a JSON-RPC error")
-                        await write_stream.send(SessionMessage(unreadable_line(item)))
-                    else:
-                        await send.send(item)
+                    await sdk_write.send(SessionMessage(judged.error))
+                elif isinstance(judged, Ignore):
+                    log.warning("ignored an input line: %s", judged.why)
+                else:
+                    message = judged.message
+                    handshake = isinstance(message, types.JSONRPCRequest) and message.method == "initialize"
+                    if judged.request_id is not None:
+                        owed.expect(judged.request_id, watch=handshake)
+                    await send.send(SessionMessage(message))
+                    if handshake and judged.request_id is not None:
+                        # the SDK answers it before it reads on; so does this layer
+                        wire.initialized = await owed.answered(judged.request_id) or wire.initialized
+                    elif isinstance(message, types.JSONRPCNotification):
+                        if message.method == "notifications/initialized":
+                            wire.initialized = True  # (the SDK's gate opens on it too)
+                        elif message.method == "notifications/cancelled":
+                            cancelled = (message.params or {}).get("requestId")
+                            if usable_id(cancelled):
+                                owed.settle(cancelled)  # the SDK never answers a cancelled request
 
-        async with anyio.create_task_group() as tasks:
-            tasks.start_soon(forward)
-            await server.run(receive, write_stream, server.create_initialization_options())
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(read)
+                await server.run(receive, owed, server.create_initialization_options())
+
+
+class OneLine(logging.Formatter):
+    """Every diagnostic on one line, as the module promises: an exception is named by its text,
+    never by a traceback (an agent's log of a server's stderr is read by people)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        text = record.getMessage()
+        if record.exc_info and record.exc_info[1] is not None:
+            text = f"{text}: {one_line(record.exc_info[1])}"
+        return "pideck mcp: " + " ".join(text.split("\n"))
+
+
+def one_line(exc: BaseException) -> str:
+    """An exception's text; an exception group (anyio's task groups raise them) by its first
+    leaf."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return " ".join((str(exc) or type(exc).__name__).splitlines())
 
 
 def main(session: str | None, write: bool) -> int:
@@ -146,10 +189,11 @@ def main(session: str | None, write: bool) -> int:
     at the start the server says on stderr how it will choose, and which session the conversation
     found now would write to. Diagnostics go to stderr, one line each."""
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("pideck mcp: %(message)s"))
-    log.handlers[:] = [handler]  # (one per call: a second serve in one process must not log twice)
-    log.setLevel(logging.INFO)
-    log.propagate = False
+    handler.setFormatter(OneLine())
+    for logger, level in ((log, logging.INFO), (logging.getLogger("mcp"), logging.WARNING)):
+        logger.handlers[:] = [handler]  # (one per call: a second serve in one process must not log twice)
+        logger.setLevel(level)
+        logger.propagate = False  # (the SDK's own warnings too: else Python's last resort prints tracebacks)
     sessions = Sessions(session, write)
     if sessions.fixed:
         deck = sessions.deck()  # a named session is opened at once: a bad path fails the start
@@ -162,5 +206,8 @@ def main(session: str | None, write: bool) -> int:
         anyio.run(serve, sessions)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # the wire itself failed (stdout closed under the server): say it, once
+        log.error("stopped: %s", one_line(exc))
+        return 1
     log.info("stdin closed: exiting")
     return 0
