@@ -12,6 +12,7 @@ from typing import Callable
 
 from core.deck import Deck
 from core.conversations.plan import AGENT_NAMES
+from core.session.files import is_empty_file
 from core.session.discovery import (AGENT_KINDS, SessionInfo, as_conversation, is_pi_session_path, new_session_path,
                                     newest_session, read_header)
 from core.session.errors import NoSession, ReadOnlySession
@@ -68,7 +69,9 @@ def choose_session(
     chosen = path if path is not None else os.environ.get("PIDECK_SESSION") or None
     if chosen is not None:
         target = Path(chosen)
-        if not os.path.lexists(target):  # (a dangling symbolic link is opened, and fails, never created)
+        # (a dangling symbolic link is opened, and fails, never created; an empty file is a create that
+        # never got its header, a kill or a full disk: it is not there yet, docs/session-format.md)
+        if not os.path.lexists(target) or (create and is_empty_file(target)):
             if not create:
                 raise NoSession(f"no session file at {target}")
             if not write and is_pi_session_path(target):

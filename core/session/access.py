@@ -58,7 +58,9 @@ class WriteAccess:
         if (kind := not_regular(st.st_mode)) is not None:
             return cannot_write(f"it is {kind} now")
         if not os.access(self._path, os.W_OK):
-            return cannot_write("permission denied")
+            return cannot_write(_why_not_writable(self._path))
+        if not st.st_mode & 0o222:  # honoured whoever runs pideck: root's writes ignore the mode
+            return cannot_write(f"permission denied: its mode {stat.filemode(st.st_mode)[1:]} lets no one write it")
         if header is None:
             return NO_HEADER
         return None
@@ -69,3 +71,12 @@ class WriteAccess:
         if self._pi_owned is None or self._pi_owned[0] != key:
             self._pi_owned = (key, discovery.is_pi_session_file(self._path))
         return self._pi_owned[1]
+
+
+def _why_not_writable(path: Path) -> str:
+    """Why ``access`` says no: a read-only filesystem says no to everyone, and is named as such."""
+    try:
+        read_only = bool(os.statvfs(path).f_flag & getattr(os, "ST_RDONLY", 1))
+    except (OSError, AttributeError):  # (no statvfs on Windows)
+        read_only = False
+    return "a read-only filesystem" if read_only else "permission denied"

@@ -19,7 +19,7 @@ try:
 except ImportError:  # not POSIX: appends are not locked
     fcntl = None  # type: ignore[assignment]
 
-from .errors import FILE_GONE, ReadOnlySession, cannot_write
+from .errors import FILE_GONE, ReadOnlySession, WriteFailed, cannot_write, os_cause, write_failed
 from .index import EntryIndex
 from .tail import Tailer
 from .writer import Clock, IdFactory, iso_timestamp, serialise, unique_id, write_all
@@ -49,6 +49,10 @@ class Appender:
     def __init__(self, path: Path, tail: Tailer, clock: Clock, id_factory: IdFactory) -> None:
         self._path, self._tail, self._clock, self._id_factory = path, tail, clock, id_factory
         self._lock_fd: int | None = None
+        self.sync: str | None = None
+        """``data``: every append is on disk (``fdatasync``) before it returns; ``off``: left to the
+        system; None: as the ``[session] sync`` setting says, read at the first append
+        (docs/session-format.md#durability)."""
 
     @contextmanager
     def locked(self) -> Iterator[None]:
@@ -83,16 +87,41 @@ class Appender:
             log.refresh()  # another process may have appended: choose the parent from the file
             if (reason := log.read_only_reason) is not None:  # emptied or replaced meanwhile
                 raise ReadOnlySession(reason)
-            if self._tail.partial:
-                write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line
-                log.refresh()
-            entry = build(unique_id(log.index.positions, self._id_factory), log.leaf_id,
-                          iso_timestamp(self._clock()))
-            write_all(fd, serialise(entry))
+            size = os.fstat(fd).st_size  # what the file holds before this append touches it
+            try:
+                if self._tail.partial:
+                    write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line
+                    log.refresh()
+                entry = build(unique_id(log.index.positions, self._id_factory), log.leaf_id,
+                              iso_timestamp(self._clock()))
+                write_all(fd, serialise(entry))
+                self._sync(fd)
+            except OSError as exc:
+                self._take_back(fd, size, exc)
+                raise AssertionError("unreachable") from exc  # (_take_back always raises)
             log.refresh()
         finally:
             os.close(fd)
         return entry
+
+    def _sync(self, fd: int) -> None:
+        """On disk before the caller is answered (docs/session-format.md#durability)."""
+        if self.sync is None:
+            from core.todo.config import load_session_config  # (its warnings are `pideck config`'s to show)
+
+            self.sync = load_session_config()[0].sync
+        if self.sync != "off":
+            getattr(os, "fdatasync", os.fsync)(fd)
+
+    def _take_back(self, fd: int, size: int, exc: OSError) -> None:
+        """A write that failed or stopped short (a full disk, an I/O error): cut the file back to
+        ``size`` while the lock is still held, so no other pideck ever sees half an entry, then
+        refuse. Raises ``WriteFailed``."""
+        try:
+            os.ftruncate(fd, size)
+        except OSError:
+            raise WriteFailed(write_failed(exc, undone=False)) from None
+        raise WriteFailed(write_failed(exc)) from None
 
     def _open(self, flags: int) -> int:
         """The session file opened to lock or append to it. Non-blocking (something put in its
@@ -101,5 +130,5 @@ class Appender:
             return os.open(self._path, flags | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
             raise ReadOnlySession(FILE_GONE) from None
-        except PermissionError as exc:
-            raise ReadOnlySession(cannot_write(exc.strerror or "permission denied")) from None
+        except OSError as exc:  # no permission, a read-only filesystem: named, never the errno text
+            raise ReadOnlySession(cannot_write(os_cause(exc))) from None

@@ -19,6 +19,11 @@ class NoSession(SessionError, FileNotFoundError):
     """No session file to open, and the caller asked that none be created."""
 
 
+class EmptySession(NoSession, NotASession):
+    """The file is empty: a session whose create never finished, so it is not there yet (a create
+    fills it, ``SessionLog.create``)."""
+
+
 class ReadOnlySession(SessionError):
     """A write was attempted on a log that may not be written; nothing was written. The message is
     the refusal a person reads (one of the texts below)."""
@@ -50,3 +55,45 @@ def version_read_only(version: int) -> str:
 
 def cannot_write(problem: str) -> str:
     return f"The session file cannot be written ({problem}). Nothing was changed."
+
+
+class WriteFailed(ReadOnlySession):
+    """The system refused a write pideck started (a full disk, an I/O error, a read-only
+    filesystem): what was written of it was taken back, so the file is as it was. A refusal like
+    every other, so each front end reports it the way it reports a read-only session."""
+
+
+# What an OSError of a write means, in a person's words: the errno text ("[Errno 28] No space
+# left on device") is never shown.
+_CAUSES = {
+    "ENOSPC": "the disk is full",
+    "EDQUOT": "the user is over its disk quota",
+    "EIO": "an I/O error on the disk",
+    "EFBIG": "the file is too large for the filesystem",
+    "EROFS": "a read-only filesystem",
+    "ENOENT": "no such folder",
+}
+
+
+def os_cause(exc: OSError) -> str:
+    """The cause of a failed write or create, named without the errno text."""
+    import errno
+
+    name = errno.errorcode.get(exc.errno or -1, "")
+    return _CAUSES.get(name) or exc.strerror or "the system refused it"  # (EACCES: "Permission denied")
+
+
+def write_failed(exc: OSError, undone: bool = True) -> str:
+    if undone:
+        return f"The entry could not be written ({os_cause(exc)}). Nothing was changed."
+    return (f"The entry could not be written ({os_cause(exc)}), and what was written of it could not be "
+            "taken back: the file now ends with a partial line, which the next append starts after.")
+
+
+PATH_PROBLEMS = frozenset({"ENOTDIR", "EISDIR", "ELOOP", "ENAMETOOLONG", "EEXIST"})
+"""Errors of a create that say the path itself is wrong (a file where a folder belongs): the
+caller's to fix, so they stay OSErrors (exit 2 on the command line), not refusals."""
+
+
+def create_failed(path: object, exc: OSError) -> str:
+    return f"The session file {path} could not be created ({os_cause(exc)}). Nothing was changed."

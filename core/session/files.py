@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import secrets
 import stat
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: an empty file is filled unlocked
+    fcntl = None  # type: ignore[assignment]
 
 from .writer import write_all
 
@@ -80,9 +86,72 @@ def write_private_file(path: Path, data: bytes, *, replace: bool) -> None:
         if replace:
             os.replace(temporary, path)
         else:
-            os.link(temporary, path)  # atomic: never over a file that appeared meanwhile
+            _link(temporary, path, data)
     finally:
         try:
             os.unlink(temporary)
         except OSError:
             pass
+
+
+_NO_LINKS = {errno.EPERM, errno.EMLINK, errno.EXDEV, errno.ENOSYS, errno.ENOTSUP, errno.EOPNOTSUPP}
+"""What ``link`` fails with on a filesystem without hard links (FAT, some network and FUSE ones)."""
+
+
+def _link(temporary: Path, path: Path, data: bytes) -> None:
+    """Put the finished ``temporary`` at ``path`` without replacing anything: a hard link, atomic,
+    so ``path`` appears whole or not at all. Where links are impossible, an exclusive create and a
+    write instead: a kill midway can then leave ``path`` empty or short, never over someone's file,
+    and a failed write removes the file it just made."""
+    try:
+        os.link(temporary, path)
+        return
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in _NO_LINKS:
+            raise
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        write_all(fd, data)
+    except OSError:
+        os.close(fd)
+        os.unlink(path)  # made by this call a moment ago: nobody else's
+        raise
+    os.close(fd)
+
+
+def fill_empty_file(path: Path, data: bytes) -> bool:
+    """Write ``data`` into the regular file at ``path`` if it is empty (checked again under its
+    lock, so two pideck processes never both fill it); False, and nothing done, when it is not.
+    A write that fails is cut back to empty. Raises OSError."""
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # a symbolic link: never written through
+            return False
+        raise
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode) or st.st_size != 0:
+            return False
+        try:
+            write_all(fd, data)
+        except OSError:
+            os.ftruncate(fd, 0)
+            raise
+        return True
+    finally:
+        os.close(fd)
+
+
+def is_empty_file(path: Path) -> bool:
+    """A regular file of no bytes at ``path`` (not through a symbolic link)."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return False
+    return stat.S_ISREG(st.st_mode) and st.st_size == 0

@@ -18,6 +18,7 @@ questions a front end asks.
 
 from __future__ import annotations
 
+import errno
 import gc
 import os
 from collections.abc import Mapping, Sequence
@@ -32,8 +33,8 @@ from .access import WriteAccess, check_openable
 from .append import Appender
 from .bodies import BodyReader
 from .branch import Picked, Wanted, usage_tokens
-from .errors import NotASession
-from .files import make_private_dirs
+from .errors import PATH_PROBLEMS, EmptySession, NotASession, WriteFailed, create_failed
+from .files import fill_empty_file, is_empty_file, make_private_dirs, write_private_file
 from .index import EntryIndex
 from .indexing import Indexer
 from .keeping import Keeper
@@ -41,7 +42,7 @@ from .records import ById, EntryRecord, Records
 from .tail import Tailer
 from .writer import (
     MISSING, Clock, IdFactory, custom_entry, custom_message_entry, header_entry, iso_timestamp, serialise,
-    short_id, utc_now, uuid7, write_all,
+    short_id, utc_now, uuid7,
 )
 
 __all__ = ["Refresh", "SessionLog", "Wanted", "usage_tokens", "SCAN_MIN_BYTES"]
@@ -125,6 +126,8 @@ class SessionLog:
         writable elsewhere. Raises ``NotASession`` when the first parsed line is not a header."""
         log = cls(path, writable=writable, **options)
         check_openable(log.path)
+        if is_empty_file(log.path):
+            raise EmptySession(f"{log.path} is not a pi session file yet: it is empty (a create that did not finish)")
         if (saved := log._keeper.resume()) is not None:
             log._start(saved)
             log.index_source = "saved index"
@@ -145,17 +148,25 @@ class SessionLog:
         timestamp: str | None = None,
         **options: Any,
     ) -> SessionLog:
-        """Create a new session file (mode 0600, fails if it exists) holding just its header."""
+        """Create a new session file (mode 0600) holding just its header: a file with content at
+        ``path`` is FileExistsError, an empty one is filled (docs/session-format.md#new-files-and-file-modes).
+        Raises ``WriteFailed`` naming the cause when the system refuses (a full disk, a read-only
+        filesystem, no permission); nothing is left behind then."""
         path = Path(path)
         now = (options.get("clock") or utc_now)()
         header = header_entry(session_id or uuid7(now), timestamp or iso_timestamp(now), discovery.normalise_cwd(cwd))
-        make_private_dirs(path.parent)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        data = serialise(header)
         try:
-            os.fchmod(fd, 0o600)
-            write_all(fd, serialise(header))
-        finally:
-            os.close(fd)
+            make_private_dirs(path.parent)
+            try:
+                write_private_file(path, data, replace=False)  # whole or not at all
+            except FileExistsError:
+                if not fill_empty_file(path, data):  # an empty file is a create that never finished
+                    raise
+        except OSError as exc:
+            if errno.errorcode.get(exc.errno or -1) in PATH_PROBLEMS:
+                raise
+            raise WriteFailed(create_failed(path, exc)) from None
         return cls.open(path, writable=True, **options)
 
     @classmethod

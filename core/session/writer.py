@@ -5,6 +5,7 @@ pideck writes only the header of a new file, ``custom`` and ``custom_message`` e
 
 from __future__ import annotations
 
+import errno
 import math
 import os
 import secrets
@@ -149,7 +150,11 @@ def header_entry(session_id: str, timestamp: str, cwd: str) -> dict[str, Any]:
 
 
 def write_all(fd: int, data: bytes) -> None:
-    """``os.write`` until every byte is written."""
+    """``os.write`` until every byte is written. A write that writes nothing raises (ENOSPC), so a
+    caller takes a stuck write back as it takes back a failed one (``append.py``)."""
     view = memoryview(data)
     while view:
-        view = view[os.write(fd, view):]
+        written = os.write(fd, view)
+        if written <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        view = view[written:]

@@ -1,6 +1,7 @@
 """pideck's configuration: the `[todo]` table (defaults, pi-jtodo's JSON, then pideck's TOML;
-docs/todo-views.md#configuration), the `[tui]` table of the terminal app (docs/tui.md#settings) and
-its `[notify]` table (docs/notifications.md).
+docs/todo-views.md#configuration), the `[tui]` table of the terminal app (docs/tui.md#settings),
+its `[notify]` table (docs/notifications.md) and the `[session]` table of how session files are
+written (docs/session-format.md#durability).
 
 The calibration numbers are deliberately not keys here.
 """
@@ -84,11 +85,22 @@ class NotifyConfig:
     per_minute: int = 6  # at most this many notifications in any minute, all together (0: no cap)
 
 
-TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig}
+@dataclass(frozen=True)
+class SessionConfig:
+    """How pideck writes session files (docs/session-format.md#durability)."""
+
+    sync: str = "data"
+    """``data``: every append is on disk (``fdatasync``) before the command, tool call or hook is
+    answered, so an acknowledged entry survives a power cut; ``off``: the system writes it back
+    when it likes (it still survives pideck being killed, not a crash of the machine)."""
+
+
+TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig, "session": SessionConfig}
 _TABLE_DEFAULTS = {name: asdict(model()) for name, model in TABLES.items()}
 _CHOICES = {("tui", "watchdog"): ("own", "all", "off"),
             ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini"),
-            ("notify", "terminal"): TERMINAL_CHOICES}
+            ("notify", "terminal"): TERMINAL_CHOICES,
+            ("session", "sync"): ("data", "off")}
 KEYS = tuple(f.name for f in fields(TodoConfig))
 _DEFAULTS = _TABLE_DEFAULTS["todo"]
 
@@ -236,6 +248,11 @@ def load_table(name: str, path: Path | None = None) -> tuple[Any, list[str]]:
 def load_tui_config(path: Path | None = None) -> tuple[TuiConfig, list[str]]:
     """The effective ``[tui]`` table and the warnings met while reading it; never raises."""
     return load_table("tui", path)
+
+
+def load_session_config(path: Path | None = None) -> tuple[SessionConfig, list[str]]:
+    """The effective ``[session]`` table and the warnings met while reading it; never raises."""
+    return load_table("session", path)
 
 
 def load_notify_config(path: Path | None = None) -> tuple[NotifyConfig, list[str]]:
