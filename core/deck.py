@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Generic, Sequence, TypeVar
 
 from core import verdicts
+from core.limits import field_too_long
 from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
 from core.adapters.agent_progress.adapter import AgentProgressAdapter
 from core.adapters.agent_state.adapter import AgentStateAdapter
@@ -181,11 +182,15 @@ class Deck(Generic[L]):
     def apply(self, line: str) -> list[Notice]:
         """Run one slash-command line; returns its notifications (a refused write is one notice of
         level ``refused``)."""
+        if (too_long := field_too_long(line)) is not None:
+            return [Notice(too_long, "refused")]
         return self._mutating(lambda: self.dispatcher.run_line(line), lambda why: [Notice(why, "refused")],
                               via="command")
 
     def call_tool(self, name: str, params: Any) -> ToolResult:
         """Call one model tool. Raises ``UnknownTool`` for a name no adapter registers."""
+        if (too_long := field_too_long(params)) is not None:
+            return ToolResult(too_long, rejected=True, refused=True)
         return self._mutating(lambda: self.dispatcher.call_tool(name, params),
                               lambda why: ToolResult(why, rejected=True, refused=True), via="tool")
 

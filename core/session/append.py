@@ -10,6 +10,7 @@ under the lock because the file may have been replaced meanwhile.
 from __future__ import annotations
 
 import os
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
@@ -18,6 +19,14 @@ try:
     import fcntl
 except ImportError:  # not POSIX: appends are not locked
     fcntl = None  # type: ignore[assignment]
+
+from core.limits import entry_too_large
+
+TORN_GRACE_S = 0.5
+"""How long a partial last line must have been quiet before pideck takes it for a dead writer's."""
+TORN_WAIT_S = 3.0
+"""The longest pideck waits for another writer to end its line before it starts its own."""
+TORN_POLL_S = 0.02
 
 from .errors import FILE_GONE, ReadOnlySession, WriteFailed, cannot_write, os_cause, write_failed
 from .index import EntryIndex
@@ -79,7 +88,9 @@ class Appender:
         reason = log.read_only_reason
         if reason is not None:
             raise ReadOnlySession(reason)
-        serialise(build("00000000", None, ""))  # a value JSON cannot hold fails here, before any write
+        # A value JSON cannot hold fails here, before any write, and so does an entry over the limit.
+        if (too_large := entry_too_large(len(serialise(build("00000000", None, ""))))) is not None:
+            raise ReadOnlySession(too_large)
         fd = self._open(os.O_RDWR | os.O_APPEND)
         try:
             if fcntl is not None and self._lock_fd is None:
@@ -89,6 +100,8 @@ class Appender:
                 raise ReadOnlySession(reason)
             size = os.fstat(fd).st_size  # what the file holds before this append touches it
             try:
+                if self._tail.partial and self._still_written(log):
+                    size = os.fstat(fd).st_size  # (its writer ended it meanwhile: nothing to repair)
                 if self._tail.partial:
                     write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line
                     log.refresh()
@@ -103,6 +116,24 @@ class Appender:
         finally:
             os.close(fd)
         return entry
+
+    def _still_written(self, log: Target) -> bool:
+        """Wait while the partial last line may be another writer's line in progress: it is younger
+        than ``TORN_GRACE_S`` or still growing (a writer that writes a line in pieces; pi writes
+        each line with one call). True when it was ended meanwhile; False when it is still partial
+        after the wait, the line of a writer that died (docs/session-format.md#following-a-file-that-grows)."""
+        waited = 0.0
+        while self._tail.partial and waited < TORN_WAIT_S:
+            try:
+                st = os.stat(self._path)
+            except OSError:
+                return False
+            if time.time() - st.st_mtime >= TORN_GRACE_S and st.st_size == self._tail.offset:
+                return False  # quiet for the grace period: no one is writing it
+            time.sleep(TORN_POLL_S)
+            waited += TORN_POLL_S
+            log.refresh()
+        return not self._tail.partial
 
     def _sync(self, fd: int) -> None:
         """On disk before the caller is answered (docs/session-format.md#durability)."""

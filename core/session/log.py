@@ -115,8 +115,13 @@ class SessionLog:
     @property
     def warnings(self) -> list[str]:
         """Lines skipped or repaired while reading, in file order (then bodies that could not be
-        read back, and branch cycles, as they were met)."""
-        return self._read.warnings
+        read back, and branch cycles, as they were met); last, while the file ends in a line with no
+        newline yet, that line (a write in progress, or a writer that died mid-line)."""
+        torn = self._tail.partial
+        if not torn:
+            return self._read.warnings
+        return [*self._read.warnings, f"the last line (line {self._tail.lines + 1}) is incomplete: {len(torn):,} "
+                                      "bytes, no newline yet; not read until a writer ends it"]
 
     # -- opening ----------------------------------------------------------------------------------
 

@@ -536,7 +536,13 @@ def run_one(command: Command, case: Case, box: Box, monkeypatch: pytest.MonkeyPa
 
 
 def bad_append(before: bytes, after: bytes) -> str | None:
-    """What is wrong with what was appended: only to a version 3 session, only whole entries."""
+    """What is wrong with what was appended: only to a version 3 session, only whole entries. An
+    empty file is a session not written yet (docs/session-format.md): it may get its header first."""
+    if not before:
+        header = read_header_of(after)
+        if header is None or header.get("version") != 3:
+            return "to an empty file without writing a version 3 header first"
+        before = after[:after.index(b"\n") + 1]
     header = read_header_of(before)
     if header is None or header.get("version") != 3:
         return "although it is not a version 3 session"
