@@ -19,7 +19,7 @@ from core.adapters.agent_state.adapter import AgentStateAdapter
 from core.adapters.dispatch import Dispatcher
 from core.adapters.host import Notice, ToolResult
 from core.clock import wall_clock_ms
-from core.session.errors import PI_SESSION_READ_ONLY, ReadOnlySession
+from core.session.errors import PI_SESSION_READ_ONLY, ReadOnlySession, StaleState
 from core.session.interface import WritableLog
 from core.session.records import EntryRecord
 from core.todo.adapter import TodoAdapter
@@ -232,7 +232,12 @@ class Deck(Generic[L]):
                 self._take_in(observe=True)
                 try:
                     judged = self.progress.judged
-                    outcome = run()
+                    try:
+                        outcome = run()
+                    except StaleState:  # a repaired line became an entry: decide again from it
+                        self.reload()
+                        self._take_in(observe=True)
+                        outcome = run()
                     self._record_verdict(via, judged)
                     return outcome
                 except ReadOnlySession as exc:

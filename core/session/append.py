@@ -28,7 +28,7 @@ TORN_WAIT_S = 3.0
 """The longest pideck waits for another writer to end its line before it starts its own."""
 TORN_POLL_S = 0.02
 
-from .errors import FILE_GONE, ReadOnlySession, WriteFailed, cannot_write, os_cause, write_failed
+from .errors import FILE_GONE, ReadOnlySession, StaleState, WriteFailed, cannot_write, os_cause, write_failed
 from .index import EntryIndex
 from .tail import Tailer
 from .writer import Clock, IdFactory, iso_timestamp, serialise, unique_id, write_all
@@ -104,7 +104,12 @@ class Appender:
                     size = os.fstat(fd).st_size  # (its writer ended it meanwhile: nothing to repair)
                 if self._tail.partial:
                     write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line
+                    entries = len(log.index.ids)
                     log.refresh()
+                    if self._lock_fd is not None and len(log.index.ids) > entries:
+                        # It was a whole entry but for its newline, and now is one: the state this
+                        # read-derive-append decided from did not hold it (the caller derives again).
+                        raise StaleState("the file gained an entry while this write was decided")
                 entry = build(unique_id(log.index.positions, self._id_factory), log.leaf_id,
                               iso_timestamp(self._clock()))
                 write_all(fd, serialise(entry))

@@ -57,6 +57,12 @@ def cannot_write(problem: str) -> str:
     return f"The session file cannot be written ({problem}). Nothing was changed."
 
 
+class StaleState(SessionError):
+    """Raised by an append inside a read-derive-append (``SessionLog.locked``) when repairing a
+    dead writer's partial last line turned it into an entry: what was derived before did not hold
+    it, so nothing was appended and the caller derives again (``Deck._mutating``)."""
+
+
 class WriteFailed(ReadOnlySession):
     """The system refused a write pideck started (a full disk, an I/O error, a read-only
     filesystem): what was written of it was taken back, so the file is as it was. A refusal like

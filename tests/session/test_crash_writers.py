@@ -226,7 +226,7 @@ def test_sixteen_writers_under_sigkill(tmp_path, open_path):
     # a torn line only where a kill was: between two entries whose times enclose a distinct kill
     tears = [float(x.split(" ")[1]) for run in harness.runs for x in complete_lines(run.out)
              if x.startswith("tear ")]
-    points = sorted([] + [(t, t) for t in tears])
+    points = sorted([(k.before, k.after) for k in harness.kills] + [(t, t) for t in tears])
     windows = []
     for line_no, k in torn:
         low = ms(entries[k - 1]["timestamp"]) if k else float("-inf")
@@ -250,8 +250,6 @@ def test_sixteen_writers_under_sigkill(tmp_path, open_path):
           f"{len(entries)} entries ({acknowledged} acknowledged), {len(raw):,} bytes")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a torn tail that is a whole entry but its newline becomes the new "
-                   "entry's parent after the repair, but the state the call derived did not include it")
 def test_a_whole_entry_without_its_newline(tmp_path):
     """A writer killed after writing all of its entry but the ``\\n``: pideck's repair (one ``\\n``)
     makes it a whole entry, and the next append is parented to it, so the next append must build on
