@@ -14,7 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from core import __version__
-from core.session.errors import SessionError, WriteFailed
+from core.session.errors import ReadOnlySession, SessionError
 
 if TYPE_CHECKING:
     from core.opening import Opened
@@ -702,8 +702,8 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
     except UsageError as exc:
         emit(f"pideck: {exc}", sys.stderr)
         return EXIT_USAGE
-    except WriteFailed as exc:  # the system refused a create (its cause named, nothing changed): exit 1,
-        emit(f"pideck: {exc}", sys.stderr)  # as a write refused inside a command is
+    except ReadOnlySession as exc:  # a create refused (the system's cause or pideck's rule named, nothing
+        emit(f"pideck: {exc}", sys.stderr)  # changed): exit 1, as a write refused inside a command is
         return EXIT_WARNING
     except (SessionError, OSError) as exc:  # e.g. a session path that is a folder, or unreachable
         emit(f"pideck: {exc}", sys.stderr)

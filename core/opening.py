@@ -76,7 +76,7 @@ def choose_session(
                 raise NoSession(f"no session file at {target}")
             if not write and is_pi_session_path(target):
                 raise ReadOnlySession(f"no session file at {target}, and pideck creates files inside pi's "
-                                      "session folders only with --write")
+                                      "session folders only with --write. Nothing was changed.")
             return SessionLog.create(target, cwd=cwd)
         return open_log(target, writable=writable)
     if agents and not pideck_only:

@@ -78,6 +78,8 @@ _CAUSES = {
     "EFBIG": "the file is too large for the filesystem",
     "EROFS": "a read-only filesystem",
     "ENOENT": "no such folder",
+    "EACCES": "permission denied",
+    "EPERM": "permission denied",
 }
 
 
@@ -86,7 +88,7 @@ def os_cause(exc: OSError) -> str:
     import errno
 
     name = errno.errorcode.get(exc.errno or -1, "")
-    return _CAUSES.get(name) or exc.strerror or "the system refused it"  # (EACCES: "Permission denied")
+    return _CAUSES.get(name) or exc.strerror or "the system refused it"
 
 
 def write_failed(exc: OSError, undone: bool = True) -> str:

@@ -59,9 +59,9 @@ def test_a_new_file_inside_pi_folders_needs_write(pideck, tmp_path):
     for argv in (["run", "--session", str(new), "/agent-state add a Do it"],
                  ["tool", "--session", str(new), "agent_state_get"]):
         code, out, err = pideck(*argv)
-        assert (code, out) == (2, "")
+        assert (code, out) == (1, "")  # a refusal, as every write refused (docs/session-format.md)
         assert err == (f"pideck: no session file at {new}, and pideck creates files inside pi's session "
-                       "folders only with --write\n")
+                       "folders only with --write. Nothing was changed.\n")
         assert not new.exists()
     assert pideck("run", "--session", str(new), "--write", "/agent-state add a Do it")[0] == 0
     assert [e["type"] for e in read_lines(new)] == ["session", "custom"]

@@ -57,7 +57,7 @@ def test_a_create_where_links_are_impossible_still_works(tmp_path, monkeypatch):
     assert log.header is not None and [p.name for p in tmp_path.iterdir()] == ["s.jsonl"]
 
 
-@pytest.mark.parametrize(("code", "cause"), [(errno.EROFS, "read-only filesystem"), (errno.EACCES, "Permission denied")],
+@pytest.mark.parametrize(("code", "cause"), [(errno.EROFS, "read-only filesystem"), (errno.EACCES, "permission denied")],
                          ids=["EROFS", "EACCES"])
 def test_creating_where_nothing_may_be_written_is_exit_1_naming_the_cause(tmp_path, monkeypatch, pideck, code, cause):
     use_private_homes(tmp_path, monkeypatch)

@@ -126,7 +126,7 @@ def test_a_permission_error_met_while_appending_is_a_refusal(tmp_path, monkeypat
     path = write(tmp_path, session_bytes())
     log = SessionLog.open(path)
     opening_to_write_fails(monkeypatch, path)
-    assert refused(log) == cannot_write("Permission denied")
+    assert refused(log) == cannot_write("permission denied")
 
 
 def test_a_fifo_put_in_place_of_the_file_neither_hangs_nor_is_written(tmp_path):

@@ -89,7 +89,7 @@ def test_a_permission_error_at_the_append_itself_is_a_refusal_not_a_crash(tmp_pa
         before = path.read_bytes()
         opening_to_write_fails(monkeypatch, path)
         await type_line(pilot, "/agent-state add a Try to write")
-        assert any(message == cannot_write("Permission denied") for _, _, message in messages(app))
+        assert any(message == cannot_write("permission denied") for _, _, message in messages(app))
         assert path.read_bytes() == before and app.is_running
 
     run(app, scenario)
