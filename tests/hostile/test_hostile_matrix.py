@@ -18,6 +18,8 @@ import resource
 import signal
 import sys
 import tempfile
+import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +28,7 @@ from typing import Callable, Iterator
 import pytest
 
 from core.cli import main
+from disk_faults import disk_full, read_only_filesystem
 from core.session.errors import PI_SESSION_READ_ONLY
 from core.session.discovery import encode_cwd
 from core.session.writer import serialise
@@ -62,6 +65,8 @@ class Case:
     stdin: bytes = b'{"todos":[{"id":"t1","content":"Do it","status":"pending","confidence":70}]}'
     env: dict[str, str | None] = field(default_factory=dict)
     cwd: Path | None = None
+    fault: Callable[[pytest.MonkeyPatch], None] | None = None  # the disk's trouble, set for every command
+    each: Callable[[], None] | None = None  # what happens to the file before each command
 
 
 HEADER = {"type": "session", "version": 3, "id": "01a22cf2-253f-70fd-b26f-f043e48c877f",
@@ -161,6 +166,40 @@ def pideck_session(box: Box) -> Path:
     path = box.pideck_folder / "2026-11-30T14-53-16-479Z_mine.jsonl"
     path.write_bytes(GOOD)
     return path
+
+
+def on_a_faulty_disk(fault: Callable[[pytest.MonkeyPatch, Path], None]) -> Callable[[Box], Case]:
+    """pideck's session and the one pi's folder holds, both on a disk with ``fault``."""
+    def setup(box: Box) -> Case:
+        mine = pideck_session(box)
+        return Case(session=mine, fault=lambda monkeypatch: fault(monkeypatch, mine))
+    return setup
+
+
+def growing_tail(box: Box) -> Case:
+    """Before each command a lock-free writer writes half a line, and the rest a moment later:
+    every command runs while the file's last line is being written (pideck must not tear it)."""
+    mine = pideck_session(box)
+    line_of = lambda n: line(state(f"9{n:07d}", None))  # noqa: E731  (a whole entry of its own chain)
+    count, writing = [0], []
+
+    def each() -> None:
+        for previous in writing:  # (the writer ends one line before it starts the next)
+            previous.join()
+        count[0] += 1
+        whole = line_of(count[0])
+        with mine.open("ab") as out:
+            out.write(whole[: len(whole) // 2])
+
+        def rest() -> None:
+            time.sleep(0.1)
+            with mine.open("ab") as out:
+                out.write(whole[len(whole) // 2:])
+
+        writing[:] = [threading.Thread(target=rest, daemon=True)]
+        writing[0].start()
+
+    return Case(session=mine, each=each)
 
 
 def fifo(path: Path) -> Path:
@@ -301,6 +340,10 @@ CASES: dict[str, Callable[[Box], Case]] = {
     "env: PI_CODING_AGENT_SESSION_DIR is /dev/null": env_case(lambda box: {"PI_CODING_AGENT_SESSION_DIR": "/dev/null"}),
     "env: HOME does not exist": env_case(lambda box: {"HOME": str(box.root / "nowhere")}),
     "env: PIDECK_INDEX is nonsense": env_case(lambda box: {"PIDECK_INDEX": "\x1b[2J"}),
+    # the disk
+    "disk: full": on_a_faulty_disk(disk_full),
+    "disk: a read-only filesystem": on_a_faulty_disk(read_only_filesystem),
+    "disk: the last line is being written": growing_tail,
     "env: the current directory was deleted": deleted_cwd,
     "env: the current directory's name has escapes and bytes that are not UTF-8": hostile_cwd,
 }
@@ -450,6 +493,8 @@ def test_every_command_survives(name: str, tmp_path: Path, monkeypatch: pytest.M
         monkeypatch.chdir(case.cwd)
         if case.cwd.name == "gone":
             case.cwd.rmdir()
+    if case.fault is not None:
+        case.fault(monkeypatch)
     problems: list[str] = []
     for command in COMMANDS:
         problems += run_one(command, case, box, monkeypatch, capsys).problems
@@ -483,6 +528,8 @@ def run_one(command: Command, case: Case, box: Box, monkeypatch: pytest.MonkeyPa
             capsys: pytest.CaptureFixture[str]) -> Outcome:
     """Run one command as the case sets it up (at most SECONDS_PER_RUN, with bounded memory) and
     say what went wrong."""
+    if case.each is not None:
+        case.each()
     argv = argv_of(command, case)
     label = " ".join(a if len(a) < 60 else a[:57] + "..." for a in argv) or "(no arguments)"
     pi_before = files_under(box.pi_agent)
@@ -546,10 +593,14 @@ def bad_append(before: bytes, after: bytes) -> str | None:
     header = read_header_of(before)
     if header is None or header.get("version") != 3:
         return "although it is not a version 3 session"
-    added = after[len(before):]
-    if before and not before.endswith(b"\n"):
-        added = added[1:] if added.startswith(b"\n") else added  # the repair of a torn last line
-    for raw in added.splitlines():
+    # The lines the file gained, from the start of ``before``'s partial last line, if any: another
+    # writer may have ended it meanwhile (a whole entry then), or pideck repaired it (left as it was,
+    # on its own line); a line still without its newline at the end is someone's write in progress.
+    tail = before[before.rfind(b"\n") + 1:]
+    lines = (tail + after[len(before):]).split(b"\n")[:-1]
+    if tail and lines and lines[0] == tail:
+        lines = lines[1:]  # the repair of a torn last line
+    for raw in lines:
         entry = json.loads(raw)
         if not (isinstance(entry, dict) and {"id", "parentId", "timestamp"} <= entry.keys()):
             return f"a line that is not an entry: {raw[:80]!r}"
