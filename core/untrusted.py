@@ -36,6 +36,15 @@ def visible_controls(value: object, *, multiline: bool = False) -> str:
     return CONTROL.sub(_visible, text)
 
 
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def encodable(text: str) -> str:
+    """``text`` with each lone surrogate (a JSON string may hold one; UTF-8 cannot) written as its
+    escape, ``\\ud800``, the way JSON.stringify writes it: everything else is left as it is."""
+    return LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def markdown_literal(value: str) -> str:
     """Markdown source that shows ``value`` literally on one line: control characters made visible
     (a newline shows as ␊, so it cannot start a heading or a list) and every ASCII punctuation

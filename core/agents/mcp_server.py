@@ -28,6 +28,7 @@ from pydantic import BaseModel
 
 from core import __version__
 from core.adapters.dispatch import UnknownTool
+from core.untrusted import encodable
 from core.agents.ancestry import find_conversation
 from core.agents.mcp_wire import Answer, Ignore, Owed, Wire, claimed_stdin, usable_id
 from core.agents.routing import route
@@ -108,7 +109,12 @@ class ToolServer:
                 # opened): say so, keep serving
                 log.warning("tools/call %s failed: %s", name, one_line(exc))
                 raise MCPError(types.INTERNAL_ERROR, f"pideck could not run {name}: {exc}") from None
-        return types.CallToolResult(content=[types.TextContent(text=result.text)], is_error=result.rejected)
+        # (a lone surrogate read back from a file cannot be written as UTF-8: the answer would never go)
+        return types.CallToolResult(content=[types.TextContent(text=encodable(result.text))], is_error=result.rejected)
+
+
+EOF_WAIT_S = 60
+"""How long the server waits, once stdin has closed, for the calls it read to be answered."""
 
 
 async def serve(sessions: Sessions) -> None:
@@ -133,7 +139,14 @@ async def serve(sessions: Sessions) -> None:
                 async with send:
                     async for raw in anyio.wrap_file(stdin):
                         await take(raw)
-                    await owed.all_answered()
+                    with anyio.move_on_after(EOF_WAIT_S) as waited:  # (a call that hangs must not keep it up)
+                        await owed.all_answered()
+                    if waited.cancelled_caught:  # (a call on a worker thread cannot be cancelled: leave)
+                        log.warning("stdin closed: %d request(s) still running after %d s: exiting without their "
+                                    "answers", owed.count, EOF_WAIT_S)
+                        sys.stdout.flush()
+                        sys.stderr.flush()
+                        os._exit(1)
 
             async def take(raw: bytes) -> None:
                 judged = wire.judge(raw)

@@ -239,6 +239,11 @@ class Owed:
             await self._changed.wait()
         return self._watched.pop(_key(request_id), False)
 
+    @property
+    def count(self) -> int:
+        """Requests read and not answered yet."""
+        return sum(self._owed.values())
+
     async def all_answered(self) -> None:
         while self._owed:
             await self._changed.wait()

@@ -210,3 +210,43 @@ def test_stdout_closed_under_the_server_is_one_line_and_exit_1(homes: Homes) -> 
     _, stderr = server.communicate("\n".join([json.dumps(INITIALIZE), *pings]).encode() + b"\n", timeout=60)
     assert server.returncode == 1
     assert stderr.decode().splitlines()[1:] == ["pideck mcp: stopped: [Errno 32] Broken pipe"]
+
+
+def test_a_lone_surrogate_read_back_from_the_file_is_answered_escaped(homes: Homes) -> None:
+    """A JSON string may hold a lone surrogate (the file says "\\ud800"), which UTF-8 cannot: the
+    SDK failed to write the answer that echoed it, and the server stopped with the next requests
+    unanswered. The text now carries the escape, as JSON.stringify writes it."""
+    path = homes.root / "surrogate.jsonl"
+    deck = open_deck(path).deck
+    assert not deck.call_tool("agent_state_add_work_item", {"id": "w1", "content": "x \ud800 y"}).rejected
+    lines = [json.dumps(INITIALIZE), INITIALIZED, call(2, "agent_state_get", {}),
+             json.dumps({"jsonrpc": "2.0", "id": 3, "method": "tools/list"})]
+    done = subprocess.run([*SERVER, "--session", str(path)], cwd=homes.project, capture_output=True,
+                          input="\n".join(lines).encode() + b"\n", timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = {a["id"]: a for a in answers(done.stdout)}
+    assert sorted(got) == [1, 2, 3]
+    assert got[2]["result"]["content"][0]["text"].endswith("- w1 [open]: x \\ud800 y")
+
+
+HANGING_SERVER = """
+import sys, time
+from core.agents import mcp_server
+from core.deck import Deck
+
+Deck.call_tool = lambda self, name, arguments: time.sleep(3600)  # a call that never ends
+mcp_server.EOF_WAIT_S = 1
+from core.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_call_that_hangs_does_not_keep_the_server_up_after_stdin_closed(homes: Homes) -> None:
+    """At the end of stdin the server waits for the calls it read, but not for ever: after
+    ``EOF_WAIT_S`` it says how many were left unanswered, in one line, and exits."""
+    lines = [json.dumps(INITIALIZE), INITIALIZED, add_milestone(50, "hangs")]
+    done = subprocess.run([SERVER[0], "-c", HANGING_SERVER, "mcp", "--session", str(homes.root / "raw.jsonl")],
+                          cwd=homes.project, capture_output=True, input="\n".join(lines).encode() + b"\n", timeout=30)
+    assert done.returncode == 1 and [a["id"] for a in answers(done.stdout)] == [1]
+    assert ("pideck mcp: stdin closed: 1 request(s) still running after 1 s: exiting without their answers"
+            in done.stderr.decode().splitlines())
