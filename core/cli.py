@@ -552,9 +552,10 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
 
     p = sub.add_parser("mcp", help="serve the twelve tools to an agent over MCP (stdio)",
                        description="Serve the twelve model tools over the Model Context Protocol on "
-                       "stdin/stdout until stdin closes. The session is chosen once at start: "
-                       "--session, else $PIDECK_SESSION, else the newest pideck session for this "
-                       "directory (never pi's), else a new one.")
+                       "stdin/stdout until stdin closes. With --session or $PIDECK_SESSION every call "
+                       "goes there; else each call goes to the pideck session of the agent conversation "
+                       "that runs the server, else to the newest pideck session of this directory that "
+                       "belongs to no conversation (never pi's), else a new one (docs/mcp-and-hooks.md).")
     _session_options(p)
     p.set_defaults(func=cmd_mcp)
 

@@ -234,8 +234,7 @@ class Deck(Generic[L]):
                     judged = self.progress.judged
                     try:
                         outcome = run()
-                    except StaleState:  # a repaired line became an entry: decide again from it
-                        self.reload()
+                    except StaleState:  # a line at the file's end became an entry: decide again from it
                         self._take_in(observe=True)
                         outcome = run()
                     self._record_verdict(via, judged)

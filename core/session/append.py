@@ -100,15 +100,17 @@ class Appender:
                 raise ReadOnlySession(reason)
             size = os.fstat(fd).st_size  # what the file holds before this append touches it
             try:
-                if self._tail.partial and self._still_written(log):
-                    size = os.fstat(fd).st_size  # (its writer ended it meanwhile: nothing to repair)
                 if self._tail.partial:
-                    write_all(fd, b"\n")  # a crashed writer's partial line becomes its own (bad) line
                     entries = len(log.index.ids)
-                    log.refresh()
+                    if self._still_written(log):
+                        size = os.fstat(fd).st_size  # (its writer ended it meanwhile: theirs to keep)
+                    else:
+                        write_all(fd, b"\n")  # a crashed writer's partial line becomes its own line
+                        log.refresh()
                     if self._lock_fd is not None and len(log.index.ids) > entries:
-                        # It was a whole entry but for its newline, and now is one: the state this
-                        # read-derive-append decided from did not hold it (the caller derives again).
+                        # The line became an entry (its writer ended it, or it lacked only its
+                        # newline): the state this read-derive-append decided from did not hold
+                        # it, so the caller derives again.
                         raise StaleState("the file gained an entry while this write was decided")
                 entry = build(unique_id(log.index.positions, self._id_factory), log.leaf_id,
                               iso_timestamp(self._clock()))

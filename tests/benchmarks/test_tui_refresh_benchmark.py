@@ -60,14 +60,14 @@ APPENDS = {
 
 
 def take_in_now(app: PideckApp) -> None:
-    """What the deck screen does when its worker sees an append, run here and now: the Deck's
-    refresh and the new view (the worker thread's part; it sits idle while not following), then
+    """What the deck screen does when its model sees an append, run here and now: the Deck's
+    refresh and the new view (the model thread's part; it sits idle while not following), then
     the diffed widget updates (the UI thread's part)."""
     screen = app.deck_screen
-    worker = screen._worker
-    change = worker._refresh()
+    model = screen.model
+    change = model._refresh()
     assert change is not None
-    screen.take(worker._view_after(change), change)
+    screen.take(model.view, change)
 
 
 def measure(path: Path, line: str) -> tuple[float, float]:

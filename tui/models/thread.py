@@ -65,7 +65,7 @@ class FileWatch:
         self._keys: tuple[FileKey | None, ...] | None = None
 
     def changed(self, paths: Iterable[Path]) -> bool:
-        keys = tuple(file_key(path) for path in paths)
+        keys = self.keys(paths)
         if keys == self._keys:
             return False
         self._keys = keys

@@ -11,6 +11,7 @@ from textual.screen import Screen
 
 from tui.messages import FileTrouble, JobDone, ModelFailed
 from tui.models.thread import ModelThread
+from tui.text import clean
 
 
 class ModelScreen(Screen[None]):
@@ -51,7 +52,8 @@ class ModelScreen(Screen[None]):
         self.problem_changed()
 
     def say_error(self, text: str) -> None:
-        self.app.notify(text, severity="error", markup=False)
+        """``text`` may quote a file's name or an entry: made literal first."""
+        self.app.notify(clean(text, multiline=True), severity="error", markup=False)
 
     def problem_changed(self) -> None:
         """The screen's header or title shows ``problem`` (or no longer does)."""

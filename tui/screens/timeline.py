@@ -152,7 +152,7 @@ class TimelineScreen(ModelScreen):
         self._draw_title()
 
     def say_error(self, text: str) -> None:
-        self.app.notify(f"Timeline: {text}", severity="error", markup=False)
+        super().say_error(f"Timeline: {text}")
 
     @on(TimelineChanged)
     def on_timeline_changed(self, message: TimelineChanged) -> None:
