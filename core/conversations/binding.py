@@ -196,7 +196,7 @@ def conversation_in_file(path: str | os.PathLike[str]) -> dict[str, Any] | None:
 def conversation_of(records: Any) -> dict[str, Any] | None:
     """The conversation a session belongs to: the data of its ``pideck/conversation`` entry, its
     first, or None for a session of no conversation."""
-    for record in list(records)[:1]:
+    for record in records[:1]:  # (a slice: the first record made, not one per entry)
         if getattr(record, "custom_type", None) == ENTRY_TYPE:
             data = record.get("data")
             if isinstance(data, dict) and isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):

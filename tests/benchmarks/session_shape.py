@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -186,3 +187,51 @@ def big_and_small(folder: Path, write: Callable[[Path, int], None] = generate) -
     small = folder / "small.jsonl"
     write(small, 100)
     return generate_timed(folder / "big.jsonl", 100_000, write), small
+
+
+def generate_chain(path: Path, n: int = 100_000, seed: int = 21) -> dict[str, str]:
+    """Issue 21's shape: long message lines (about 3.6 KB of text each) with a small primitive
+    state between every two of them, all on one linear ``parentId`` chain; 100,000 entries make
+    about 265 MB. Returns the text each primitive's newest state shows (what the TUI rows wait
+    for). The last line is left to ``unique_copy``."""
+    rng = random.Random(seed)
+    newest: dict[str, str] = {}
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(_dumps(HEADER) + "\n")
+        parent = None
+        for i in range(n - 1):
+            eid = f"{i:08x}"
+            ts = f"2026-11-30T{10 + i // 360000 % 10:02d}:{i // 6000 % 60:02d}:{i // 100 % 60:02d}.{i % 1000:03d}Z"
+            if i % 3 == 2:
+                kind = PRIMITIVES[i // 3 % 3]
+                shown = {"agent-state-state": f"State at {i}", "agent-progress-state": f"milestone-of-{i}",
+                         "agent-handoff-state": f"Packet of entry {i}"}[kind]
+                newest[kind] = shown
+                if kind == "agent-state-state":
+                    data: dict[str, Any] = {"schemaVersion": 1, "state": {"schemaVersion": 1, "workItems": [],
+                                                                         "decisions": [], "objective": shown}}
+                elif kind == "agent-progress-state":
+                    data = {"schemaVersion": 1, "hasBaseline": True, "currentMilestones": [shown], "recordedMilestones": []}
+                else:
+                    data = {"schemaVersion": 1, "packets": [{"schemaVersion": 1, "id": f"p{i}", "source": "builder",
+                                                             "goal": shown}]}
+                line = {"type": "custom", "customType": kind, "data": data, "id": eid, "parentId": parent, "timestamp": ts}
+            else:
+                line = {"type": "message", "id": eid, "parentId": parent, "timestamp": ts,
+                        "message": {"role": "assistant" if i % 3 == 0 else "toolResult",
+                                    "content": [{"type": "text", "text": text(rng, 3560)}], "timestamp": 1796050396480 + i}}
+            fh.write(_dumps(line) + "\n")
+            parent = eid
+    return newest
+
+
+def unique_copy(base: Path, out: Path, tag: str) -> Path:
+    """A copy of ``generate_chain``'s file ending in a line of its own (a custom entry naming
+    ``tag``), so that nothing saved about another copy can describe this one."""
+    parent = json.loads(base.read_bytes().rsplit(b"\n", 2)[-2])["id"]
+    last = {"type": "custom", "customType": "bench-copy", "data": {"copy": tag}, "id": "ffffffff",
+            "parentId": parent, "timestamp": "2026-12-01T00:00:00.000Z"}
+    with open(base, "rb") as src, open(out, "wb") as dst:
+        shutil.copyfileobj(src, dst, 1 << 22)
+        dst.write(_dumps(last).encode() + b"\n")
+    return out

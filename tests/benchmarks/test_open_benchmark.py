@@ -254,3 +254,132 @@ def test_start_up_rows_of_issue_12(tmp_path: Path) -> None:
         seconds = best_of[name]
         verdict = "" if target is None else f"<= {target}x      {'yes' if seconds / bare <= target else 'NO'}"
         print(f"{name:<36} {seconds * 1000:7.1f}ms {seconds / bare:7.1f}x  {verdict}")
+
+
+# -- issue 21: the same rows on issue 21's file shape, medians of interleaved runs ------------------
+
+ROUNDS_21 = 5
+START_UP_ROUNDS_21 = 15
+PI_BENCH_DIR = os.environ.get("PIDECK_BENCH_PI_DIR")
+"""A folder with ``node_modules`` holding pi 1.6.0 and, optionally, the npm package ``node@22``
+(``npm install --engine-strict=false node@22 @earendil-works/pi-coding-agent@1.6.0``): pi's loader
+row runs from there. Without it, the row runs when ``node`` is Node 22 and resolves pi itself."""
+
+
+def pi_loader_argv(path: Path) -> list[str] | str:
+    """How to run pi's loader on ``path``, or why it cannot run here."""
+    if PI_BENCH_DIR:
+        node = Path(PI_BENCH_DIR) / "node_modules" / ".bin" / "node"
+        script = Path(PI_BENCH_DIR) / "pideck-pi-loader.mjs"
+        script.write_text(PI_LOADER.replace("process.argv[1]", "process.argv[2]"))
+        return [str(node) if node.exists() else shutil.which("node") or "node", str(script), str(path)]
+    missing = pi_loader_missing()
+    return missing if missing else [shutil.which("node") or "node", "--input-type=module", "-e", PI_LOADER, str(path)]
+
+
+def median(values: list[float]) -> float:
+    import statistics
+
+    return statistics.median(values)
+
+
+def test_open_rows_of_issue_21(tmp_path: Path) -> None:
+    """Every row of issue 21 in one run, on its shape (``session_shape.generate_chain``: long
+    message lines, small states between them, one parentId chain). Each round makes fresh copies
+    ending in a line of their own (so no saved index can know them) and runs, in turn: the naive
+    reader, ``wc -l``, pi's loader, then on one copy a cold ``inspect --json``, a warm re-open and
+    a re-open after 100 appended entries, and on the other the TUI without and with a saved index.
+    Each row is the median of its rounds, and each ratio is against a baseline of the same run."""
+    from session_shape import generate_chain, unique_copy
+
+    base = tmp_path / "base.jsonl"
+    newest = generate_chain(base, 100_000)
+    print(f"\ngenerated {base.stat().st_size / 1e6:.0f} MB (+ a line per copy)")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PIDECK_", "PI_"))}
+    env.update(PI_CODING_AGENT_DIR=str(tmp_path / "pi"))
+    times: dict[str, list[float]] = {}
+    rss: dict[str, int] = {}
+
+    def timed(row: str, argv: list[str], home: Path) -> bytes:
+        seconds, peak, out = run(argv, {**env, "PIDECK_HOME": str(home)})
+        times.setdefault(row, []).append(seconds)
+        rss[row] = max(rss.get(row, 0), peak)
+        return out
+
+    pi_argv = pi_loader_argv(base)
+    entries = 100_000
+    panes = [f" {entries} entries ", *newest.values()]
+    for r in range(ROUNDS_21):
+        copy = unique_copy(base, tmp_path / f"copy{r}.jsonl", f"round {r}")
+        shown = unique_copy(base, tmp_path / f"tui{r}.jsonl", f"tui round {r}")
+        home = tmp_path / f"home{r}"
+        naive = json.loads(timed("naive", [sys.executable, "-c", NAIVE, str(copy)], home))
+        timed("wc -l", ["wc", "-l", str(copy)], home)
+        if isinstance(pi_argv, list):
+            branch = timed("pi", [*pi_argv[:-1], str(copy)], home)
+            assert int(branch) == naive["branch_length"]
+        inspect = [PIDECK, "inspect", "--json", "--session", str(copy)]
+        cold = timed("cold", inspect, home)
+        assert timed("warm", inspect, home) == cold
+        summary = json.loads(cold)["session"]
+        assert (summary["entries"], summary["leaf"], summary["branch_length"]) == (entries, "ffffffff", naive["branch_length"])
+        append_entries(copy, 100)
+        appended = json.loads(timed("appended", inspect, home))
+        assert appended["session"]["entries"] == entries + 100 and appended["progress"]["currentMilestones"] == ["late-99"]
+        for kind in ("tui cold", "tui warm"):
+            seen = tui_seconds([PIDECK, "--session", str(shown)], {**env, "PIDECK_HOME": str(home)}, panes)
+            times.setdefault(kind, []).append(max(seen.values()))
+        copy.unlink()
+        shown.unlink()
+
+    small = tmp_path / "small.jsonl"  # a 1-entry session: the header and one state
+    small.write_text(json.dumps({**json.loads(base.read_bytes().split(b"\n", 1)[0]), "cwd": str(tmp_path)}) + "\n"
+                     + json.dumps({"type": "custom", "customType": "agent-state-state", "data": {
+                         "schemaVersion": 1, "state": {"schemaVersion": 1, "workItems": [], "decisions": [],
+                                                       "objective": "The one objective"}},
+                         "id": "0000000a", "parentId": None, "timestamp": "2026-12-01T00:00:00.000Z"}) + "\n")
+    from core.demo import write_demo
+
+    demo = write_demo(tmp_path / "demo.jsonl").log.path
+    home = tmp_path / "small-home"
+    for _ in range(START_UP_ROUNDS_21):
+        timed("python -c pass", [sys.executable, "-c", "pass"], home)
+        timed("import textual.app", [sys.executable, "-c", "import textual.app"], home)
+        start = time.perf_counter()
+        subprocess.run([PIDECK, "gate", "--session", str(demo)], env={**env, "PIDECK_HOME": str(home)},
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times.setdefault("gate", []).append(time.perf_counter() - start)
+        seen = tui_seconds([PIDECK, "--session", str(small)], {**env, "PIDECK_HOME": str(home)},
+                           [" 1 entry", "The one objective"])
+        times.setdefault("tui small", []).append(max(seen.values()))
+
+    m = {row: median(values) for row, values in times.items()}
+    naive_s, mib = m["naive"], 1 << 20
+    rows = [
+        ("cold inspect --json", m["cold"], f"{naive_s / m['cold']:.1f}x naive", ">= 10x", naive_s / m["cold"] >= 10),
+        ("warm re-open, file unchanged", m["warm"], f"{naive_s / m['warm']:.1f}x naive, {m['warm'] / m['wc -l']:.1f}x wc -l",
+         ">= 30x, <= 3x wc", naive_s / m["warm"] >= 30 and m["warm"] <= 3 * m["wc -l"]),
+        ("re-open after 100 appends", m["appended"], f"{naive_s / m['appended']:.1f}x naive", ">= 20x",
+         naive_s / m["appended"] >= 20),
+        ("TUI big file, no saved index", m["tui cold"], f"{m['tui cold'] / naive_s:.2f}x naive", "<= 0.25x",
+         m["tui cold"] <= 0.25 * naive_s),
+        ("TUI big file, saved index", m["tui warm"], f"{m['tui warm'] / naive_s:.2f}x naive", "<= 0.25x",
+         m["tui warm"] <= 0.25 * naive_s),
+        ("TUI 1-entry session", m["tui small"], f"{m['tui small'] / m['import textual.app']:.2f}x import textual.app",
+         "<= 1.5x", m["tui small"] <= 1.5 * m["import textual.app"]),
+        ("pideck gate (demo session)", m["gate"], f"{m['gate'] / m['python -c pass']:.1f}x python -c pass", "<= 4x",
+         m["gate"] <= 4 * m["python -c pass"]),
+    ]
+    if "pi" in m:
+        rows.insert(1, ("cold inspect vs pi's loader", m["cold"], f"{m['cold'] / m['pi']:.2f}x pi", "<= 0.3x",
+                        m["cold"] <= 0.3 * m["pi"]))
+    print(f"medians of {ROUNDS_21} rounds ({START_UP_ROUNDS_21} for start-up): naive {naive_s:.3f} s, "
+          f"wc -l {m['wc -l']:.3f} s, " + (f"pi's loader {m['pi']:.3f} s, " if "pi" in m else
+                                           f"pi's loader skipped ({pi_argv}), ")
+          + f"python -c pass {m['python -c pass'] * 1000:.1f} ms, import textual.app {m['import textual.app'] * 1000:.0f} ms")
+    print(f"{'row':<30} {'pideck':>9}  {'ratio':<34} {'target':<17} met")
+    for name, seconds, ratio, target, met in rows:
+        print(f"{name:<30} {seconds:8.3f}s  {ratio:<34} {target:<17} {'yes' if met else 'NO'}")
+    print(f"{'peak RSS, cold inspect':<30} {rss['cold'] / mib:7.0f}MiB  {'(naive ' + str(round(rss['naive'] / mib)) + ' MiB)':<34} "
+          f"{'<= 64 MiB':<17} {'yes' if rss['cold'] <= 64 * mib else 'NO'}")
+    assert rss["cold"] <= 100 * mib
