@@ -30,14 +30,26 @@ def scan_every_read(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(log_module, "SCAN_MIN_BYTES", 0)
 
 
-@pytest.fixture(params=["full read", "saved index"])
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """``open_path``'s ways: a full read and the saved index; for the suites marked
+    ``read_three_ways`` (how lines are read, and pi's own files), the split scan too."""
+    if "open_path" in metafunc.fixturenames:
+        ways = ["full read", "saved index"]
+        if metafunc.definition.get_closest_marker("read_three_ways") is not None:
+            ways.append("split scan")
+        metafunc.parametrize("open_path", ways, indirect=True)
+
+
+@pytest.fixture
 def open_path(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Run the test once with the saved index off, and once with every ``SessionLog.open`` served
     from the saved index: each open first reads the file, folds its todos and saves both, then
     opens it again from that index, whose kept fold the Deck resumes (subprocesses save and use it
-    too, as ``PIDECK_INDEX=always`` tells them)."""
-    if request.param == "full read":
+    too, as ``PIDECK_INDEX=always`` tells them). ``split scan``: every read is split across two
+    processes (``PIDECK_SPLIT=always``, core/session/split.py), the saved index off."""
+    if request.param in ("full read", "split scan"):
         monkeypatch.setenv("PIDECK_INDEX", "off")
+        monkeypatch.setenv("PIDECK_SPLIT", "always" if request.param == "split scan" else "off")
         return request.param
     monkeypatch.setenv("PIDECK_INDEX", "always")
     real_open = SessionLog.open.__func__  # type: ignore[attr-defined]

@@ -14,10 +14,10 @@ A line is read the way pi reads it (docs/session-format.md#what-a-bad-line-costs
 
 from __future__ import annotations
 
-from itertools import compress, repeat
-from operator import attrgetter, ge, itemgetter, ne, sub
+from itertools import repeat
+from operator import ge
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from .branch import follow_leaf
 from .errors import NotASession
@@ -25,7 +25,9 @@ from .index import NO_PARENT, PENDING, EntryIndex, Kind
 from .parse import MAX_DEPTH, header_version, is_header, parse_line, too_deep, upgrade_legacy_message
 from .tail import TailChunk
 
-_ID, _PARENT_ID, _TYPE = attrgetter("id"), attrgetter("parentId"), itemgetter(0)
+if TYPE_CHECKING:
+    from .scan import Batch
+
 
 
 class Indexer:
@@ -142,62 +144,54 @@ class Indexer:
         chunk.line_count_hint = line_no - chunk.first_line_no
 
     def _index_batch(self, data: bytes | bytearray, base: int, start: int, size: int, first_no: int) -> int:
-        """Index the lines of ``data[start:size]`` all at once (each step runs over the whole
-        batch in C where it can) when every one of them is an ordinary new entry: every field a
-        string, a new id, a parent earlier in the file, no depth to worry about. Returns how many
-        lines it indexed; 0 when any line is not such an entry, having changed nothing (the lines
-        are then indexed one by one, which decides about each the way pi does)."""
-        from .scan import REFUSED, decode_entry
+        """Index the lines of ``data[start:size]`` all at once when every one of them is an
+        ordinary new entry (``scan.decode_batch``, then ``apply_batch``). Returns how many lines
+        it indexed; 0 when any line is not such an entry, having changed nothing (the lines are
+        then indexed one by one, which decides about each the way pi does)."""
+        from .scan import decode_batch
 
+        if self.index.pending:  # an earlier entry waits for its parent: leave cycles to the line path
+            return 0
+        batch = decode_batch(data, start, size, base)
+        return self.apply_batch(batch, first_no) if batch is not None else 0
+
+    def apply_batch(self, batch: Batch, first_no: int) -> int:
+        """Index ``batch`` (lines ``first_no`` on) when each of its entries is new and has its
+        parent earlier in the file; returns how many it indexed, or 0 having changed nothing."""
         index = self.index
-        if index.pending:  # an earlier entry waits for its parent: leave cycles to the line path
+        if index.pending:
             return 0
-        find, ends, end = data.find, [], start - 1
-        while (end := find(b"\n", end + 1, size)) >= 0:
-            ends.append(end)
-        starts = [start, *map((1).__add__, ends[:-1])]
-        lines = list(map(memoryview(data).__getitem__, map(slice, starts, ends)))  # views: no copies
-        try:
-            entries = list(map(decode_entry, lines))
-        except REFUSED:
-            return 0
-        del lines  # (the tailer reuses its buffer: no view of it may outlive this call)
-        count, first = len(entries), len(index)
-        ids = list(map(_ID, entries))
+        ids, parent_ids = batch.ids, batch.parent_ids
+        count, first = len(ids), len(index)
         positions = index.positions
-        if len(set(ids)) != count or not positions.keys().isdisjoint(ids):
+        if not positions.keys().isdisjoint(ids):
             return 0
+        known_ids = len(positions)
         positions.update(zip(ids, range(first, first + count)))  # undone below if the batch is refused
-        get, parent_ids = positions.get, list(map(_PARENT_ID, entries))
+        if len(positions) != known_ids + count:  # an id twice in the batch
+            for entry_id in ids:
+                positions.pop(entry_id, None)
+            return 0
+        get = positions.get
         if None in parent_ids:
             parents = [NO_PARENT if p is None else get(p, PENDING) for p in parent_ids]
         else:
             parents = list(map(get, parent_ids, repeat(PENDING, count)))
-        keys: list[Kind] = [
-            (e.type, e.customType, m.role, m.toolName) if (m := e.message) is not None and e.type == "message"
-            else (e.type, e.customType, None, None) for e in entries
-        ]
-        types = list(map(_TYPE, keys))
-        lengths = list(map(sub, ends, starts))
-        short = 2 * MAX_DEPTH
-        if (PENDING in parents or any(map(ge, parents, range(first, first + count)))  # a later parent
-                or "session" in types  # a second header
-                or any(lengths[i] > short and too_deep(data[starts[i]:ends[i]])  # too deep to read back
-                       for i in compress(range(count), map(ne, types, repeat("message", count))))):
+        if PENDING in parents or any(map(ge, parents, range(first, first + count))):  # a later parent
             for entry_id in ids:
                 del positions[entry_id]
             return 0
-        known = list(map(index.kind_codes.get, keys))
-        # kinds not seen yet are added in the order they appear
-        codes = [index.kind_code(k) for k in keys] if None in known else cast("list[int]", known)
+        ours = [index.kind_code(kind) for kind in batch.table]  # (new kinds in the order they appear)
+        codes = batch.codes if ours == list(range(len(ours))) else list(map(ours.__getitem__, batch.codes))
         index.ids.extend(ids)
         index.parents.extend(parents)
         index.kinds.extend(codes)
-        index.offsets.extend(map(base.__add__, starts))
-        index.lengths.extend(lengths)
+        index.offsets.extend(batch.offsets)
+        index.lengths.extend(batch.lengths)
         index.line_nos.extend(range(first_no, first_no + count))
-        if "session_info" in types:
-            self.name_at = first + count - 1 - types[::-1].index("session_info")
+        named = {ours[code] for code, kind in enumerate(batch.table) if kind[0] == "session_info"}
+        if named:
+            self.name_at = next(i for i in range(first + count - 1, first - 1, -1) if index.kinds[i] in named)
         branch = self.branch
         if branch and branch[-1] == first - 1 and parents == list(range(first - 1, first + count - 1)):
             branch.extend(range(first, first + count))  # the branch grows by the whole batch

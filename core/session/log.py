@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import branch as branches
-from . import discovery, sidecar
+from . import discovery, sidecar, split
 from .access import WriteAccess, check_openable
 from .append import Appender
 from .bodies import BodyReader
@@ -39,7 +39,7 @@ from .index import EntryIndex
 from .indexing import Indexer
 from .keeping import Keeper
 from .records import ById, EntryRecord, Records
-from .tail import Tailer
+from .tail import TailChunk, Tailer
 from .writer import (
     MISSING, Clock, IdFactory, custom_entry, custom_message_entry, header_entry, iso_timestamp, serialise,
     short_id, utc_now, uuid7,
@@ -269,25 +269,87 @@ class SessionLog:
         # the repeated full-heap scans that would otherwise dominate a big open.
         gc_was_enabled = gc.isenabled()
         gc.disable()
+        far = self._far_part()
         try:
-            while (chunk := self._tail.read()) is not None:
+            while True:
+                chunk = self._tail.read(until=far.begin if far is not None else None)
+                if chunk is None:
+                    if far is None:
+                        break
+                    chunk, far = self._take_far(far), None
+                    if chunk is None:
+                        continue
                 if chunk.reset:
+                    if far is not None:
+                        far.cancel()
+                        far = None
                     self.generation += 1
                     self._start(Indexer(self.path))
                     self._keeper.forget()
                     first_warning = start = 0
                     result.reset = True
-                scan = self._scan
-                if scan is None:  # this chunk and what follows it in the file
-                    st = self._tail.stat
-                    scan = st is not None and st.st_size - chunk.offset >= SCAN_MIN_BYTES
-                self._read.ingest(chunk, scan)
+                self._read.ingest(chunk, self._scans(chunk.offset))
         finally:
+            if far is not None:
+                far.cancel()
             if gc_was_enabled:
                 gc.enable()
         result.new = self._records.picked(range(start, len(self._read.index)))
         result.warnings = self.warnings[first_warning:]
         return result
+
+    def _scans(self, offset: int) -> bool:
+        """Whether the lines from ``offset`` on are scanned (``scan.py``) rather than parsed in full."""
+        if self._scan is not None:
+            return self._scan
+        if split.mode() == "always":  # (the tests' switch: every read scanned, and split)
+            return True
+        st = self._tail.stat
+        return st is not None and st.st_size - offset >= SCAN_MIN_BYTES
+
+    def _far_part(self) -> split.FarPart | None:
+        """A child scanning the far part of the bytes this refresh reads, when there are enough
+        of them to be worth it (``split.py``)."""
+        how = split.mode()
+        if how == "off" or self._scan is False or self._read.legacy:
+            return None
+        try:
+            size = os.stat(self.path).st_size
+        except OSError:
+            return None
+        new = size - self._tail.offset
+        if new < (2 if how == "always" else split.SPLIT_MIN_BYTES):
+            return None
+        return split.FarPart.start(self.path, self._tail.offset, size)
+
+    def _take_far(self, far: split.FarPart) -> TailChunk | None:
+        """Index what the child scanned, when the near part ended where the far part begins and is
+        read the way the child read it; otherwise the tailer simply reads on. Returns a reset the
+        tailer met meanwhile (the file was replaced: ``refresh`` starts again with it)."""
+        segments = far.take()
+        read, tail = self._read, self._tail
+        if segments is None or tail.consumed != far.begin or read.header is None or read.legacy or not self._scans(far.begin):
+            return None
+        line_no = tail.lines + 1
+        for segment in segments:
+            if segment[0] == "batch":
+                batch = segment[1]
+                if read.apply_batch(batch, line_no):
+                    line_no += len(batch.ids)
+                    continue
+                begin, end, count = batch.offsets[0], batch.offsets[-1] + batch.lengths[-1] + 1, len(batch.ids)
+            else:
+                _, begin, end, count = segment
+            tail.skip_to(begin, line_no - 1)  # lines it did not decode, or that need a decision line by line
+            while (chunk := tail.read(until=end)) is not None:
+                if chunk.reset:
+                    return chunk
+                read.ingest(chunk, True)
+            if tail.consumed != end:  # (the file changed under us: the tailer reads on from where it is)
+                return None
+            line_no += count
+        tail.skip_to(far.end, line_no - 1)
+        return None
 
     # -- the tree ---------------------------------------------------------------------------------
 

@@ -10,7 +10,17 @@ to the slow path in ``indexing.py``, which parses it with ``json`` like pi and d
 Imported on the first read of a file, so commands that never read a session do not load msgspec.
 """
 
+from array import array
+from itertools import compress
+from operator import attrgetter, sub
+
 import msgspec
+
+from .parse import MAX_DEPTH, too_deep
+
+SHORT = 2 * MAX_DEPTH
+"""Lines of other types than ``message`` longer than this have their depth checked: their bodies
+are what derived state is built from (message lines are checked when their body is read)."""
 
 
 class _Message(msgspec.Struct, gc=False):
@@ -49,3 +59,54 @@ it); anything else raises one of ``REFUSED`` (the caller then reads the line wit
 ``decode_line``). What it returns is what ``decode_line`` gives for the same line."""
 
 REFUSED = (msgspec.MsgspecError, RecursionError)
+
+
+class Batch:
+    """The identities of a run of lines that are all ordinary entries (``decode_entry`` read
+    every one, none is a second header, none nests too deeply to be read back): what the index
+    needs of them, in file order. Their kinds are ``table[codes[i]]`` (the kinds in the order
+    they first appear); ``offsets`` are file offsets of the lines."""
+
+    __slots__ = ("ids", "parent_ids", "table", "codes", "offsets", "lengths")
+
+    def __init__(self, ids: list, parent_ids: list, table: list, codes: "list[int] | array[int]",
+                 offsets: "list[int] | array[int]", lengths: "list[int] | array[int]") -> None:
+        self.ids, self.parent_ids, self.table, self.codes = ids, parent_ids, table, codes
+        self.offsets, self.lengths = offsets, lengths
+
+
+_ID, _PARENT_ID = attrgetter("id"), attrgetter("parentId")
+
+
+def decode_batch(data: "bytes | bytearray", start: int, size: int, base: int) -> "Batch | None":
+    """The ``Batch`` of the lines of ``data[start:size]`` (whole lines; ``data[0]`` is at file
+    offset ``base``), each step run over all of them at once in C where it can; None when any
+    line is not an ordinary entry (each line then has to be decided about on its own, as pi
+    would). A pure function of the bytes, so it may run in another process (``split.py``)."""
+    find, ends, end = data.find, [], start - 1
+    while (end := find(b"\n", end + 1, size)) >= 0:
+        ends.append(end)
+    starts = [start, *map((1).__add__, ends[:-1])]
+    lines = list(map(memoryview(data).__getitem__, map(slice, starts, ends)))  # views: no copies
+    try:
+        entries = list(map(decode_entry, lines))
+    except REFUSED:
+        return None
+    del lines  # (the tailer reuses its buffer: no view of it may outlive this call)
+    kinds: dict = {}
+    add = kinds.setdefault
+    codes = [
+        add((e.type, e.customType, m.role, m.toolName), len(kinds)) if (m := e.message) is not None and e.type == "message"
+        else add((e.type, e.customType, None, None), len(kinds)) for e in entries
+    ]
+    table = list(kinds)
+    lengths = list(map(sub, ends, starts))
+    if any(kind[0] == "session" for kind in table):  # a second header
+        return None
+    plain = [code for code, kind in enumerate(table) if kind[0] != "message"]
+    if plain and any(  # a line too deep to read back
+            lengths[i] > SHORT and too_deep(data[starts[i]:ends[i]])
+            for i in compress(range(len(codes)), map(set(plain).__contains__, codes))):
+        return None
+    return Batch(list(map(_ID, entries)), list(map(_PARENT_ID, entries)), table, codes,
+                 list(map(base.__add__, starts)), lengths)

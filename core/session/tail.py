@@ -108,8 +108,15 @@ class Tailer:
         self.offset, self._lines, self._first_line = consumed, lines, first_line
         self._inode, self._mtime_ns = inode, mtime_ns
 
-    def read(self, max_bytes: int = CHUNK) -> TailChunk | None:
-        """The next complete lines (at most about ``max_bytes`` new bytes), or None when none.
+    def skip_to(self, offset: int, lines: int) -> None:
+        """Carry on after ``offset``, a line start, with ``lines`` complete lines before it: the
+        lines in between were indexed from elsewhere (``split.py``)."""
+        self._last = None
+        self.offset, self._lines, self.partial = offset, lines, b""
+
+    def read(self, max_bytes: int = CHUNK, until: int | None = None) -> TailChunk | None:
+        """The next complete lines (at most about ``max_bytes`` new bytes, and none past offset
+        ``until``, a line start), or None when none.
 
         A reset with no complete line yet is still reported (as an empty chunk).
         """
@@ -128,13 +135,14 @@ class Tailer:
                 self._clear()
                 reset = True
             self._inode, self._mtime_ns, self.stat = st.st_ino, st.st_mtime_ns, st
-            if st.st_size <= self.offset:
+            stop = st.st_size if until is None or reset else min(st.st_size, until)
+            if stop <= self.offset:
                 return TailChunk(b"", self.consumed, 1, True) if reset else None
             fh.seek(self.offset)
             while True:
                 # Read at least as much as is already held, so that one huge line costs linear time.
                 held = len(self.partial)
-                need = held + max(min(max(max_bytes, held), st.st_size - self.offset), 1)
+                need = held + max(min(max(max_bytes, held), stop - self.offset), 1)
                 if len(self._buf) < need:
                     self._buf = bytearray(need + need // 2)
                 buf = self._buf
@@ -145,7 +153,7 @@ class Tailer:
                 cut = buf.rfind(b"\n", 0, end) + 1
                 start = self.offset - end
                 self.partial = bytes(buf[cut:end])
-                if cut or not got or self.offset >= st.st_size:
+                if cut or not got or self.offset >= stop:
                     break
         if self.offset >= st.st_size and len(self._buf) > 1 << 16:
             self._buf = bytearray()  # caught up: later reads are small (the chunk keeps its buffer)

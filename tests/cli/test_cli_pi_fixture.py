@@ -24,6 +24,8 @@ import pytest
 
 from cli_helpers import read_lines
 
+pytestmark = pytest.mark.read_three_ways  # (how lines are read: the split scan too, tests/conftest.py)
+
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 BRANCHED = FIXTURES / "pi_sessionmanager_branched.jsonl"
 BRANCHED_084 = FIXTURES / "pi_sessionmanager_branched_0.84.2.jsonl"

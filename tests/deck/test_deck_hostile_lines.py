@@ -15,6 +15,8 @@ from core.cli import main
 from core.deck import Deck
 from core.session import ReadOnlySession, SessionLog
 
+pytestmark = pytest.mark.read_three_ways  # (how lines are read: the split scan too, tests/conftest.py)
+
 DEEP = 5000
 MILESTONES = [f"m{i}" for i in range(5)]
 

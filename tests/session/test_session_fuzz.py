@@ -155,6 +155,7 @@ def test_the_index_is_exactly_pi(tmp_path, data, scan):
     assert [dict(r) for r in log.records] == [read_back(e) for e in entries]
 
 
+@pytest.mark.read_three_ways  # (the split scan too, tests/conftest.py)
 @FUZZ
 @given(data=session_files())
 def test_scanning_and_parsing_agree(tmp_path, data):
@@ -167,6 +168,7 @@ def test_scanning_and_parsing_agree(tmp_path, data):
         assert scanned.warnings == parsed.warnings
 
 
+@pytest.mark.read_three_ways  # (the split scan too, tests/conftest.py)
 @FUZZ
 @given(data=session_files(), cuts=st.lists(st.integers(0, 200_000), max_size=6))
 def test_tailing_in_pieces_equals_one_read(tmp_path, data, cuts):
@@ -266,7 +268,9 @@ ORDINARY = [entry("00000000", None, "model_change", provider="x"), message("0000
 ], ids=["ordinary", "duplicate", "dangling", "long", "deep", "header", "number", "new root"])
 def test_a_run_of_ordinary_lines_is_indexed_at_once_as_one_by_one(tmp_path, monkeypatch, last, batched):
     """The scanner indexes a chunk's lines in one batch when all of them are ordinary entries, and
-    leaves the chunk to the line-by-line path otherwise: either way the index is pi's."""
+    leaves the chunk to the line-by-line path otherwise: either way the index is pi's. (One chunk,
+    read in one piece: the split scan's batches are tested in tests/split_scan.)"""
+    monkeypatch.setenv("PIDECK_SPLIT", "off")
     data = session_bytes(*ORDINARY, *([last] if last is not None else []))
     runs: list[int] = []
     real = Indexer._index_batch

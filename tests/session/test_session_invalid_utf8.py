@@ -5,9 +5,13 @@ its children lost their parent."""
 
 from __future__ import annotations
 
+import pytest
+
 from session_helpers import HEADER, entry, line, message
 
 from core.session import SessionLog, read_header
+
+pytestmark = pytest.mark.read_three_ways  # (how lines are read: the split scan too, tests/conftest.py)
 
 
 def test_a_line_with_bytes_that_are_not_utf8_is_read_as_pi_reads_it(tmp_path):

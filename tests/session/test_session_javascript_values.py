@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 
 from core.session.writer import serialise
 
+pytestmark = pytest.mark.read_three_ways  # (how lines are read: the split scan too, tests/conftest.py)
+
 # JSON.stringify of each value, as node prints it
 JS = {
     1e-5: "0.00001", 1.5e-7: "1.5e-7", 1e-7: "1e-7", 1e-6: "0.000001", 0.000001234: "0.000001234",

@@ -10,6 +10,8 @@ from session_helpers import FIXTURES, HEADER, entry, line, message, reference_re
 
 from core.session import NotASession, SessionLog
 
+pytestmark = pytest.mark.read_three_ways  # (how lines are read: the split scan too, tests/conftest.py)
+
 BRANCHED = FIXTURES / "2026-11-30T14-53-16-479Z_01a22cf2-253f-70fd-b26f-f043e48c877f.jsonl"
 
 
