@@ -22,7 +22,6 @@ saves it for sessions of any size after any change (the tests run the suite that
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
@@ -56,6 +55,8 @@ def mode() -> str:
 def location(session: Path) -> Path | None:
     """Where the saved index of ``session`` lives, or None when that would be beside a session
     file (pideck's home set inside a sessions folder)."""
+    import hashlib  # (in each function that hashes: a small session never hashes, and loading it costs)
+
     session = Path(os.path.abspath(session))
     folder = discovery.pideck_home() / "index"
     if os.path.abspath(folder) == str(session.parent) or discovery.is_pi_session_path(folder / "x"):
@@ -87,6 +88,8 @@ class Saved:
 
 
 def _tail_hash(fd: int, consumed: int) -> str:
+    import hashlib
+
     start = max(0, consumed - BLOCK)
     return hashlib.sha256(os.pread(fd, consumed - start, start)).hexdigest()
 
@@ -109,6 +112,8 @@ def save(session: Path, saved: Saved) -> bool:
 def save_kept(session: Path, kept: dict[str, Any], consumed: int, first_line: bytes, file: os.stat_result) -> bool:
     """Write the derived results of ``session`` (name -> JSON), derived from the index of its first
     ``consumed`` bytes as read when the file was ``file``; False when they could not be."""
+    import hashlib
+
     target = kept_location(session)
     identity = _identity(session, consumed, first_line, file) if target is not None else None
     if target is None or identity is None:
@@ -141,11 +146,16 @@ def _identity(session: Path, consumed: int, first_line: bytes, then: os.stat_res
     }
 
 
-def _encode(identity: dict[str, Any], saved: Saved) -> bytes:
+def _encode(identity: dict[str, Any], saved: Saved) -> list[bytes | memoryview]:
+    """The saved index's bytes as parts written one after another: the arrays as they are in
+    memory, never joined into one copy (a big session's index is megabytes)."""
+    import hashlib
+
     index = saved.index
-    sections: list[tuple[str, bytes]] = [(name, getattr(index, name).tobytes()) for name, _ in _ARRAYS]
+    sections: list[tuple[str, bytes | memoryview]] = [(name, memoryview(getattr(index, name)).cast("B"))
+                                                      for name, _ in _ARRAYS]
     if saved.branch is not None:
-        sections.append(("branch", array("q", saved.branch).tobytes()))
+        sections.append(("branch", memoryview(array("q", saved.branch)).cast("B")))
     joined = "\n".join(index.ids)
     ids_as_lines = joined.count("\n") == max(len(index.ids) - 1, 0)  # no id holds a newline
     ids = joined if ids_as_lines else json.dumps(index.ids)
@@ -158,8 +168,11 @@ def _encode(identity: dict[str, Any], saved: Saved) -> bytes:
         "sections": [[name, len(data)] for name, data in sections],
     }
     meta_bytes = json.dumps(meta).encode("utf-8")  # ASCII: every odd character escaped
-    body = b"".join([FORMAT, len(meta_bytes).to_bytes(8, "little"), meta_bytes, *(data for _, data in sections)])
-    return body + hashlib.blake2b(body, digest_size=DIGEST).digest()
+    parts = [FORMAT, len(meta_bytes).to_bytes(8, "little"), meta_bytes, *(data for _, data in sections)]
+    digest = hashlib.blake2b(digest_size=DIGEST)
+    for part in parts:
+        digest.update(part)
+    return [*parts, digest.digest()]
 
 
 # -- loading --------------------------------------------------------------------------------------
@@ -199,6 +212,8 @@ def _read_regular(path: Path) -> bytes | None:
 
 
 def _decode(raw: bytes) -> tuple[dict[str, Any], dict[str, memoryview]]:
+    import hashlib
+
     if not raw.startswith(FORMAT) or len(raw) < len(FORMAT) + 8 + DIGEST:
         raise ValueError("not a saved index")
     body, digest = memoryview(raw)[:-DIGEST], raw[-DIGEST:]
@@ -246,6 +261,8 @@ def load_kept(session: Path, read: os.stat_result, consumed: int) -> dict[str, A
     """The derived results kept for ``session`` (name -> ``{"covers", "branch", "value"}``) when
     they still describe the file, which was ``read`` when its first ``consumed`` bytes were
     indexed (they must include the bytes the results were derived from); else none."""
+    import hashlib
+
     target = kept_location(session)
     raw = _read_regular(target) if target is not None else None
     if raw is None or not raw.startswith(KEPT_FORMAT) or len(raw) < len(KEPT_FORMAT) + DIGEST:

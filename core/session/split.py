@@ -110,17 +110,18 @@ class FarPart:
         the child failed (the log then reads the whole far part itself)."""
         from .scan import Batch
 
-        chunks = []
+        out = bytearray()
         try:
             while piece := os.read(self._out, 1 << 20):
-                chunks.append(piece)
+                out += piece
         finally:
             os.close(self._out)
             _, status = os.waitpid(self._pid, 0)
         if status != 0:
             return None
         try:
-            end, lines, raw = marshal.loads(b"".join(chunks))
+            end, lines, raw = marshal.loads(out)
+            del out  # (peak memory: the bytes go before the batches are built)
             segments: list[tuple] = []
             for one in raw:
                 if one[0] == "lines":
