@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -63,30 +62,32 @@ def make_private_dirs(folder: Path) -> None:
             pass
 
 
-def replace_private_file(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (a temporary file beside it, mode 0600, then a rename),
-    so a reader sees the old file or the new one, never half of one. Raises OSError."""
+def replace_private_file(path: Path, data: bytes | list[bytes | memoryview]) -> None:
+    """Write ``data`` (or its parts, one after another) to ``path`` atomically (a temporary file
+    beside it, mode 0600, then a rename), so a reader sees the old file or the new one, never half
+    of one. Raises OSError."""
     make_private_dirs(path.parent)
     write_private_file(path, data, replace=True)
 
 
-def write_private_file(path: Path, data: bytes, *, replace: bool) -> None:
+def write_private_file(path: Path, data: bytes | list[bytes | memoryview], *, replace: bool) -> None:
     """Write ``data`` to a temporary file beside ``path`` (mode 0600, never through a link), then
     rename it to ``path``. With ``replace=False`` an existing ``path`` is never touched: the rename
     is a hard link that fails when the name is taken (FileExistsError). Raises OSError; nothing is
     left behind on failure."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         try:
             os.fchmod(fd, 0o600)  # whatever the umask
-            write_all(fd, data)
+            for part in data if isinstance(data, list) else [data]:
+                write_all(fd, part)
         finally:
             os.close(fd)
         if replace:
             os.replace(temporary, path)
         else:
-            _link(temporary, path, data)
+            _link(temporary, path, data if isinstance(data, bytes) else b"".join(data))
     finally:
         try:
             os.unlink(temporary)

@@ -8,9 +8,7 @@ from __future__ import annotations
 import errno
 import math
 import os
-import secrets
 import time
-import uuid
 from datetime import datetime, timezone
 from typing import Any, Callable, Container
 
@@ -34,8 +32,10 @@ def iso_timestamp(moment: datetime) -> str:
 
 
 def short_id() -> str:
-    """pi's entry id: the first 8 hex characters of a random UUID."""
-    return str(uuid.uuid4())[:8]
+    """pi's entry id: the first 8 hex characters of a random UUID. Those are 4 random bytes of a
+    version 4 UUID (its version and variant bits come later), read here without loading ``uuid``,
+    which costs a ``pideck gate`` more than the rest of an append."""
+    return os.urandom(4).hex()
 
 
 def unique_id(taken: Container[str], factory: IdFactory = short_id) -> str:
@@ -44,11 +44,16 @@ def unique_id(taken: Container[str], factory: IdFactory = short_id) -> str:
         candidate = factory()
         if candidate not in taken:
             return candidate
+    import uuid
+
     return str(uuid.uuid4())
 
 
 def uuid7(moment: datetime | None = None) -> str:
     """A UUIDv7: 48-bit Unix milliseconds, version 7, variant ``10``, the rest random."""
+    import secrets  # (here: only a new session needs them)
+    import uuid
+
     ms = int(moment.timestamp() * 1000) if moment is not None else time.time_ns() // 1_000_000
     value = (ms & ((1 << 48) - 1)) << 80 | secrets.randbits(80)
     value = (value & ~(0xF << 76)) | (0x7 << 76)  # version
@@ -111,7 +116,7 @@ def _is_array_index(key: str) -> bool:
     return key.isascii() and key.isdigit() and (key == "0" or key[0] != "0") and int(key) < 2**32 - 1
 
 
-_NONCE = secrets.token_hex(8)
+_NONCE = os.urandom(8).hex()  # (``secrets.token_hex(8)``, without loading ``secrets`` on every start)
 """Makes a float placeholder impossible to meet in real text (a string holding it would need to
 guess this process's random nonce)."""
 
@@ -149,7 +154,7 @@ def header_entry(session_id: str, timestamp: str, cwd: str) -> dict[str, Any]:
     return {"type": "session", "version": 3, "id": session_id, "timestamp": timestamp, "cwd": cwd}
 
 
-def write_all(fd: int, data: bytes) -> None:
+def write_all(fd: int, data: bytes | memoryview) -> None:
     """``os.write`` until every byte is written. A write that writes nothing raises (ENOSPC), so a
     caller takes a stuck write back as it takes back a failed one (``append.py``)."""
     view = memoryview(data)
