@@ -28,6 +28,8 @@ import stat
 import sys
 from array import array
 from dataclasses import dataclass
+from itertools import chain, compress
+from operator import ne
 from pathlib import Path
 from typing import Any
 
@@ -36,14 +38,26 @@ from .files import replace_private_file
 from .index import PENDING, EntryIndex
 from .parse import is_header
 
-FORMAT = b"pideck session index 1\n"
-KEPT_FORMAT = b"pideck derived results 1\n"
+FORMAT = b"pideck session index 2\n"
+KEPT_FORMAT = b"pideck derived results 2\n"
 BLOCK = 4096  # bytes before the indexed end that must still be the same
-DIGEST = 32
+DIGEST = 4  # a CRC-32 (``checksum``)
 MIN_BYTES = 1 << 20  # smaller sessions are read in full: quick anyway, and no file to keep
 RESAVE_BYTES = 1 << 20  # re-save once this much was appended since the saved index
 
 _ARRAYS = (("offsets", "q"), ("lengths", "q"), ("line_nos", "q"), ("kinds", "i"), ("parents", "q"))
+
+
+def checksum(*parts: bytes | memoryview) -> bytes:
+    """The checksum ending a saved file: a CRC-32 of its parts. It tells a file damaged or cut
+    short from a whole one; what a whole file says is still checked (``_saved``). Not a hash that
+    resists forgery: whoever can write pideck's state folder can write a valid file anyway."""
+    import zlib
+
+    crc = 0
+    for part in parts:
+        crc = zlib.crc32(part, crc)
+    return crc.to_bytes(DIGEST, "little")
 
 
 def mode() -> str:
@@ -112,15 +126,13 @@ def save(session: Path, saved: Saved) -> bool:
 def save_kept(session: Path, kept: dict[str, Any], consumed: int, first_line: bytes, file: os.stat_result) -> bool:
     """Write the derived results of ``session`` (name -> JSON), derived from the index of its first
     ``consumed`` bytes as read when the file was ``file``; False when they could not be."""
-    import hashlib
-
     target = kept_location(session)
     identity = _identity(session, consumed, first_line, file) if target is not None else None
     if target is None or identity is None:
         return False
     try:
         body = KEPT_FORMAT + json.dumps({**identity, "kept": kept}).encode("utf-8")
-        replace_private_file(target, body + hashlib.blake2b(body, digest_size=DIGEST).digest())
+        replace_private_file(target, body + checksum(body))
     except (OSError, ValueError):
         return False
     return True
@@ -149,13 +161,11 @@ def _identity(session: Path, consumed: int, first_line: bytes, then: os.stat_res
 def _encode(identity: dict[str, Any], saved: Saved) -> list[bytes | memoryview]:
     """The saved index's bytes as parts written one after another: the arrays as they are in
     memory, never joined into one copy (a big session's index is megabytes)."""
-    import hashlib
-
     index = saved.index
     sections: list[tuple[str, bytes | memoryview]] = [(name, memoryview(getattr(index, name)).cast("B"))
                                                       for name, _ in _ARRAYS]
     if saved.branch is not None:
-        sections.append(("branch", memoryview(array("q", saved.branch)).cast("B")))
+        sections.append(("branch", memoryview(_runs(saved.branch)).cast("B")))
     joined = "\n".join(index.ids)
     ids_as_lines = joined.count("\n") == max(len(index.ids) - 1, 0)  # no id holds a newline
     ids = joined if ids_as_lines else json.dumps(index.ids)
@@ -169,10 +179,28 @@ def _encode(identity: dict[str, Any], saved: Saved) -> list[bytes | memoryview]:
     }
     meta_bytes = json.dumps(meta).encode("utf-8")  # ASCII: every odd character escaped
     parts = [FORMAT, len(meta_bytes).to_bytes(8, "little"), meta_bytes, *(data for _, data in sections)]
-    digest = hashlib.blake2b(digest_size=DIGEST)
-    for part in parts:
-        digest.update(part)
-    return [*parts, digest.digest()]
+    return [*parts, checksum(*parts)]
+
+
+def _runs(branch: list[int]) -> array[int]:
+    """The branch as runs of consecutive positions, ``[start, length, start, length, ...]``: a
+    branch is a few long runs (one for a session that never branched), cheap to check and to
+    restore."""
+    ends = [*compress(range(1, len(branch)), map(ne, branch[1:], map((1).__add__, branch))), len(branch)]
+    runs, start = array("q"), 0
+    for end in ends if branch else []:
+        runs.extend((branch[start], end - start))
+        start = end
+    return runs
+
+
+def _branch_of(runs: array[int], count: int) -> list[int] | None:
+    """The branch ``_runs`` made, or None when a run does not fit in an index of ``count``."""
+    starts, lengths = runs[0::2], runs[1::2]
+    if len(runs) % 2 or (runs and (min(starts) < 0 or min(lengths) < 1
+                                   or max(map(int.__add__, starts, lengths)) > count)):
+        return None
+    return list(chain.from_iterable(map(range, starts, map(int.__add__, starts, lengths))))
 
 
 # -- loading --------------------------------------------------------------------------------------
@@ -212,12 +240,10 @@ def _read_regular(path: Path) -> bytes | None:
 
 
 def _decode(raw: bytes) -> tuple[dict[str, Any], dict[str, memoryview]]:
-    import hashlib
-
     if not raw.startswith(FORMAT) or len(raw) < len(FORMAT) + 8 + DIGEST:
         raise ValueError("not a saved index")
     body, digest = memoryview(raw)[:-DIGEST], raw[-DIGEST:]
-    if hashlib.blake2b(body, digest_size=DIGEST).digest() != digest:
+    if checksum(body) != digest:
         raise ValueError("checksum mismatch")
     at = len(FORMAT)
     meta_len = int.from_bytes(body[at:at + 8], "little")
@@ -261,15 +287,13 @@ def load_kept(session: Path, read: os.stat_result, consumed: int) -> dict[str, A
     """The derived results kept for ``session`` (name -> ``{"covers", "branch", "value"}``) when
     they still describe the file, which was ``read`` when its first ``consumed`` bytes were
     indexed (they must include the bytes the results were derived from); else none."""
-    import hashlib
-
     target = kept_location(session)
     raw = _read_regular(target) if target is not None else None
     if raw is None or not raw.startswith(KEPT_FORMAT) or len(raw) < len(KEPT_FORMAT) + DIGEST:
         return {}
     body, digest = raw[:-DIGEST], raw[-DIGEST:]
     try:
-        if hashlib.blake2b(body, digest_size=DIGEST).digest() != digest:
+        if checksum(body) != digest:
             return {}
         meta = json.loads(body[len(KEPT_FORMAT):])
         if (meta["path"] != os.path.abspath(session) or meta["ino"] != read.st_ino
@@ -297,9 +321,10 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
     pending = {int(i): parent for i, parent in meta["pending"]}
     branch = None
     if "branch" in sections:
-        branch_array = array("q")
-        branch_array.frombytes(sections["branch"])
-        branch = branch_array.tolist()
+        runs = array("q")
+        runs.frombytes(sections["branch"])
+        if (branch := _branch_of(runs, count)) is None:
+            return None
     ok = (
         len(ids) == count and (meta["ids"] == "lines" or all(isinstance(i, str) for i in ids))
         and all(len(k) == 4 and all(v is None or isinstance(v, str) for v in k) for k in kinds)
@@ -312,11 +337,9 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
     if ok and count:
         parents = arrays["parents"]
         ok = (
-            min(arrays["kinds"]) >= 0 and max(arrays["kinds"]) < len(kinds)
+            _codes_fit(arrays["kinds"], len(kinds))
             and min(parents) >= PENDING and max(parents) < count and parents.count(PENDING) == len(pending)
         )  # (a wrong offset or length only makes a body fail to read back, with a warning)
-    if ok and branch:
-        ok = min(branch) >= 0 and max(branch) < count
     if not ok:
         return None
     index = EntryIndex.restore(arrays, ids, pending, kinds, meta["duplicates"])
@@ -325,6 +348,18 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
         index=index, branch=branch, consumed=meta["consumed"], lines=meta["lines"],
         first_line=bytes.fromhex(meta["first_line"]), file=st, name_at=meta["name_at"],
     )
+
+
+def _codes_fit(codes: array[int], kinds: int) -> bool:
+    """Every kind code is below ``kinds``. With at most 256 kinds (every real session) this is a
+    check of the array's bytes, each step in C: each code's high bytes are zero, its low byte one
+    of the allowed values."""
+    if kinds > 256 or codes.itemsize != 4:
+        return min(codes) >= 0 and max(codes) < kinds
+    raw = codes.tobytes()
+    low = 0 if sys.byteorder == "little" else 3
+    high = b"".join(raw[i::4] for i in range(4) if i != low)
+    return not high.strip(b"\0") and not raw[low::4].translate(None, bytes(range(kinds)))
 
 
 def _kept_ok(kept: Any) -> bool:

@@ -4,7 +4,6 @@ of the file gives; a stale, truncated, tampered or foreign saved index is ignore
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import stat
@@ -174,7 +173,7 @@ def corrupt(path: Path, how: str, other: Path) -> None:
         meta["kinds"] = meta["kinds"][:1]
         meta_bytes = json.dumps(meta).encode()
         body = raw[:head] + len(meta_bytes).to_bytes(8, "little") + meta_bytes + raw[head + 8 + size:-sidecar.DIGEST]
-        path.write_bytes(body + hashlib.blake2b(body, digest_size=sidecar.DIGEST).digest())
+        path.write_bytes(body + sidecar.checksum(body))
     else:
         path.unlink()
         os.mkfifo(path)  # a reader that opened it blindly would hang here
@@ -394,7 +393,7 @@ def test_a_kept_fold_that_no_longer_applies_is_folded_again(
         meta = json.loads(raw[len(sidecar.KEPT_FORMAT):-sidecar.DIGEST])
         meta["kept"]["todo-fold"]["value"]["fold"]["state"]["todos"] = "not a list"
         body = sidecar.KEPT_FORMAT + json.dumps(meta).encode()
-        kept(todo_session).write_bytes(body + hashlib.blake2b(body, digest_size=sidecar.DIGEST).digest())
+        kept(todo_session).write_bytes(body + sidecar.checksum(body))
     elif change == "foreign":  # another session's, with the same shape and entries
         other = todo_session.with_name("other.jsonl")
         other.write_bytes(todo_session.read_bytes())
@@ -432,3 +431,24 @@ def test_the_kept_fold_is_private_beside_the_saved_index(todo_session: Path) -> 
     assert location.parent == saved(todo_session).parent and stat.S_IMODE(location.stat().st_mode) == 0o600
     assert sorted(p.name for p in location.parent.iterdir()) == sorted([saved(todo_session).name, location.name])
     assert sorted(p.name for p in todo_session.parent.iterdir()) == ["s.jsonl"]
+
+
+@pytest.mark.parametrize("shape", ["one chain", "branch points", "one entry", "none"])
+def test_the_branch_is_kept_as_runs_and_given_back_whole(shape: str) -> None:
+    branch = {"one chain": list(range(500)), "branch points": [*range(0, 40), *range(45, 90), 97, *range(200, 230)],
+              "one entry": [7], "none": []}[shape]
+    runs = sidecar._runs(branch)
+    assert sidecar._branch_of(runs, 500) == branch
+    assert len(runs) == 2 * {"one chain": 1, "branch points": 4, "one entry": 1, "none": 0}[shape]
+    if branch:
+        assert sidecar._branch_of(runs, max(branch)) is None  # a run past the index's end
+
+
+@pytest.mark.parametrize("codes, kinds, fits", [
+    ([0, 1, 2, 1], 3, True), ([0, 3], 3, False), ([0, -1], 3, False), ([255], 256, True), ([256], 256, False),
+    ([0, 300], 301, True), ([0, 301], 301, False), ([], 1, True),
+])
+def test_kind_codes_are_checked_against_the_kinds(codes: list[int], kinds: int, fits: bool) -> None:
+    from array import array
+
+    assert sidecar._codes_fit(array("i", codes), kinds) is fits
