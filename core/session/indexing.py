@@ -15,7 +15,7 @@ A line is read the way pi reads it (docs/session-format.md#what-a-bad-line-costs
 from __future__ import annotations
 
 from itertools import repeat
-from operator import ge
+from operator import ge, sub
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -161,25 +161,17 @@ class Indexer:
         index = self.index
         if index.pending:
             return 0
-        ids, parent_ids = batch.ids, batch.parent_ids
+        ids = batch.ids
         count, first = len(ids), len(index)
         positions = index.positions
         if not positions.keys().isdisjoint(ids):
             return 0
         known_ids = len(positions)
         positions.update(zip(ids, range(first, first + count)))  # undone below if the batch is refused
-        if len(positions) != known_ids + count:  # an id twice in the batch
-            for entry_id in ids:
+        parents = self._batch_parents(batch, first, positions) if len(positions) == known_ids + count else None
+        if parents is None or PENDING in parents or any(map(ge, parents, range(first, first + count))):
+            for entry_id in ids:  # (an id twice in the batch, a parent not earlier in the file)
                 positions.pop(entry_id, None)
-            return 0
-        get = positions.get
-        if None in parent_ids:
-            parents = [NO_PARENT if p is None else get(p, PENDING) for p in parent_ids]
-        else:
-            parents = list(map(get, parent_ids, repeat(PENDING, count)))
-        if PENDING in parents or any(map(ge, parents, range(first, first + count))):  # a later parent
-            for entry_id in ids:
-                del positions[entry_id]
             return 0
         ours = [index.kind_code(kind) for kind in batch.table]  # (new kinds in the order they appear)
         codes = batch.codes if ours == list(range(len(ours))) else list(map(ours.__getitem__, batch.codes))
@@ -204,6 +196,19 @@ class Indexer:
             else:
                 branch = self.branch = follow_leaf(branch, index, i, parent_at, ids[i - first])
         return count
+
+    @staticmethod
+    def _batch_parents(batch: Batch, first: int, positions: dict[str, int]) -> list[int]:
+        """The positions of the parents of ``batch``'s entries, which start at ``first``."""
+        if batch.back is None:
+            get, parent_ids = positions.get, batch.parent_ids
+            if None in parent_ids:
+                return [NO_PARENT if p is None else get(p, PENDING) for p in parent_ids]
+            return list(map(get, parent_ids, repeat(PENDING, len(parent_ids))))
+        parents = list(map(sub, range(first, first + len(batch.back)), batch.back))
+        for i, parent_id in batch.outside:
+            parents[i] = NO_PARENT if parent_id is None else positions.get(parent_id, PENDING)
+        return parents
 
     def _parse_in_full(self, n: int, data: bytes | bytearray, base: int, start: int, end: int) -> None:
         try:

@@ -67,12 +67,17 @@ class Batch:
     needs of them, in file order. Their kinds are ``table[codes[i]]`` (the kinds in the order
     they first appear); ``offsets`` are file offsets of the lines."""
 
-    __slots__ = ("ids", "parent_ids", "table", "codes", "offsets", "lengths")
+    __slots__ = ("ids", "parent_ids", "table", "codes", "offsets", "lengths", "back", "outside")
 
     def __init__(self, ids: list, parent_ids: list, table: list, codes: "list[int] | array[int]",
                  offsets: "list[int] | array[int]", lengths: "list[int] | array[int]") -> None:
         self.ids, self.parent_ids, self.table, self.codes = ids, parent_ids, table, codes
         self.offsets, self.lengths = offsets, lengths
+        self.back: "array[int] | None" = None
+        """Instead of ``parent_ids`` (``split.py``): how many entries back in the batch each
+        entry's parent is, 0 for the entries in ``outside``."""
+        self.outside: "list[tuple[int, str | None]]" = []
+        """(entry, parentId) of the entries whose parent is not an earlier entry of the batch."""
 
 
 _ID, _PARENT_ID = attrgetter("id"), attrgetter("parentId")

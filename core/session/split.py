@@ -22,6 +22,8 @@ import marshal
 import os
 import sys
 from array import array
+from itertools import compress, repeat
+from operator import ge, gt, lt, sub
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -128,16 +130,27 @@ class FarPart:
                     _, start, stop, count = one
                     segments.append(("lines", int(start), int(stop), int(count)))
                     continue
-                _, ids, parent_ids, table, codes, offsets, lengths = one
+                _, ids, parent_ids, back, outside, table, codes, offsets, lengths = one
                 code_array, offset_array, length_array = array("i"), array("q"), array("q")
                 code_array.frombytes(codes)
                 offset_array.frombytes(offsets)
                 length_array.frombytes(lengths)
-                if (not len(ids) == len(parent_ids) == len(code_array) == len(offset_array) == len(length_array)
-                        or (len(code_array) and not 0 <= min(code_array) <= max(code_array) < len(table))):
+                n = len(ids)
+                if (not n == len(code_array) == len(offset_array) == len(length_array)
+                        or (n and not 0 <= min(code_array) <= max(code_array) < len(table))):
                     return None
-                segments.append(("batch", Batch(ids, parent_ids, [tuple(kind) for kind in table], code_array,
-                                                offset_array, length_array)))
+                batch = Batch(ids, parent_ids, [tuple(kind) for kind in table], code_array, offset_array, length_array)
+                if back is not None:  # (how far back each parent is: within the batch, or looked up)
+                    batch.back = array("q")
+                    batch.back.frombytes(back)
+                    batch.outside = [(int(i), p if p is None else str(p)) for i, p in outside]
+                    if (len(batch.back) != n or (n and min(batch.back) < 0) or any(map(gt, batch.back, range(n)))
+                            or batch.back.count(0) != len(batch.outside)
+                            or any(not 0 <= i < n or batch.back[i] for i, _ in batch.outside)):
+                        return None
+                elif len(parent_ids) != n:
+                    return None
+                segments.append(("batch", batch))
         except (ValueError, EOFError, TypeError, IndexError):
             return None
         self.end, self.lines = int(end), int(lines)
@@ -233,5 +246,19 @@ class _Merged:
         self.lengths.extend(piece.lengths)
 
     def wire(self) -> tuple:
-        return ("batch", self.ids, self.parent_ids, list(self.kinds), self.codes.tobytes(), self.offsets.tobytes(),
-                self.lengths.tobytes())
+        """The batch for the log. Each parent found earlier in the batch is sent as how far back
+        it is, worked out here on the child's core: the log then only looks up the few others
+        (the first entry's parent, roots) by id."""
+        ids, parent_ids, n = self.ids, self.parent_ids, len(self.ids)
+        at = dict(zip(ids, range(n)))
+        back = outside = None
+        if len(at) == n:  # (an id twice in the batch: the log's own path decides about it)
+            found = list(map(at.get, parent_ids, repeat(-1)))
+            if not any(map(ge, found, range(n))):  # (a parent later in the batch: likewise)
+                outside = [(i, parent_ids[i]) for i in compress(range(n), map(lt, found, repeat(0)))]
+                steps = array("q", map(sub, range(n), found))
+                for i, _ in outside:
+                    steps[i] = 0
+                back = steps.tobytes()
+        return ("batch", ids, parent_ids if back is None else None, back, outside, list(self.kinds),
+                self.codes.tobytes(), self.offsets.tobytes(), self.lengths.tobytes())
