@@ -20,9 +20,8 @@ and the newest event of the conversation); everything else comes from the overvi
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 NEEDS_YOU, OPEN_WORK, WORKING, WAITING, ENDED = "needs you", "stopped with open work", "working", "waiting", "ended"
 ORDER = (NEEDS_YOU, OPEN_WORK, WORKING, WAITING, ENDED)
@@ -96,8 +95,9 @@ def open_ask(agent: str | None, conversation_id: str | None, transcript: str | N
     return None if written is not None and written > ask["at"] + GRACE_MS else ask
 
 
-@dataclass(frozen=True)
-class Attention:
+class Attention(NamedTuple):  # (NamedTuples, as in core/adapters/host.py: every Stop hook loads this module)
+    """One state, since when it holds, and what says so."""
+
     state: str
     since_ms: int | None
     evidence: str  # in a person's words: what says so
@@ -173,8 +173,7 @@ def file_ms(path: str) -> int | None:
 # -- following the states --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Seen:
+class Seen(NamedTuple):
     """One session's or conversation's state as a watcher last saw it."""
 
     path: str
@@ -222,8 +221,8 @@ class AttentionWatch:
             todos = (row.todos_settled, row.todos_total)
             if before is not None and before.attention.state == state.state:
                 # the same state: since when it is in it stays as first seen, the evidence is now's
-                self.seen[path] = replace(before, name=row.name, todos=todos,
-                                          attention=replace(state, since_ms=before.attention.since_ms))
+                self.seen[path] = before._replace(name=row.name, todos=todos,
+                                                  attention=state._replace(since_ms=before.attention.since_ms))
                 continue
             seen = Seen(path, row.kind, row.name, state, todos, before.attention.state if before else None,
                         row.session_id)

@@ -2,30 +2,30 @@
 
 The headless commands run here. Opening the TUI is handed to the front end the launcher passes in
 (``main(argv, tui=...)``), so core never imports the TUI. Each command imports what it needs when
-it runs: ``pideck --version`` and ``pideck gate`` are called often, and start-up time is theirs.
+it runs: ``pideck --version`` and ``pideck gate`` are called often, and start-up time is theirs
+(even ``json`` and ``typing`` wait until a command needs them; tests/cli/test_command_imports.py
+lists what each command loads).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from core import __version__
 from core.session.errors import ReadOnlySession, SessionError
 
+TYPE_CHECKING = False  # (typing's own constant, without importing typing: mypy reads it the same)
 if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence, TextIO
+
     from core.opening import Opened
     from core.timetravel import TimeMachine
 
-OpenTui = Callable[..., int]
-"""Runs the TUI on an opened session (None: on the sessions overview) until the person quits
-(``show_all=True``: ``pideck --all``); returns the exit status."""
-
-COMMANDS = ("run", "tool", "inspect", "diff", "overview", "status", "watch", "sessions", "gate", "config", "demo", "install",
-            "mcp", "hook")
+    OpenTui = Callable[..., int]
+    """Runs the TUI on an opened session (None: on the sessions overview) until the person quits
+    (``show_all=True``: ``pideck --all``); returns the exit status."""
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -35,11 +35,15 @@ def emit(text: str, stream: TextIO | None = None) -> None:
     visible (an escape sequence in a work item must not drive the terminal); piped to a harness or
     a script it is printed exactly, as the upstream texts are, except a lone surrogate (a string
     may hold one, UTF-8 cannot), which is written as its ``\\udxxx`` escape."""
-    from core.jsutil import escape_lone_surrogates
-    from core.untrusted import visible_controls
-
     stream = stream or sys.stdout
-    print(visible_controls(text, multiline=True) if stream.isatty() else escape_lone_surrogates(text), file=stream)
+    if stream.isatty():
+        from core.untrusted import visible_controls  # (its patterns are compiled as it loads: only here)
+
+        print(visible_controls(text, multiline=True), file=stream)
+    else:
+        from core.jsutil import escape_lone_surrogates
+
+        print(escape_lone_surrogates(text), file=stream)
 
 
 class UsageError(Exception):
@@ -87,6 +91,8 @@ def read_params(raw: str | None) -> Any:
     """The tool's parameters: JSON from the argument or, for ``-``, from stdin (decoded as strict
     UTF-8). Raises UsageError for anything else, and for JSON nested beyond what a session line may
     hold (docs/session-format.md#what-a-bad-line-costs)."""
+    import json
+
     from core.session.parse import MAX_DEPTH, too_deep
 
     if raw is None:
@@ -115,6 +121,8 @@ def read_stdin() -> str:
 
 def _not_json(name: str) -> Any:
     """Python's json accepts NaN and Infinity; JSON (and JSON.parse) does not."""
+    import json
+
     raise json.JSONDecodeError(f"{name} is not valid JSON", name, 0)
 
 
@@ -144,6 +152,8 @@ def cmd_tool(args: argparse.Namespace) -> int:
 def print_json(value: Any) -> None:
     """One JSON document on stdout, lone surrogates escaped as pi writes them. On a terminal every
     non-ASCII character is escaped too, so no log text can drive it."""
+    import json
+
     from core.jsutil import escape_lone_surrogates
 
     print(escape_lone_surrogates(json.dumps(value, ensure_ascii=sys.stdout.isatty(), indent=2)))
@@ -275,6 +285,7 @@ def cmd_overview(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     """One line per change of state, until interrupted: every session and conversation at the
     start, then each one whose state changed (JSON lines with ``--json``)."""
+    import json
     import time
 
     from core.attention import AttentionWatch
@@ -490,22 +501,13 @@ def _tools_epilog() -> str:
     return "tools:\n" + "\n".join(f"  {t.name:<{width}}  {t.label}" for t in TOOLS)
 
 
-def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
-    """The command-line grammar. ``help_lists`` adds the registry's commands and tools to the help
-    of ``run`` and ``tool`` (it loads their declarations, which ``--version`` does not need)."""
-    parser = argparse.ArgumentParser(
-        prog="pideck",
-        usage="pideck [--session PATH | PATH] [--new] [--write]\n       pideck --overview\n       pideck COMMAND [options]",
-        description="A live deck for a coding agent's declared state, kept in a pi session log. "
-                    "Without a command, pideck opens the TUI on PATH (a directory: its newest session; "
-                    "a PATH that does not exist only with --new) or on the newest session for "
-                    "this directory.",
-    )
-    parser.add_argument("--version", action="version", version=f"pideck {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="pideck")
-    raw = argparse.RawDescriptionHelpFormatter
+# Each command's grammar is built by a function of its own, so that a command line that can reach
+# one command builds that one alone (``commands_reached``): building all fourteen would add some
+# 2 ms to every ``pideck gate``.
 
-    p = sub.add_parser("run", help="run one slash command line", formatter_class=raw,
+
+def _run_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+    p = sub.add_parser("run", help="run one slash command line", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Run one slash command line, print each message; exit 0 when all "
                        "are info, 1 otherwise (a write refused on a read-only session: exit 1, the "
                        "hint on stderr).", epilog=_commands_epilog() if help_lists else None)
@@ -513,7 +515,9 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p.add_argument("line", metavar="LINE", help='e.g. "/agent-state add a Do it"')
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("tool", help="call one model tool", formatter_class=raw,
+
+def _tool_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+    p = sub.add_parser("tool", help="call one model tool", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Call one model tool and print its result text (the tool's own "
                        "error texts too, exit 0); exit 1 when the session refused the write (the "
                        "hint on stderr); exit 2 for an unknown tool or malformed JSON.",
@@ -524,6 +528,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                    "(default: {})")
     p.set_defaults(func=cmd_tool)
 
+
+def _inspect_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("inspect", help="print the derived state", description="Print the derived "
                        "state of every primitive without the TUI.")
     _session_options(p, write=False)
@@ -532,6 +538,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                    "with --json an asOf object says where it sits")
     p.set_defaults(func=cmd_inspect)
 
+
+def _diff_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("diff", help="what changed between two entries",
                        description="Print what was added, removed and changed in work items, decisions, "
                        "the objective, milestones, packets and todos between two entries of a session "
@@ -542,6 +550,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p.add_argument("end", metavar="TO", help="entry id, or leaf")
     p.set_defaults(func=cmd_diff)
 
+
+def _gate_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("gate", help="run one turn-end settle of the todo gates",
                        description="Run one turn-end settle (what a harness calls when the agent "
                        "stops): print the follow-up on stdout and on stderr and exit 2 when the "
@@ -550,6 +560,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     _session_options(p)
     p.set_defaults(func=cmd_gate, error_status=EXIT_WARNING)
 
+
+def _mcp_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("mcp", help="serve the twelve tools to an agent over MCP (stdio)",
                        description="Serve the twelve model tools over the Model Context Protocol on "
                        "stdin/stdout until stdin closes. With --session or $PIDECK_SESSION every call "
@@ -559,6 +571,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     _session_options(p)
     p.set_defaults(func=cmd_mcp)
 
+
+def _hook_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("hook", help="answer an agent's Stop hook (claude or codex)",
                        description="Read a Stop hook's JSON on stdin and run one turn-end settle of "
                        "the todo gates on the session for its cwd (--session, else $PIDECK_SESSION, "
@@ -569,6 +583,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     _session_options(p)
     p.set_defaults(func=cmd_hook)
 
+
+def _config_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("config", help="show or set the todo configuration",
                        description="Show or set the [todo] table of the config file "
                        "($PIDECK_CONFIG overrides the path).")
@@ -579,6 +595,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     q.add_argument("value", metavar="VALUE")
     p.set_defaults(func=cmd_config)
 
+
+def _demo_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("demo", help="open the TUI on a generated demo session",
                        description="Write a demo session (every pane populated) to a temp dir and "
                        "open it in the TUI, writable; the message log says its path, so another "
@@ -587,6 +605,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--keep", action="store_true", help="keep the demo session when the app ends, and print its path")
     p.set_defaults(func=cmd_demo, needs_tui=True)
 
+
+def _overview_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("overview", help="one row per session: todos, work items, milestones, packets, activity",
                        description="One row per session of this directory (pi's and pideck's, and the "
                        "conversations of Claude Code, Codex and Gemini CLI), the most "
@@ -602,6 +622,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="a JSON array of the rows, for scripts")
     p.set_defaults(func=cmd_overview)
 
+
+def _status_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("status", help="one line: how many sessions and conversations need you, work, wait",
                        description="One short line for a shell prompt or a status bar: how many of this "
                        "directory's sessions and agent conversations are in each state, who needs you "
@@ -610,6 +632,8 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="every session and conversation pideck knows")
     p.set_defaults(func=cmd_status)
 
+
+def _watch_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("watch", help="one line per change of state, until interrupted",
                        description="Follow who needs you: one line per session and conversation of this "
                        "directory at the start, then one per change of state (needs you, stopped with "
@@ -621,12 +645,16 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
     p.set_defaults(func=cmd_watch)
 
+
+def _sessions_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions and the conversations of Claude Code, "
                        "Codex and Gemini CLI for this directory, newest first.")
     p.add_argument("--all", action="store_true", help="of every directory")
     p.set_defaults(func=cmd_sessions)
 
+
+def _install_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
     from core.agents import NAMES as AGENT_NAMES
 
     p = sub.add_parser(
@@ -640,6 +668,45 @@ def build_parser(*, help_lists: bool = True) -> argparse.ArgumentParser:
                    help="this project's files or your user files (default: project; codex: user)")
     p.add_argument("--dry-run", action="store_true", help="print the changes as a diff, write nothing")
     p.set_defaults(func=cmd_install)
+
+
+GRAMMARS: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser], bool], None]] = {
+    "run": _run_grammar,
+    "tool": _tool_grammar,
+    "inspect": _inspect_grammar,
+    "diff": _diff_grammar,
+    "gate": _gate_grammar,
+    "mcp": _mcp_grammar,
+    "hook": _hook_grammar,
+    "config": _config_grammar,
+    "demo": _demo_grammar,
+    "overview": _overview_grammar,
+    "status": _status_grammar,
+    "watch": _watch_grammar,
+    "sessions": _sessions_grammar,
+    "install": _install_grammar,
+}
+"""Each command's grammar, in the order the help lists them."""
+COMMANDS = tuple(GRAMMARS)
+
+
+def build_parser(*, help_lists: bool = True, commands: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command-line grammar. ``help_lists`` adds the registry's commands and tools to the help
+    of ``run`` and ``tool`` (it loads their declarations, which ``--version`` does not need).
+    ``commands``: build the grammar of these commands alone (None: of all of them), for an argv
+    that can reach no other (``commands_reached``); each is built the same either way."""
+    parser = argparse.ArgumentParser(
+        prog="pideck",
+        usage="pideck [--session PATH | PATH] [--new] [--write]\n       pideck --overview\n       pideck COMMAND [options]",
+        description="A live deck for a coding agent's declared state, kept in a pi session log. "
+                    "Without a command, pideck opens the TUI on PATH (a directory: its newest session; "
+                    "a PATH that does not exist only with --new) or on the newest session for "
+                    "this directory.",
+    )
+    parser.add_argument("--version", action="version", version=f"pideck {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="pideck")
+    for name in GRAMMARS if commands is None else commands:
+        GRAMMARS[name](sub, help_lists)
     return parser
 
 
@@ -677,12 +744,23 @@ def opens_tui(argv: Sequence[str]) -> bool:
     return True
 
 
+def commands_reached(argv: Sequence[str]) -> tuple[str, ...] | None:
+    """The commands whose grammar parsing ``argv`` can reach (None: any of them). argparse reads
+    the words in order: a first word that is a command hands every later word to that command's
+    parser, and a first ``--version`` prints the version before any later word is read."""
+    first = argv[0] if argv else None
+    if first in COMMANDS:
+        return (first,)
+    return () if first == "--version" else None
+
+
 def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     wants_tui = opens_tui(argv)
     help_lists = any(word in ("-h", "--help") for word in argv)  # (only help shows them)
     try:
-        args = (build_tui_parser() if wants_tui else build_parser(help_lists=help_lists)).parse_args(argv)
+        parser = build_tui_parser() if wants_tui else build_parser(help_lists=help_lists, commands=commands_reached(argv))
+        args = parser.parse_args(argv)
     except SystemExit as exc:
         # An agent reads a hook's exit 2 as "block, the reason is on stderr": a mistyped hook
         # command must not send the agent back to work with a usage text.

@@ -9,22 +9,25 @@ from __future__ import annotations
 
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generic, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar, Union
 
 from core import verdicts
+from core.adapters import agent_handoff, agent_progress, agent_state
 from core.limits import field_too_long
-from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
-from core.adapters.agent_progress.adapter import AgentProgressAdapter
-from core.adapters.agent_state.adapter import AgentStateAdapter
-from core.adapters.dispatch import Dispatcher
 from core.adapters.host import Notice, ToolResult
 from core.clock import wall_clock_ms
 from core.session.errors import PI_SESSION_READ_ONLY, ReadOnlySession, StaleState
 from core.session.interface import WritableLog
-from core.session.records import EntryRecord
 from core.todo.adapter import TodoAdapter
-from core.todo.config import TodoConfig
-from core.verdicts import Via
+
+if TYPE_CHECKING:
+    from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
+    from core.adapters.agent_progress.adapter import AgentProgressAdapter
+    from core.adapters.agent_state.adapter import AgentStateAdapter
+    from core.adapters.dispatch import Dispatcher
+    from core.session.records import EntryRecord
+    from core.todo.config import TodoConfig
+    from core.verdicts import Via
 
 READ_ONLY_HINT = PI_SESSION_READ_ONLY
 """The refusal on one of pi's own files. A refusal always says its own reason (the log's
@@ -36,6 +39,8 @@ ALL_PARTS = frozenset({STATE, PROGRESS, HANDOFF, TODO})
 
 L = TypeVar("L", bound=WritableLog)
 _R = TypeVar("_R")
+Primitive = Union["AgentStateAdapter", "AgentProgressAdapter", "AgentHandoffAdapter"]
+_P = TypeVar("_P", "AgentStateAdapter", "AgentProgressAdapter", "AgentHandoffAdapter")
 
 
 @dataclass(frozen=True)
@@ -61,23 +66,59 @@ class Deck(Generic[L]):
         clock: Callable[[], int] | None = None,
     ) -> None:
         self.log = log
-        self.state = AgentStateAdapter(log.append_custom)
-        self.progress = AgentProgressAdapter(log.append_custom)
-        self.handoff = AgentHandoffAdapter(log.append_custom)
         self.todo = TodoAdapter(log, clock=clock or wall_clock_ms, config=todo_config)
-        self.dispatcher = Dispatcher([self.state, self.progress, self.handoff, self.todo])
+        self._built: dict[str, Primitive] = {}
+        """The primitive adapters made so far, by entry type: each is made, and restored from the
+        branch, the first time it is asked for. ``pideck gate`` settles the todos alone, and
+        loading the three adapters would cost it more than the settle."""
+        self._dispatcher: Dispatcher | None = None
         self._warnings: dict[str, list[str]] = {}
-        self.restored: dict[str, bool] = {}
-        """Per entry type: the branch holds an entry of it and the newest one was valid."""
+        self._restored: dict[str, bool] = {}
         self._pending = _Pending()
         self._derive()  # the first state is the baseline a front end draws; nothing is pending
 
     # -- deriving -------------------------------------------------------------------------------
 
     @property
+    def state(self) -> AgentStateAdapter:
+        from core.adapters.agent_state.adapter import AgentStateAdapter
+
+        return self._primitive(AgentStateAdapter)
+
+    @property
+    def progress(self) -> AgentProgressAdapter:
+        from core.adapters.agent_progress.adapter import AgentProgressAdapter
+
+        return self._primitive(AgentProgressAdapter)
+
+    @property
+    def handoff(self) -> AgentHandoffAdapter:
+        from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
+
+        return self._primitive(AgentHandoffAdapter)
+
+    def _primitive(self, adapter_class: type[_P]) -> _P:
+        """The adapter of ``adapter_class``, made and restored from the branch when first asked for."""
+        adapter = self._built.get(adapter_class.ENTRY_TYPE)
+        if adapter is None:
+            adapter = self._built[adapter_class.ENTRY_TYPE] = adapter_class(self.log.append_custom)
+            self._load_primitive(adapter)
+        assert isinstance(adapter, adapter_class)
+        return adapter
+
+    @property
     def primitives(self) -> tuple[AgentStateAdapter, AgentProgressAdapter, AgentHandoffAdapter]:
         """The three adapters restored from the newest custom entry of their type."""
         return (self.state, self.progress, self.handoff)
+
+    @property
+    def dispatcher(self) -> Dispatcher:
+        """Routes command lines and tool calls to the four adapters (which it makes)."""
+        if self._dispatcher is None:
+            from core.adapters.dispatch import Dispatcher
+
+            self._dispatcher = Dispatcher([self.state, self.progress, self.handoff, self.todo])
+        return self._dispatcher
 
     def reload(self) -> None:
         """Re-derive every primitive from the current branch; every part is reported changed."""
@@ -85,18 +126,22 @@ class Deck(Generic[L]):
         self._pending.parts |= ALL_PARTS
 
     def _derive(self) -> None:
-        """session_start for each primitive adapter (the todo adapter folds the branch itself,
-        on demand)."""
-        self._warnings = {}
-        for adapter in self.primitives:
+        """session_start for each primitive adapter made so far (the others are restored when
+        first asked for; the todo adapter folds the branch itself, on demand)."""
+        for adapter in self._built.values():
             self._load_primitive(adapter)
         self._seen = (self.log.generation, len(self.log.records), self.log.leaf_id)
 
-    def _load_primitive(self, adapter: AgentStateAdapter | AgentProgressAdapter | AgentHandoffAdapter) -> None:
+    def _load_primitive(self, adapter: Primitive) -> None:
         newest = self.log.latest_custom(adapter.ENTRY_TYPE)
         notices = adapter.load([newest] if newest is not None else [])
         self._warnings[adapter.ENTRY_TYPE] = [n.message for n in notices]
-        self.restored[adapter.ENTRY_TYPE] = newest is not None and not notices
+        self._restored[adapter.ENTRY_TYPE] = newest is not None and not notices
+
+    @property
+    def restored(self) -> dict[str, bool]:
+        """Per entry type: the branch holds an entry of it and the newest one was valid."""
+        return {adapter.ENTRY_TYPE: self._restored[adapter.ENTRY_TYPE] for adapter in self.primitives}
 
     @property
     def warnings(self) -> list[str]:
@@ -106,7 +151,7 @@ class Deck(Generic[L]):
     @property
     def primitive_warnings(self) -> list[str]:
         """The restore warnings of the three primitives alone (no todo fold needed)."""
-        return [w for ws in self._warnings.values() for w in ws]
+        return [w for adapter in self.primitives for w in self._warnings[adapter.ENTRY_TYPE]]
 
     def has_todo_state(self) -> bool:
         """The branch holds a todo state candidate (a ``pi-jtodo/state`` entry, or a ``todo``
@@ -138,7 +183,7 @@ class Deck(Generic[L]):
         pending.branch_switched |= not reset and not extends
         if extends:
             parts = {p for p in map(part_of, new) if p is not None}
-            for adapter in self.primitives:
+            for adapter in self._built.values():  # (one not made yet is restored when it is)
                 if adapter.ENTRY_TYPE in {r.custom_type for r in new if r.type == "custom"}:
                     self._load_primitive(adapter)
             self._seen = (self.log.generation, len(records), self.log.leaf_id)
@@ -231,13 +276,14 @@ class Deck(Generic[L]):
             with self.log.locked() if self.log.writable else nullcontext():
                 self._take_in(observe=True)
                 try:
-                    judged = self.progress.judged
+                    judged = self.progress.judged if via is not None else 0  # (a settle needs no progress adapter)
                     try:
                         outcome = run()
                     except StaleState:  # a line at the file's end became an entry: decide again from it
                         self._take_in(observe=True)
                         outcome = run()
-                    self._record_verdict(via, judged)
+                    if via is not None:
+                        self._record_verdict(via, judged)
                     return outcome
                 except ReadOnlySession as exc:
                     self.reload()  # the adapter never moved its state, but stay exact anyway
@@ -245,9 +291,9 @@ class Deck(Generic[L]):
         except ReadOnlySession as exc:  # the lock itself was refused (the file is gone): nothing ran
             return refused(str(exc))
 
-    def _record_verdict(self, via: Via | None, judged: int) -> None:
+    def _record_verdict(self, via: Via, judged: int) -> None:
         verdict = self.progress.last_verdict()
-        if via is not None and self.progress.judged != judged and verdict is not None and self.log.writable:
+        if self.progress.judged != judged and verdict is not None and self.log.writable:
             self.log.append_custom(verdicts.ENTRY_TYPE, verdicts.verdict_data(verdict, via))
 
 
@@ -285,8 +331,8 @@ def part_of(record: EntryRecord) -> str | None:
 
 
 _PART_BY_TYPE = {
-    AgentStateAdapter.ENTRY_TYPE: STATE,
-    AgentProgressAdapter.ENTRY_TYPE: PROGRESS,
+    agent_state.ENTRY_TYPE: STATE,
+    agent_progress.ENTRY_TYPE: PROGRESS,
     verdicts.ENTRY_TYPE: PROGRESS,
-    AgentHandoffAdapter.ENTRY_TYPE: HANDOFF,
+    agent_handoff.ENTRY_TYPE: HANDOFF,
 }

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Callable
 
 from core.deck import Deck
-from core.conversations.plan import AGENT_NAMES
 from core.session.files import is_empty_file
 from core.session.discovery import (AGENT_KINDS, SessionInfo, as_conversation, is_pi_session_path, new_session_path,
                                     newest_session, read_header)
@@ -100,6 +99,8 @@ def default_choice(cwd: str | os.PathLike[str], prefer: str | None) -> tuple[Ses
     the newest session or agent conversation, or the newest of the ``prefer`` kind. A pideck
     session that belongs to an agent conversation stands for the conversation (its screen shows
     both)."""
+    from core.conversations.plan import AGENT_NAMES
+
     if prefer in KINDS:
         preferred = newest_session(cwd, kind=prefer)
         if preferred is not None:

@@ -10,9 +10,10 @@ them. Text from the log is untrusted: an entry that is not a verdict reads as no
 
 from __future__ import annotations
 
-from typing import Any, Literal, Mapping, cast
+from typing import TYPE_CHECKING, Any, Literal, Mapping, cast
 
-from core.shapes import Verdict
+if TYPE_CHECKING:
+    from core.shapes import Verdict
 
 ENTRY_TYPE = "pideck/progress-verdict"
 SCHEMA_VERSION = 1
@@ -42,4 +43,4 @@ def read_verdict(entry: Mapping[str, Any] | None) -> tuple[Verdict, str | None] 
     if "reason" in verdict and not isinstance(verdict["reason"], str):
         return None
     timestamp = entry.get("timestamp") if entry is not None else None
-    return cast(Verdict, verdict), timestamp if isinstance(timestamp, str) else None
+    return cast("Verdict", verdict), timestamp if isinstance(timestamp, str) else None

@@ -7,8 +7,8 @@ declarations through ``core.registry``, so adding a sub-command touches one plac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class Words(str, Enum):
@@ -19,8 +19,7 @@ class Words(str, Enum):
     PACKETS = "packets"
 
 
-@dataclass(frozen=True)
-class Arg:
+class Arg(NamedTuple):  # (NamedTuples, as in core/adapters/host.py: made quickly at start-up)
     """One argument as the usage line shows it (``<id>``, ``open|done``, ``[PATH]``)."""
 
     usage: str
@@ -28,8 +27,7 @@ class Arg:
     words: Words | None = None  # ids of the current state Tab offers
 
 
-@dataclass(frozen=True)
-class SubCommand:
+class SubCommand(NamedTuple):
     """``/<namespace> <sub> <args...>``; ``sub`` is empty for the bare command."""
 
     namespace: str

@@ -4,18 +4,20 @@ definitions and tool results.
 The upstream pi adapters talk to pi's ExtensionAPI; pideck's adapters talk to this small surface
 instead (``AppendCustom``), so the same adapter runs on a session file and on the in-memory log the
 tests use.
+
+The values are NamedTuples, not frozen dataclasses: every command loads this module, and a frozen
+dataclass costs its import the compiling of six generated methods (a NamedTuple's class is made in
+a tenth of the time). ``tests/cli/test_command_imports.py`` keeps ``pideck gate``'s imports in view.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Literal, Mapping
+from typing import Any, Callable, Iterable, Literal, Mapping, NamedTuple
 
 Level = Literal["info", "warning", "refused"]
 
 
-@dataclass(frozen=True)
-class Notice:
+class Notice(NamedTuple):
     """One notification (pi's ``ctx.ui.notify(message, level)``). Adapters notify ``info`` or
     ``warning`` as upstream does; ``refused`` is pideck's own: the log refused a write (a read-only
     session), which front ends report as a failure of their own."""
@@ -24,8 +26,7 @@ class Notice:
     level: Level = "info"
 
 
-@dataclass(frozen=True)
-class ToolDef:
+class ToolDef(NamedTuple):
     """A model tool as registered with pi: name, label, description and JSON parameter schema."""
 
     name: str
@@ -34,8 +35,7 @@ class ToolDef:
     parameters: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class ToolResult:
+class ToolResult(NamedTuple):
     """A tool call's outcome: the text the model reads (byte-exact with upstream, where errors are
     ordinary texts) and whether nothing changed because the call was turned down.
 

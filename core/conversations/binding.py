@@ -21,14 +21,11 @@ server and a hook) that need the session at the same moment make one session, no
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import re
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from core.session.discovery import new_session_path, pideck_home, pideck_sessions_dir
 
@@ -46,9 +43,9 @@ can tell apart by conversation."""
 _PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
 
 
-@dataclass(frozen=True)
-class Conversation:
-    """One agent conversation, as a front end found it."""
+class Conversation(NamedTuple):
+    """One agent conversation, as a front end found it. (A NamedTuple, as in core/adapters/host.py:
+    made quickly as a hook starts.)"""
 
     agent: str  # claude or codex
     id: str  # Claude Code's session id, Codex's thread id
@@ -80,6 +77,8 @@ def file_name(value: str) -> str:
     digest, so no id can name a path outside the folder."""
     if _PLAIN_ID.fullmatch(value) and value not in (".", ".."):
         return value
+    import hashlib  # (here: reading a session's conversation needs none)
+
     return "sha256-" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
 
 
@@ -98,16 +97,13 @@ def read_json(path: Path) -> dict[str, Any] | None:
 
 
 def write_json(path: Path, value: dict[str, Any]) -> None:
-    """Write ``value`` whole or not at all (a temporary file renamed into place), private."""
+    """Write ``value`` whole or not at all (a temporary file renamed into place), private. (The
+    session files' own writer: ``tempfile`` would cost every hook more than the write.)"""
+    from core.session.files import write_private_file
+
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(value, fh, separators=(",", ":"))  # (ASCII: a lone surrogate in a path is kept)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    text = json.dumps(value, separators=(",", ":"))  # (ASCII: a lone surrogate in a path is kept)
+    write_private_file(path, text.encode("ascii"), replace=True)
 
 
 @contextlib.contextmanager

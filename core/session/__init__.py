@@ -8,9 +8,11 @@ command line's error type) must not load the log, msgspec and platformdirs with 
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # (typing's own constant, without importing typing: mypy reads it the same)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .discovery import (
         SessionInfo, encode_cwd, is_pi_session_path, list_sessions, new_session_path, newest_session,
         normalise_cwd, pi_agent_dir, pi_sessions_dir, pideck_home, pideck_sessions_dir, read_header,

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from .parse import is_header, loads_line
 from .writer import iso_timestamp, utc_now, uuid7
@@ -132,9 +131,9 @@ def new_session_path(
     return pideck_sessions_dir(cwd) / session_file_name(session_id, timestamp), session_id, timestamp
 
 
-@dataclass(frozen=True)
-class SessionInfo:
-    """One session file found for a working directory."""
+class SessionInfo(NamedTuple):
+    """One session file found for a working directory. (A NamedTuple, as in core/adapters/host.py:
+    every command that opens a session loads this module.)"""
 
     path: Path
     kind: Kind

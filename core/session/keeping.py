@@ -9,7 +9,6 @@ apart from the log so that reading a file never depends on whether a saved index
 
 from __future__ import annotations
 
-import hashlib
 from array import array
 from pathlib import Path
 from typing import Any, Callable
@@ -122,4 +121,6 @@ class Keeper:
 
 def _branch_digest(branch: list[int], covers: int) -> str:
     """What identifies the first ``covers`` positions of a branch of one index."""
+    import hashlib  # (here: a small session keeps nothing, and hashlib's OpenSSL costs every start)
+
     return hashlib.blake2b(array("q", branch[:covers]).tobytes(), digest_size=16).hexdigest()

@@ -10,24 +10,18 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core import __version__
 from core.adapters.host import Notice, ToolDef, ToolResult
 from core.clock import wall_clock_ms
-from core.session.interface import WritableLog
 from core.jsutil import js_split
-from core.todo import commands as cmd
+from core.session.interface import WritableLog
 from core.todo import constants as c
 from core.todo.config import TodoConfig
-from core.todo.display import GoalRow, StripLine, goal_rows, goal_table_text, strip_lines
-from core.todo.export import write_export
 from core.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, open_items
-from core.todo.observations import Observation
-from core.todo.overlay import overlay_markdown
 from core.todo.replay import CycleFlags, Replay, Replayer, read_by_fold
 from core.todo.restore import state_entry_data
-from core.todo.tool_output import pretty
 from core.todo.tool_schema import TODO_TOOL
 from core.todo.turn_end import (
     Step,
@@ -39,7 +33,13 @@ from core.todo.turn_end import (
     watchdog_due_at,
     watchdog_step,
 )
-from core.todo.write import TodoCallResult, apply_todo_call
+
+# What only the tool, `/todos` and the views use is imported where they run: a turn-end settle
+# (``pideck gate``, the Stop hooks) needs the replay and the turn-end machine alone.
+if TYPE_CHECKING:
+    from core.todo.display import GoalRow, StripLine
+    from core.todo.observations import Observation
+    from core.todo.write import TodoCallResult
 
 Clock = Callable[[], int]
 
@@ -70,8 +70,8 @@ class _Fold:
 
 
 class TodoAdapter:
-    COMMAND = cmd.COMMAND
-    DESCRIPTION = cmd.DESCRIPTION
+    COMMAND = c.COMMAND
+    DESCRIPTION = c.DESCRIPTION
     ENTRY_TYPE = c.STATE_CUSTOM_TYPE
     TOOLS: tuple[ToolDef, ...] = (TODO_TOOL,)
 
@@ -176,6 +176,8 @@ class TodoAdapter:
         return self.replay().observations
 
     def strip_lines(self, max_lines: int | None = None) -> list[StripLine]:
+        from core.todo.display import strip_lines
+
         r = self.replay()
         limit = self.config.widget_max_lines if max_lines is None else max_lines
         return strip_lines(r.state, r.flags.targets, limit)
@@ -184,12 +186,18 @@ class TodoAdapter:
         return "\n".join(line.text for line in self.strip_lines(max_lines))
 
     def goal_rows(self) -> list[GoalRow]:
+        from core.todo.display import goal_rows
+
         return goal_rows(self.state)
 
     def goal_table_text(self) -> str:
+        from core.todo.display import goal_table_text
+
         return goal_table_text(self.goal_rows())
 
     def overlay_markdown(self, literal: Callable[[str], str] | None = None) -> str:
+        from core.todo.overlay import overlay_markdown
+
         r = self.replay()
         return overlay_markdown(r.state, r.flags.armed, literal)
 
@@ -210,6 +218,8 @@ class TodoAdapter:
 
     def run_tool(self, name: str, params: Any) -> TodoCallResult:
         """The full result: text, ``is_error`` and ``details`` ({todos, plan, goals})."""
+        from core.todo.write import TodoCallResult, apply_todo_call
+
         r = self.replay()
         if name != c.TOOL_NAME:
             return TodoCallResult("error", f"Unknown tool: {name}", r.state)
@@ -224,6 +234,8 @@ class TodoAdapter:
         return result
 
     def command(self, args: str) -> list[Notice]:
+        from core.todo import commands as cmd
+
         tokens = js_split(args)
         if not tokens:
             return [Notice(self.overlay_markdown())]
@@ -296,6 +308,10 @@ class TodoAdapter:
             self._append_custom(c.CYCLE_CUSTOM_TYPE, step.cycle)
 
     def _export(self, tokens: list[str]) -> list[Notice]:
+        from core.todo import commands as cmd
+        from core.todo.export import write_export
+        from core.todo.tool_output import pretty
+
         parsed = cmd.parse_export(tokens)
         if parsed is None:
             return [Notice(cmd.USAGE, "warning")]
@@ -308,6 +324,8 @@ class TodoAdapter:
         return [Notice(cmd.EXPORTED.format(path=target.resolve()))]
 
     def _clear(self, confirmed: bool, rest: list[str]) -> list[Notice]:
+        from core.todo import commands as cmd
+
         if rest and not confirmed:
             return [Notice(cmd.USAGE, "warning")]
         if self.state.is_empty():
@@ -318,6 +336,8 @@ class TodoAdapter:
         return [Notice(cmd.CLEARED)]
 
     def _poke(self, tokens: list[str]) -> list[Notice]:
+        from core.todo import commands as cmd
+
         action = tokens[0] if len(tokens) == 1 else None
         r = self.replay()
         opened = open_items(r.state.todos)

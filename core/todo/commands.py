@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from core.adapters.grammar import SubCommand, arg
-from core.todo.constants import plural_s
-
-COMMAND = "todos"
-DESCRIPTION = "Show the todo list; export or clear it; control the auto-poke cycle"
+from core.todo.constants import COMMAND, DESCRIPTION, plural_s  # (named there: the Deck reads them without the grammar)
 EXPORT_FORMATS = ("md", "json")
 POKE_ACTIONS = ("on", "off", "status", "trigger")
 

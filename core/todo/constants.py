@@ -9,6 +9,8 @@ from __future__ import annotations
 
 TOOL_NAME = "todo"
 TOOL_LABEL = "Todo"
+COMMAND = "todos"
+DESCRIPTION = "Show the todo list; export or clear it; control the auto-poke cycle"
 
 STATE_CUSTOM_TYPE = "pi-jtodo/state"
 CYCLE_CUSTOM_TYPE = "pi-jtodo/cycle"

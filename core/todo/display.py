@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from typing import Literal
 
 from core.todo.constants import QUALITY_BAR, SEVERE_INTENT
-from core.todo.merge import find_goal
 from core.todo.model import (
     TodoItem,
     TodoState,
     display_confidence,
+    find_goal,
     groups_in_order,
     is_open,
     priority_weight,

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from core.todo import constants as c
 from core.todo.gate_checks import ConfidenceSummary
-from core.todo.merge import find_goal
-from core.todo.model import TodoGoal, TodoItem, TodoPlan, normalise_group
+from core.todo.model import TodoGoal, TodoItem, TodoPlan, find_goal, normalise_group
 from core.todo.observations import Observation
 
 

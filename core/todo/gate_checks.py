@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from core.todo.constants import CONFIDENCE_SPIKE, QUALITY_BAR
 from core.todo.model import TodoItem, priority_weight, weighted_average
@@ -31,8 +31,7 @@ def spike_completed(todos: list[TodoItem]) -> list[TodoItem]:
     return [t for t in todos if spikes(t)]
 
 
-@dataclass(frozen=True)
-class ConfidenceSummary:
+class ConfidenceSummary(NamedTuple):  # (a NamedTuple, as in core/adapters/host.py: made quickly at start-up)
     completion_average: int | None
     needs_validation: bool
     spike_detected: bool

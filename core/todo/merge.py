@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.todo.histories import record_score_observation
-from core.todo.model import TodoGoal, TodoItem, TodoPlan, last_by_id, normalise_group
+from core.todo.model import TodoGoal, TodoItem, TodoPlan, find_goal, last_by_id, normalise_group
 from core.todo.validate import ABSENT, IncomingGoal, IncomingItem, IncomingPlan
 
 
@@ -77,10 +77,3 @@ def merge_goals(stored: list[TodoGoal], incoming: list[IncomingGoal] | None) -> 
         )
     retained = [g for g in stored if g.group not in merged]
     return [*merged.values(), *retained]
-
-
-def find_goal(goals: list[TodoGoal], group: str | None) -> TodoGoal | None:
-    for goal in goals:
-        if goal.group == group:
-            return goal
-    return None

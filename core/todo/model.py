@@ -9,27 +9,12 @@ log), so the classes are plain dataclasses: no validation library is loaded to h
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from typing import Any
 
 from core.jsutil import is_blank, js_trim
 
-
-class Status(str, Enum):
-    PENDING = "pending"
-    IN_PROGRESS = "in_progress"
-    COMPLETED = "completed"
-    CANCELLED = "cancelled"
-
-
-class Priority(str, Enum):
-    HIGH = "high"
-    MEDIUM = "medium"
-    LOW = "low"
-
-
-STATUSES = tuple(s.value for s in Status)
-PRIORITIES = tuple(p.value for p in Priority)
+STATUSES = ("pending", "in_progress", "completed", "cancelled")
+PRIORITIES = ("high", "medium", "low")
 _HISTORY_KEYS = (
     "confidence_history",
     "understands_user_intent_history",
@@ -76,6 +61,8 @@ class TodoItem(_JsonFields):
 
 @dataclass
 class TodoPlan(_JsonFields):
+    """The plan: what the user wants, and how well the agent says it understands it."""
+
     user_intention: str | None = None
     understands_user_intent: int | None = None
     understands_user_intent_history: list[int] = field(default_factory=list)
@@ -83,6 +70,8 @@ class TodoPlan(_JsonFields):
 
 @dataclass
 class TodoGoal(_JsonFields):
+    """One group's goal-level assessments: its closed feedback loop and end-to-end ownership."""
+
     group: str | None = None
     closed_feedback_loop: int | None = None
     closed_feedback_loop_history: list[int] = field(default_factory=list)
@@ -93,6 +82,8 @@ class TodoGoal(_JsonFields):
 
 @dataclass
 class TodoState:
+    """The whole todo state: the items, the plan and the goals."""
+
     todos: list[TodoItem] = field(default_factory=list)
     plan: TodoPlan = field(default_factory=TodoPlan)
     goals: list[TodoGoal] = field(default_factory=list)
@@ -148,6 +139,13 @@ def weighted_average(pairs: list[tuple[int, int]]) -> int | None:
     if total == 0:
         return None
     return (sum(s * w for s, w in pairs) + total // 2) // total
+
+
+def find_goal(goals: list[TodoGoal], group: str | None) -> TodoGoal | None:
+    for goal in goals:
+        if goal.group == group:
+            return goal
+    return None
 
 
 def last_by_id(todos: list[TodoItem]) -> dict[str, TodoItem]:

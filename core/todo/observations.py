@@ -3,15 +3,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from core.todo.constants import QUALITY_BAR, SEVERE_INTENT
 from core.todo.model import TodoGoal, TodoItem, TodoPlan, open_items
 from core.todo.ownership import closed_groups
 
 
-@dataclass(frozen=True)
-class Observation:
+class Observation(NamedTuple):  # (a NamedTuple, as in core/adapters/host.py: made quickly at start-up)
     kind: str  # "intent_understanding" or "closed_feedback_loop"
     group: str | None
     score: int | None

@@ -10,12 +10,12 @@ from typing import Callable
 
 from core.todo.display import icon
 from core.untrusted import visible_controls
-from core.todo.merge import find_goal
 from core.todo.model import (
     TodoGoal,
     TodoItem,
     TodoState,
     display_confidence,
+    find_goal,
     groups_in_order,
     priority_weight,
     weighted_average,

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from core.todo.constants import OWNERSHIP_CONTINUATION, QUALITY_BAR
-from core.todo.merge import find_goal
-from core.todo.model import TodoGoal, TodoItem, group_complete, groups_in_order
+from core.todo.model import TodoGoal, TodoItem, find_goal, group_complete, groups_in_order
 
 
 def closed_groups(previous: list[TodoItem], todos: list[TodoItem]) -> list[str | None]:

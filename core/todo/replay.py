@@ -20,7 +20,7 @@ from core.todo.gate_checks import signature
 from core.todo.model import TodoState
 from core.todo.observations import Observation, cap, record_reframe_observations
 from core.todo.restore import is_state_details, restore_state_data, restore_tool_details
-from core.todo.write import is_write_call
+from core.todo.normalize import holds_write
 
 _POKE_RE = re.compile(  # JavaScript's \d is [0-9]
     r"You have [0-9]+ incomplete todos?\. Continue working, or update the todo tool\."
@@ -30,6 +30,8 @@ CYCLE_WARNING = 'pi-jtodo: ignored a pi-jtodo/cycle entry without a boolean "arm
 
 @dataclass
 class CycleFlags:
+    """The turn-end machine's flags, replayed from the cycle entries and follow-ups."""
+
     armed: bool
     digest_delivered: bool = False
     spike_challenged: bool = False
@@ -254,7 +256,7 @@ class _Walker:
         else:
             found, arguments = self.call_arguments(msg.get("toolCallId"))
             if found:
-                is_write = is_write_call(arguments)
+                is_write = holds_write(arguments)
         self.candidate(restored, is_write)
 
     def cycle(self, data: Any) -> None:

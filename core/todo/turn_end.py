@@ -7,7 +7,7 @@ decision pure makes "replay equals live" hold by construction.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from core.adapters.host import Notice
 from core.todo import constants as c
@@ -24,8 +24,7 @@ from core.todo.model import open_items
 from core.todo.replay import Replay
 
 
-@dataclass(frozen=True)
-class Followup:
+class Followup(NamedTuple):  # (NamedTuples, as in core/adapters/host.py: made quickly at start-up)
     kind: str
     content: str
     ids: list[str]
@@ -34,8 +33,7 @@ class Followup:
         return {"kind": self.kind, "ids": list(self.ids)}
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(NamedTuple):
     """At most one follow-up or one cycle change, plus an optional display notice."""
 
     notice: Notice | None = None

@@ -11,7 +11,7 @@ from core.todo.constants import INTENT_CONTINUATION
 from core.todo.histories import merge_confidence_history
 from core.todo.merge import merge_goals, merge_items, merge_plan
 from core.todo.model import TodoState
-from core.todo.normalize import holds_write, normalise_input
+from core.todo.normalize import normalise_input
 from core.todo.observations import needs_severe_intent_nudge
 from core.todo.ownership import failing_groups, rejection_text
 from core.todo.tool_output import accepted_text, state_echo
@@ -38,12 +38,6 @@ class TodoCallResult:
 def parse_call(params: Any) -> IncomingWrite:
     """Normalise and validate; raises TodoInputError."""
     return validate_input(normalise_input(params))
-
-
-def is_write_call(params: Any) -> bool:
-    """Whether a call's arguments hold a write after normalisation (used by replay,
-    docs/todo-replay.md#replay-from-the-branch)."""
-    return holds_write(params)
 
 
 def apply_todo_call(stored: TodoState, params: Any) -> TodoCallResult:

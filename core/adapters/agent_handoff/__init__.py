@@ -1,1 +1,5 @@
 """The Agent Handoff pi adapter (``@j1nn0/agent-handoff-pi``), split one job per file."""
+
+ENTRY_TYPE = "agent-handoff-state"
+"""The ``customType`` of its persisted entries, declared here so that telling them apart (the Deck
+does, for every entry it reads) loads nothing of the adapter."""

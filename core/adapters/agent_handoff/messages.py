@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
+from core.adapters.agent_handoff import ENTRY_TYPE
 from core.jsutil import plural
 
 PREFIX = "Agent Handoff"
 
 COMMAND = "agent-handoff"
 DESCRIPTION = "Persist and inspect caller-declared handoff packets."
-ENTRY_TYPE = "agent-handoff-state"
 SCHEMA_VERSION = 1
 
 USAGE = "Agent Handoff: Usage: /agent-handoff status | show <id> | remove <id> | clear --yes"

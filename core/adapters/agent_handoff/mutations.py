@@ -7,8 +7,7 @@ state as is and "append only on change" is a single ``if result.changed``.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from core.handoff import HandoffError, create_handoff
 from core.jsutil import is_non_empty_string
@@ -17,8 +16,9 @@ HandoffState = dict[str, Any]  # {"packets": [HandoffPacket, ...]} in insertion 
 Reason = Literal["invalid", "duplicate", "not_found", "no_change"]
 
 
-@dataclass(frozen=True)
-class Mutation:
+class Mutation(NamedTuple):  # (a NamedTuple, as in core/adapters/host.py: made quickly at start-up)
+    """``changed`` with the new ``state``, or unchanged with a ``reason``."""
+
     changed: bool
     state: HandoffState | None = None  # set only when changed
     reason: Reason | None = None  # set only when not changed

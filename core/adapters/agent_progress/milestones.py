@@ -4,15 +4,15 @@ core's mutation and the verbatim texts that answer it (``mutations.py``, ``messa
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import messages
 from .mutations import Mutation, State, add_milestone, withdraw_milestone
 
 
-@dataclass(frozen=True)
-class MilestoneChange:
+class MilestoneChange(NamedTuple):  # (a NamedTuple, as in core/adapters/host.py: made quickly at start-up)
+    """How one milestone command or tool changes the state, and what it answers."""
+
     mutate: Callable[[State, Any], Mutation]
     rejected: Callable[[Any], str]  # why an unchanged mutation of a valid milestone was turned down
     done: Callable[[Any], str]

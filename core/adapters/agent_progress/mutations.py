@@ -8,8 +8,7 @@ when ``changed`` is true.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from core.jsutil import is_non_empty_string
 from core.progress import judge_progress
@@ -17,8 +16,7 @@ from core.progress import judge_progress
 State = dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Mutation:
+class Mutation(NamedTuple):  # (NamedTuples, as in core/adapters/host.py: made quickly at start-up)
     """``changed`` with the new ``state``, or unchanged with a ``reason``."""
 
     changed: bool
@@ -33,8 +31,9 @@ class Mutation:
         return self.state
 
 
-@dataclass(frozen=True)
-class Judgment:
+class Judgment(NamedTuple):
+    """A judge's outcome: ``changed`` with the ``state`` after it, and its ``verdict``."""
+
     changed: bool
     state: State
     verdict: dict[str, Any]

@@ -6,13 +6,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from core.adapters.agent_progress import ENTRY_TYPE
 from core.adapters.host import latest_custom
 from core.jsutil import is_schema_version_one
 from core.progress import judge_progress
 
 from .mutations import State, empty_state
 
-ENTRY_TYPE = "agent-progress-state"
 SCHEMA_VERSION = 1
 
 

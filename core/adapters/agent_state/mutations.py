@@ -6,15 +6,15 @@ Core errors (``AgentStateError``) propagate; the command and tool layers turn th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.adapters.agent_state.persistence import empty_state
 from core.state import AgentState, restore_agent_state
 
 
-@dataclass(frozen=True)
-class Mutation:
+class Mutation(NamedTuple):  # (a NamedTuple, as in core/adapters/host.py: made quickly at start-up)
+    """``changed``, and the state after the call (the same one when nothing changed)."""
+
     changed: bool
     state: AgentState
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
+from core.adapters.agent_state import ENTRY_TYPE
 from core.adapters.host import latest_custom
 from core.jsutil import is_schema_version_one
 from core.state import AgentState, AgentStateError, restore_agent_state
 
-ENTRY_TYPE = "agent-state-state"
 ADAPTER_SCHEMA_VERSION = 1
 
 _ABSENT: Any = object()
