@@ -18,6 +18,15 @@ is met; what is asserted is that every run gives the same answer and the memory 
 
 Start-up rows: ``pideck --version`` at most 5x and ``pideck gate`` on a small session at most 10x
 a bare ``python -c pass`` of the same venv (``test_start_up_rows_of_issue_12``).
+
+Issue 21's rows (``test_open_rows_of_issue_21``): the same measurements on its file shape (long
+message lines with small states between them, one parentId chain, each copy ending in a line of
+its own so no saved index can know it), every row the median of rounds that interleave pideck,
+the naive reader, ``wc -l`` and pi's loader, with issue 21's targets: cold >= 10x the naive reader
+and <= 0.3x pi's loader, warm >= 30x and within 3x of ``wc -l``, after 100 appends >= 20x, the TUI
+on the big file <= 0.25x the naive reader, the TUI on a 1-entry session within 1.5x of importing
+Textual, ``pideck gate`` <= 4x ``python -c pass``, peak RSS <= 64 MiB. pi's loader runs from
+``PIDECK_BENCH_PI_DIR`` (see ``PI_BENCH_DIR``) or a Node 22 that resolves pi.
 """
 
 from __future__ import annotations
