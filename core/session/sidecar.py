@@ -27,8 +27,7 @@ import os
 import stat
 import sys
 from array import array
-from dataclasses import dataclass
-from itertools import chain, compress
+from itertools import compress
 from operator import ne
 from pathlib import Path
 from typing import Any
@@ -85,20 +84,25 @@ def kept_location(session: Path) -> Path | None:
     return target.with_suffix(".kept") if target is not None else None
 
 
-@dataclass
 class Saved:
     """Everything a log needs to carry on reading a session where an earlier read stopped."""
 
-    header: dict[str, Any]
-    warnings: list[str]
-    cycle_warned: list[str]
-    index: EntryIndex
-    branch: list[int] | None
-    consumed: int  # bytes of complete lines indexed
-    lines: int  # complete lines in them
-    first_line: bytes
-    file: os.stat_result  # the session file when it was read
-    name_at: int  # position of the newest session_info entry, or -1
+    __slots__ = ("header", "warnings", "cycle_warned", "index", "branch", "consumed", "lines", "first_line", "file",
+                 "name_at")
+
+    def __init__(self, *, header: dict[str, Any], warnings: list[str], cycle_warned: list[str], index: EntryIndex,
+                 branch: list[int] | None, consumed: int, lines: int, first_line: bytes, file: os.stat_result,
+                 name_at: int) -> None:
+        self.header = header
+        self.warnings = warnings
+        self.cycle_warned = cycle_warned
+        self.index = index
+        self.branch = branch
+        self.consumed = consumed  # bytes of complete lines indexed
+        self.lines = lines  # complete lines in them
+        self.first_line = first_line
+        self.file = file  # the session file when it was read
+        self.name_at = name_at  # position of the newest session_info entry, or -1
 
 
 def _tail_hash(fd: int, consumed: int) -> str:
@@ -200,7 +204,10 @@ def _branch_of(runs: array[int], count: int) -> list[int] | None:
     if len(runs) % 2 or (runs and (min(starts) < 0 or min(lengths) < 1
                                    or max(map(int.__add__, starts, lengths)) > count)):
         return None
-    return list(chain.from_iterable(map(range, starts, map(int.__add__, starts, lengths))))
+    branch: list[int] = []
+    for start, length in zip(starts, lengths):
+        branch += range(start, start + length)  # (one C-level extend per run)
+    return branch
 
 
 # -- loading --------------------------------------------------------------------------------------
