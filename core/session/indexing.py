@@ -150,8 +150,6 @@ class Indexer:
         then indexed one by one, which decides about each the way pi does)."""
         from .scan import decode_batch
 
-        if self.index.pending:  # an earlier entry waits for its parent: leave cycles to the line path
-            return 0
         batch = decode_batch(data, start, size, base)
         return self.apply_batch(batch, first_no) if batch is not None else 0
 
@@ -159,9 +157,9 @@ class Indexer:
         """Index ``batch`` (lines ``first_no`` on) when each of its entries is new and has its
         parent earlier in the file; returns how many it indexed, or 0 having changed nothing."""
         index = self.index
-        if index.pending:
-            return 0
         ids = batch.ids
+        if index.pending and not set(index.pending.values()).isdisjoint(ids):
+            return 0  # (an earlier entry waits for one of these as its parent: the line path decides)
         count, first = len(ids), len(index)
         positions = index.positions
         if not positions.keys().isdisjoint(ids):
@@ -183,7 +181,8 @@ class Indexer:
         index.line_nos.extend(range(first_no, first_no + count))
         named = {ours[code] for code, kind in enumerate(batch.table) if kind[0] == "session_info"}
         if named:
-            self.name_at = next(i for i in range(first + count - 1, first - 1, -1) if index.kinds[i] in named)
+            self.name_at = next((i for i in range(first + count - 1, first - 1, -1) if index.kinds[i] in named),
+                                self.name_at)
         branch = self.branch
         if branch and branch[-1] == first - 1 and parents == list(range(first - 1, first + count - 1)):
             branch.extend(range(first, first + count))  # the branch grows by the whole batch

@@ -23,7 +23,6 @@ import gc
 import os
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -52,13 +51,16 @@ SCAN_MIN_BYTES = 1 << 20
 them in full, which costs less than loading msgspec (a hook's ``pideck gate`` on a small session)."""
 
 
-@dataclass
 class Refresh:
     """What one ``refresh()`` found."""
 
-    new: Sequence[EntryRecord] = field(default_factory=list)  # entries added, in file order
-    reset: bool = False  # the file was replaced/truncated/rewritten: everything was re-read
-    warnings: list[str] = field(default_factory=list)  # warnings raised by this refresh
+    __slots__ = ("new", "reset", "warnings")
+
+    def __init__(self, new: Sequence[EntryRecord] | None = None, reset: bool = False,
+                 warnings: list[str] | None = None) -> None:
+        self.new: Sequence[EntryRecord] = [] if new is None else new  # entries added, in file order
+        self.reset = reset  # the file was replaced/truncated/rewritten: everything was re-read
+        self.warnings: list[str] = [] if warnings is None else warnings  # warnings raised by this refresh
 
     @property
     def changed(self) -> bool:
@@ -269,29 +271,35 @@ class SessionLog:
         # the repeated full-heap scans that would otherwise dominate a big open.
         gc_was_enabled = gc.isenabled()
         gc.disable()
-        far = self._far_part()
         try:
-            while True:
-                chunk = self._tail.read(until=far.begin if far is not None else None)
-                if chunk is None:
-                    if far is None:
-                        break
-                    chunk, far = self._take_far(far), None
+            far: split.FarPart | None = None  # a child scanning the far part of this read (split.py)
+            may_split = self._tail.stat is None  # the first read of the file, or of what a saved index left
+            try:
+                while True:
+                    chunk = self._tail.read(until=far.begin if far is not None else None)
                     if chunk is None:
-                        continue
-                if chunk.reset:
-                    if far is not None:
-                        far.cancel()
-                        far = None
-                    self.generation += 1
-                    self._start(Indexer(self.path))
-                    self._keeper.forget()
-                    first_warning = start = 0
-                    result.reset = True
-                self._read.ingest(chunk, self._scans(chunk.offset))
+                        if far is None:
+                            break
+                        taken, far = far, None
+                        if (chunk := self._take_far(taken)) is None:
+                            continue
+                    if chunk.reset:
+                        if far is not None:
+                            far.end_now()
+                            far = None
+                        self.generation += 1
+                        self._start(Indexer(self.path))
+                        self._keeper.forget()
+                        first_warning = start = 0
+                        result.reset = True
+                    self._read.ingest(chunk, self._scans(chunk.offset))
+                    if may_split and self._read.header is not None:  # (once the first line says what the file is)
+                        may_split = False
+                        far = self._far_part()
+            finally:
+                if far is not None:
+                    far.end_now()
         finally:
-            if far is not None:
-                far.cancel()
             if gc_was_enabled:
                 gc.enable()
         result.new = self._records.picked(range(start, len(self._read.index)))
@@ -308,19 +316,17 @@ class SessionLog:
         return st is not None and st.st_size - offset >= SCAN_MIN_BYTES
 
     def _far_part(self) -> split.FarPart | None:
-        """A child scanning the far part of the bytes this refresh reads, when there are enough
-        of them to be worth it (``split.py``)."""
+        """A child scanning the far part of what is left to read, when there is enough of it to be
+        worth it and it is scanned (``split.py``): asked once per first read, after its first
+        chunk (a file that is not a session, or older than version 3, is never split)."""
         how = split.mode()
-        if how == "off" or self._scan is False or self._read.legacy:
+        st = self._tail.stat
+        if how == "off" or self._scan is False or self._read.legacy or st is None:
             return None
-        try:
-            size = os.stat(self.path).st_size
-        except OSError:
+        left = st.st_size - self._tail.offset
+        if left < (2 if how == "always" else split.SPLIT_MIN_BYTES) or not self._scans(self._tail.offset):
             return None
-        new = size - self._tail.offset
-        if new < (2 if how == "always" else split.SPLIT_MIN_BYTES):
-            return None
-        return split.FarPart.start(self.path, self._tail.offset, size)
+        return split.FarPart.start(self.path, self._tail.offset, st.st_size, st.st_ino)
 
     def _take_far(self, far: split.FarPart) -> TailChunk | None:
         """Index what the child scanned, when the near part ended where the far part begins and is

@@ -74,9 +74,18 @@ def loads_line(raw: bytes | bytearray | memoryview, depth_checked: bool = False)
     return _loads(raw)
 
 
+def _number(digits: str) -> Any:
+    """An integer as ``JSON.parse`` reads it: past Python's limit on digits (4300) a float, as
+    JavaScript reads every number (``Infinity`` when too big), never a line refused for it."""
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
+
+
 def _loads(raw: bytes | bytearray | memoryview) -> Any:
     try:
-        return json.loads(bytes(raw).decode("utf-8", "replace"), parse_constant=_reject_constant)
+        return json.loads(bytes(raw).decode("utf-8", "replace"), parse_constant=_reject_constant, parse_int=_number)
     except RecursionError:  # deeper than this stack allows
         raise TooDeep() from None
 

@@ -201,9 +201,9 @@ def _runs(branch: list[int]) -> array[int]:
 def _branch_of(runs: array[int], count: int) -> list[int] | None:
     """The branch ``_runs`` made, or None when a run does not fit in an index of ``count``."""
     starts, lengths = runs[0::2], runs[1::2]
-    if len(runs) % 2 or (runs and (min(starts) < 0 or min(lengths) < 1
+    if len(runs) % 2 or (runs and (min(starts) < 0 or min(lengths) < 1 or sum(lengths) > count
                                    or max(map(int.__add__, starts, lengths)) > count)):
-        return None
+        return None  # (a branch visits each entry at most once: no longer than the index)
     branch: list[int] = []
     for start, length in zip(starts, lengths):
         branch += range(start, start + length)  # (one C-level extend per run)
@@ -225,7 +225,7 @@ def load(session: Path) -> Saved | None:
         if meta["path"] != os.path.abspath(session):
             return None  # made for another file
         return _check_against_file(session, meta, sections)
-    except (ValueError, KeyError, TypeError, IndexError, OverflowError, UnicodeError, OSError):
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError, UnicodeError, OSError, RecursionError):
         return None
 
 
@@ -307,7 +307,7 @@ def load_kept(session: Path, read: os.stat_result, consumed: int) -> dict[str, A
                 or not meta["consumed"] <= consumed or _still_described(session, meta) is None):
             return {}
         kept = meta["kept"]
-    except (ValueError, KeyError, TypeError, IndexError, OverflowError, UnicodeError, OSError):
+    except (ValueError, KeyError, TypeError, IndexError, OverflowError, UnicodeError, OSError, RecursionError):
         return {}
     return kept if _kept_ok(kept) else {}
 
@@ -346,6 +346,7 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
         ok = (
             _codes_fit(arrays["kinds"], len(kinds))
             and min(parents) >= PENDING and max(parents) < count and parents.count(PENDING) == len(pending)
+            and all(parents[i] == PENDING for i in pending)
         )  # (a wrong offset or length only makes a body fail to read back, with a warning)
     if not ok:
         return None

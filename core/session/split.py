@@ -2,28 +2,33 @@
 (docs/session-format.md#reading-a-big-file-on-two-cores).
 
 A first read of a big session spends most of its time validating its lines as JSON
-(``scan.py``), and one line's validity never depends on another's. So before a read of at least
-``SPLIT_MIN_BYTES`` the log starts a child process (the same interpreter, only this module and the
-scanner loaded) on the far part of the new bytes, and reads the near part itself meanwhile. The
-child decodes its lines in batches (``scan.decode_batch``, a pure function of the bytes) and sends
-the batches back; the log then takes them in file order (``Indexer.apply_batch``). Everything that
-depends on what came before (duplicate ids, parents, the branch, warnings, line numbers) is
-decided there, by the same code as for the near part, so the index is the one a read in one piece
-makes. A part the child could not decode (a line that is not an ordinary entry) is read again by
-the log itself, line by line; a child that fails in any way is read past as if it never ran.
+(``scan.py``), and one line's validity never depends on another's. So once the first chunk of a
+read of at least ``SPLIT_MIN_BYTES`` has shown a version 3 header, the log starts a child process
+(the same interpreter, only this module and the scanner loaded) on the far part of the bytes left,
+handing it the file already open, and reads the near part itself meanwhile. The child decodes its
+lines a piece at a time (``scan.decode_batch``, a pure function of the bytes) and sends the runs
+of pieces it decoded back; the log checks that what came back covers the far part line after
+line, then takes the batches in file order (``Indexer.apply_batch``). Everything that depends on
+what came before (duplicate ids, parents, the branch, warnings, line numbers) is decided there, by
+the same code as for the near part, so the index is the one a read in one piece makes. A piece
+the child could not decode (a line that is not an ordinary entry), or a batch the log refuses (an
+id seen before, a parent not earlier in the file), is read again by the log itself, line by line;
+a child that fails, or sends anything this module's child would not, is read past as if it never
+ran.
 
-``PIDECK_SPLIT=off`` never starts one; ``PIDECK_SPLIT=always`` splits every scanned read of two
-lines or more (the tests read files both ways).
+``PIDECK_SPLIT=off`` never starts one; ``PIDECK_SPLIT=always`` scans every read and splits every
+one of two lines or more (the tests read files all ways).
 """
 
 from __future__ import annotations
 
 import marshal
 import os
+import stat
 import sys
 from array import array
 from itertools import compress, repeat
-from operator import ge, gt, lt, sub
+from operator import add, ge, gt, lt, ne, sub
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -39,8 +44,11 @@ CHILD_SHARE = 0.45
 PIECE = 1 << 20
 """Bytes the child reads and decodes at a time (its memory stays about this size)."""
 
-_CHILD = ("import sys; sys.path[:0] = sys.argv[1].split({sep!r}); "
-          "from core.session.split import child_main; child_main(sys.argv[2:])")
+_FILE = 3
+"""The child's descriptor of the session file, open in the parent and handed over."""
+
+_CHILD = ("import sys; roots = int(sys.argv[1]); sys.path[:0] = sys.argv[2:2 + roots]; "
+          "from core.session.split import child_main; child_main(sys.argv[2 + roots:])")
 
 
 def mode() -> str:
@@ -50,7 +58,7 @@ def mode() -> str:
 
 
 def _line_start_after(fd: int, at: int, size: int) -> int:
-    """The offset of the first line that starts at or after ``at`` (``size`` when none does)."""
+    """The offset of the first line that starts after offset ``at`` (``size`` when none does)."""
     while at < size:
         window = os.pread(fd, min(1 << 16, size - at), at)
         if not window:
@@ -62,118 +70,169 @@ def _line_start_after(fd: int, at: int, size: int) -> int:
     return size
 
 
+_STR, _STR_OR_NONE = {str}, {str, type(None)}
+
+
 class FarPart:
     """A child process scanning the bytes ``begin`` to ``size`` of one file."""
 
     def __init__(self, pid: int, out: int, begin: int) -> None:
-        self._pid, self._out, self.begin = pid, out, begin
+        self._pid: int | None = pid  # None once the child is reaped
+        self._out, self.begin = out, begin
         self.end = begin  # where the child's last complete line ends (known once taken)
-        self.lines = 0  # complete lines in begin..end
 
     @classmethod
-    def start(cls, path: os.PathLike[str] | str, offset: int, size: int) -> FarPart | None:
+    def start(cls, path: os.PathLike[str] | str, offset: int, size: int, inode: int) -> FarPart | None:
         """Start scanning the far part of ``path[offset:size]``, or None when there is no line
-        start to split at or the child cannot be started."""
+        start to split at or the child cannot be started. The child is handed the file already
+        open (the regular file of inode ``inode`` the log reads), never its path: whatever is put
+        at the path meanwhile, both read the same bytes."""
+        if not sys.executable or not hasattr(os, "posix_spawn"):
+            return None
         try:
             fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-            try:
-                begin = _line_start_after(fd, offset + int((size - offset) * (1 - CHILD_SHARE)), size)
-            finally:
-                os.close(fd)
         except OSError:
             return None
-        if begin >= size or not sys.executable or not hasattr(os, "posix_spawn"):
-            return None
-        import msgspec
-
-        import core
-
-        roots = os.pathsep.join(os.path.dirname(os.path.dirname(p)) for p in (core.__file__, msgspec.__file__) if p)
-        read_end, write_end = os.pipe()
         try:
-            pid = os.posix_spawn(
-                sys.executable,
-                [sys.executable, "-I", "-S", "-c", _CHILD.format(sep=os.pathsep), roots, os.fspath(path), str(begin), str(size)],
-                os.environ,
-                file_actions=[(os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_CLOSE, read_end),
-                              (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-                              (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)],
-            )
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode) or st.st_ino != inode:
+                return None
+            begin = _line_start_after(fd, offset + int((size - offset) * (1 - CHILD_SHARE)), size)
+            if begin >= size:
+                return None
+            import msgspec
+
+            import core
+
+            roots = [os.path.dirname(os.path.dirname(p)) for p in (core.__file__, msgspec.__file__) if p]
+            read_end, write_end = os.pipe()
+            try:
+                pid = os.posix_spawn(
+                    sys.executable,
+                    [sys.executable, "-I", "-S", "-c", _CHILD, str(len(roots)), *roots, str(begin), str(size)],
+                    os.environ,
+                    file_actions=[(os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_DUP2, fd, _FILE),
+                                  (os.POSIX_SPAWN_CLOSE, read_end),
+                                  (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                                  (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)],
+                )
+            except OSError:
+                os.close(read_end)
+                return None
+            finally:
+                os.close(write_end)
         except OSError:
-            os.close(read_end)
             return None
         finally:
-            os.close(write_end)
+            os.close(fd)
         return cls(pid, read_end, begin)
 
     def take(self) -> list[tuple] | None:
         """The child's segments in file order, once it has ended: ``("batch", Batch)`` for lines
         it decoded, ``("lines", start, end, count)`` for lines the log must read itself. None when
-        the child failed (the log then reads the whole far part itself)."""
-        from .scan import Batch
-
+        the child failed or what it sent is not what this module's child sends (the log then
+        reads the whole far part itself)."""
         out = bytearray()
         try:
             while piece := os.read(self._out, 1 << 20):
                 out += piece
-        finally:
-            os.close(self._out)
-            _, status = os.waitpid(self._pid, 0)
-        if status != 0:
+        except BaseException:  # (an interrupt meanwhile: the child goes too)
+            self.end_now()
+            raise
+        if self._reap(kill=False) not in (0, None):  # (None: SIGCHLD ignored, the status is unknown)
             return None
         try:
             end, lines, raw = marshal.loads(out)
             del out  # (peak memory: the bytes go before the batches are built)
-            segments: list[tuple] = []
-            for one in raw:
-                if one[0] == "lines":
-                    _, start, stop, count = one
-                    segments.append(("lines", int(start), int(stop), int(count)))
-                    continue
-                _, ids, parent_ids, back, outside, table, codes, offsets, lengths = one
-                code_array, offset_array, length_array = array("i"), array("q"), array("q")
-                code_array.frombytes(codes)
-                offset_array.frombytes(offsets)
-                length_array.frombytes(lengths)
-                n = len(ids)
-                if (not n == len(code_array) == len(offset_array) == len(length_array)
-                        or (n and not 0 <= min(code_array) <= max(code_array) < len(table))):
-                    return None
-                batch = Batch(ids, parent_ids, [tuple(kind) for kind in table], code_array, offset_array, length_array)
-                if back is not None:  # (how far back each parent is: within the batch, or looked up)
-                    batch.back = array("q")
-                    batch.back.frombytes(back)
-                    batch.outside = [(int(i), p if p is None else str(p)) for i, p in outside]
-                    if (len(batch.back) != n or (n and min(batch.back) < 0) or any(map(gt, batch.back, range(n)))
-                            or batch.back.count(0) != len(batch.outside)
-                            or any(not 0 <= i < n or batch.back[i] for i, _ in batch.outside)):
-                        return None
-                elif len(parent_ids) != n:
-                    return None
-                segments.append(("batch", batch))
-        except (ValueError, EOFError, TypeError, IndexError):
+            segments = self._checked(end, lines, raw)
+        except (ValueError, EOFError, TypeError, IndexError, KeyError, OverflowError):
             return None
-        self.end, self.lines = int(end), int(lines)
+        if segments is not None:
+            self.end = end
         return segments
 
-    def cancel(self) -> None:
-        """Stop the child (the log reads on without it)."""
-        try:
-            os.kill(self._pid, 9)
-        except OSError:
-            pass
+    def _checked(self, end: object, lines: object, raw: object) -> list[tuple] | None:
+        """The segments, when they cover ``begin`` to ``end`` line after line with ``lines``
+        lines in all, and every field is of the type and range the log relies on."""
+        from .scan import Batch
+
+        if type(end) is not int or type(lines) is not int or type(raw) is not list:
+            return None
+        segments: list[tuple] = []
+        at, counted = self.begin, 0
+        for one in raw:
+            if type(one) is not tuple or not one:
+                return None
+            if one[0] == "lines":
+                _, start, stop, count = one
+                if not (type(start) is type(stop) is type(count) is int and start == at < stop and count > 0):
+                    return None
+                segments.append(("lines", start, stop, count))
+                at, counted = stop, counted + count
+                continue
+            _, ids, parent_ids, back, outside, table, codes, offsets, lengths = one
+            code_array, offset_array, length_array = array("i"), array("q"), array("q")
+            code_array.frombytes(codes)
+            offset_array.frombytes(offsets)
+            length_array.frombytes(lengths)
+            n = len(ids)
+            if (not n or not n == len(code_array) == len(offset_array) == len(length_array)
+                    or type(ids) is not list or not set(map(type, ids)) <= _STR
+                    or type(table) is not list or not all(type(k) is tuple and len(k) == 4
+                                                          and set(map(type, k)) <= _STR_OR_NONE for k in table)
+                    or not 0 <= min(code_array) <= max(code_array) < len(table)
+                    or offset_array[0] != at or min(length_array) < 0
+                    or any(map(ne, offset_array[1:], map(add, offset_array, map((1).__add__, length_array))))):
+                return None  # (each line right after the one before it, from where the last segment ended)
+            batch = Batch(ids, parent_ids, table, code_array, offset_array, length_array)
+            if back is not None:  # (how far back each parent is: within the batch, or looked up)
+                batch.back = array("q")
+                batch.back.frombytes(back)
+                if (type(outside) is not list or len(batch.back) != n or min(batch.back) < 0
+                        or any(map(gt, batch.back, range(n))) or batch.back.count(0) != len(outside)):
+                    return None
+                for one_outside in outside:
+                    i, parent_id = one_outside
+                    if type(i) is not int or not 0 <= i < n or batch.back[i] or type(parent_id) not in _STR_OR_NONE:
+                        return None
+                batch.outside = outside
+            elif type(parent_ids) is not list or len(parent_ids) != n or not set(map(type, parent_ids)) <= _STR_OR_NONE:
+                return None
+            segments.append(("batch", batch))
+            at, counted = offset_array[-1] + length_array[-1] + 1, counted + n
+        return segments if (at, counted) == (end, lines) else None
+
+    def end_now(self) -> None:
+        """Stop the child, if it still runs (the log reads on without it). Safe to call again."""
+        self._reap(kill=True)
+
+    def _reap(self, kill: bool) -> int | None:
+        """End with the child once: its exit status (None when the system already reaped it)."""
+        pid, self._pid = self._pid, None
+        if pid is None:
+            return None
+        if kill:
+            import signal  # (here: every command loads this module, few ever stop a child)
+
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
         os.close(self._out)
-        os.waitpid(self._pid, 0)
+        try:
+            return os.waitpid(pid, 0)[1]
+        except ChildProcessError:  # (SIGCHLD ignored by whoever started pideck: nothing to reap)
+            return None
 
 
 # -- the child ---------------------------------------------------------------------------------
 
 
 def child_main(argv: list[str]) -> None:
-    """Scan ``path`` from ``begin`` to ``size`` and write the segments to stdout (``take``)."""
-    path, begin, size = argv[0], int(argv[1]), int(argv[2])
-    fd = os.open(path, os.O_RDONLY)
-    out = marshal.dumps(scan_far(fd, begin, size))
+    """Scan the file handed over as descriptor ``_FILE`` from ``begin`` to ``size`` and write
+    the segments to stdout (``take``)."""
+    begin, size = int(argv[0]), int(argv[1])
+    out = marshal.dumps(scan_far(_FILE, begin, size))
     view = memoryview(out)
     while view:
         view = view[os.write(1, view):]

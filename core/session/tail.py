@@ -13,7 +13,6 @@ flags a reset.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
@@ -24,22 +23,21 @@ CHUNK = 1 << 20
 _FINGERPRINT = 4096  # bytes of the first line compared to detect a rewrite
 
 
-@dataclass
 class TailChunk:
     """Complete lines read in one go: ``data`` holds whole lines, each ending with ``\\n``."""
 
-    # data[:size] holds the complete lines. data may be the tailer's reusable buffer: it is only
-    # valid until the next read (copy what you keep).
-    data: bytes | bytearray
-    offset: int  # file offset of data[0]
-    first_line_no: int  # 1-based number of the first line in data
-    reset: bool = False  # the file was replaced/truncated/rewritten: these lines start from scratch
-    size: int = -1
-    line_count_hint: int | None = None  # set by a consumer that counted the lines while parsing
+    __slots__ = ("data", "offset", "first_line_no", "reset", "size", "line_count_hint")
 
-    def __post_init__(self) -> None:
-        if self.size < 0:
-            self.size = len(self.data)
+    def __init__(self, data: bytes | bytearray, offset: int, first_line_no: int, reset: bool = False,
+                 size: int = -1, line_count_hint: int | None = None) -> None:
+        # data[:size] holds the complete lines (size -1: all of data). data may be the tailer's
+        # reusable buffer: it is only valid until the next read (copy what you keep).
+        self.data = data
+        self.offset = offset  # file offset of data[0]
+        self.first_line_no = first_line_no  # 1-based number of the first line in data
+        self.reset = reset  # the file was replaced/truncated/rewritten: these lines start from scratch
+        self.size = size if size >= 0 else len(data)
+        self.line_count_hint = line_count_hint  # set by a consumer that counted the lines while parsing
 
     def iter_lines(self) -> Iterator[tuple[int, int, int]]:
         """``(line_no, start, end)`` of each line (``end`` excludes the ``\\n``)."""

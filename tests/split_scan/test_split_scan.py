@@ -100,8 +100,8 @@ def spawned(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     begun: list[int] = []
     real = split.FarPart.start.__func__  # type: ignore[attr-defined]
 
-    def start(cls, path, offset, size):
-        far = real(cls, path, offset, size)
+    def start(cls, path, offset, size, inode):
+        far = real(cls, path, offset, size, inode)
         if far is not None:
             begun.append(far.begin)
         return far
@@ -173,3 +173,78 @@ def test_the_far_part_of_what_was_appended_after_a_saved_index(tmp_path: Path, m
     whole = opened(path, "off", monkeypatch)
     assert [r.id for r in log.branch()] == whole["branch"] and list(log.index.offsets) == whole["offsets"]
     assert list(log.warnings) == whole["warnings"]
+
+
+def test_an_error_after_the_child_ended_is_the_error_the_reader_gets(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing after the child is reaped touches it again: the error raised is the one that
+    happened, and the cycle collector is on again."""
+    import gc
+
+    from core.session.indexing import Indexer
+
+    path = write(tmp_path / "s.jsonl", plain_session(2000))
+    monkeypatch.setenv("PIDECK_SPLIT", "always")
+    monkeypatch.setattr(log_module, "SCAN_MIN_BYTES", 0)
+
+    def broken(self, batch, first_no):
+        raise RuntimeError("applying failed")
+
+    monkeypatch.setattr(Indexer, "apply_batch", broken)
+    with pytest.raises(RuntimeError, match="applying failed"):
+        SessionLog.open(path, saved_index=False)
+    assert gc.isenabled()
+
+
+def test_a_split_read_with_sigchld_ignored(tmp_path: Path) -> None:
+    """A harness may start pideck with SIGCHLD ignored (the system then reaps the child itself)."""
+    import subprocess
+
+    path = write(tmp_path / "s.jsonl", plain_session(2000))
+    script = (
+        "import signal, sys, json; signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
+        "from core.session import SessionLog; from core.session import log\n"
+        "log.SCAN_MIN_BYTES = 0\n"
+        "read = SessionLog.open(sys.argv[1], saved_index=False)\n"
+        "print(json.dumps([list(read.index.ids), [r.id for r in read.branch()], read.warnings]))\n"
+    )
+    out = {}
+    for how in ("off", "always"):
+        done = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True,
+                              env={**os.environ, "PIDECK_SPLIT": how, "PIDECK_INDEX": "off"})
+        assert done.returncode == 0, done.stderr
+        out[how] = done.stdout
+    assert out["always"] == out["off"]
+
+
+CRAFTED = {
+    "an empty batch": "(END, LINES, [('batch', [], None, b'', [], [], b'', b'', b'')])",
+    "ids that are not strings": "(END, LINES, [('batch', [1], [None], None, None, [('message', None, 'assistant', None)], "
+                                "b'\\x00\\x00\\x00\\x00', BEGIN.to_bytes(8, 'little'), (10).to_bytes(8, 'little'))])",
+    "an end that is not a number": "('x', LINES, [])",
+    "segments that do not reach the end": "(END, LINES, [])",
+    "lines where there are none": "(END, LINES, [('lines', BEGIN + 1, END, LINES)])",
+}
+
+
+@pytest.mark.parametrize("case", CRAFTED)
+def test_output_that_is_not_the_childs_own_is_ignored(case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write(tmp_path / "s.jsonl", plain_session(2000))
+    whole = opened(path, "off", monkeypatch)
+    # the stand-in child sends the crafted value, with the numbers of the real far part filled in
+    body = "BEGIN, SIZE = int(sys.argv[-2]), int(sys.argv[-1]); END = SIZE; LINES = 1; " \
+           f"sys.stdout.buffer.write(marshal.dumps({CRAFTED[case]}))"
+    monkeypatch.setattr(split, "_CHILD", "import marshal, sys; " + body)
+    assert opened(path, "always", monkeypatch) == whole
+
+
+def test_an_integer_too_long_for_python_is_read_as_javascript_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """JSON.parse reads any number (a float, Infinity when too big); so do the scanner and the full
+    parse, so a read gives the same entries whichever of them reads the line."""
+    lines = plain_session(2000)
+    lines.insert(1500, line({**message(9100, f"{1498:08x}"), "n": 0}).replace(b'"n":0', b'"n":' + b"7" * 5000))
+    path = write(tmp_path / "s.jsonl", lines)
+    whole = opened(path, "off", monkeypatch)
+    assert f"{9100:08x}" in whole["ids"] and whole["warnings"] == []
+    assert opened(path, "always", monkeypatch) == whole
+    parsed = SessionLog.open(path, saved_index=False, scan=False)
+    assert list(parsed.index.ids) == whole["ids"] and parsed.warnings == []
