@@ -17,7 +17,8 @@ What the hooks say is kept under pideck's home (``attention/<agent>/<id>.json``,
 and the newest event of the conversation); everything else comes from the overview's row.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typing would compile the string annotations of the
+# NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
 import os
 from pathlib import Path

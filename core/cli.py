@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from functools import partial  # (loaded already: re needs it)
 
 from core import __version__
 from core.session.errors import ReadOnlySession, SessionError
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
     OpenTui = Callable[..., int]
     """Runs the TUI on an opened session (None: on the sessions overview) until the person quits
     (``show_all=True``: ``pideck --all``); returns the exit status."""
+    Subcommands = argparse._SubParsersAction["_Parser"]
+    """Where each command's grammar is added (``GRAMMARS``)."""
 
 EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
 
@@ -479,6 +482,32 @@ def cmd_install(args: argparse.Namespace) -> int:
 # -- parsing ----------------------------------------------------------------------------------------
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose help formatter is given the width argparse would give it, found
+    without shutil: argparse makes a formatter for every option it is given (to check its metavar),
+    each of which asks shutil for the terminal's width, and importing shutil (with zlib, bz2 and
+    lzma) would cost every command some 1.5 ms. The commands' parsers are of this class too
+    (``add_subparsers`` makes them of the class of their parent)."""
+
+    def __init__(self, *, formatter_class: type[argparse.HelpFormatter] = argparse.HelpFormatter, **kwargs: Any) -> None:
+        super().__init__(formatter_class=partial(formatter_class, width=_help_width()), **kwargs)
+
+
+def _help_width() -> int:
+    """``shutil.get_terminal_size().columns - 2``, argparse's width, worked out as shutil does it:
+    $COLUMNS, else the width of the terminal under stdout, else 80 columns."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):  # no stdout, or not a terminal
+            columns = 0
+    return (columns or 80) - 2
+
+
 def _session_options(parser: argparse.ArgumentParser, write: bool = True) -> None:
     parser.add_argument("--session", metavar="PATH", help="session file (default: $PIDECK_SESSION, "
                         "else the newest session for this directory, else a new one)")
@@ -506,7 +535,7 @@ def _tools_epilog() -> str:
 # 2 ms to every ``pideck gate``.
 
 
-def _run_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _run_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("run", help="run one slash command line", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Run one slash command line, print each message; exit 0 when all "
                        "are info, 1 otherwise (a write refused on a read-only session: exit 1, the "
@@ -516,7 +545,7 @@ def _run_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_
     p.set_defaults(func=cmd_run)
 
 
-def _tool_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _tool_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("tool", help="call one model tool", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Call one model tool and print its result text (the tool's own "
                        "error texts too, exit 0); exit 1 when the session refused the write (the "
@@ -529,7 +558,7 @@ def _tool_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help
     p.set_defaults(func=cmd_tool)
 
 
-def _inspect_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _inspect_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("inspect", help="print the derived state", description="Print the derived "
                        "state of every primitive without the TUI.")
     _session_options(p, write=False)
@@ -539,7 +568,7 @@ def _inspect_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], h
     p.set_defaults(func=cmd_inspect)
 
 
-def _diff_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _diff_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("diff", help="what changed between two entries",
                        description="Print what was added, removed and changed in work items, decisions, "
                        "the objective, milestones, packets and todos between two entries of a session "
@@ -551,7 +580,7 @@ def _diff_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help
     p.set_defaults(func=cmd_diff)
 
 
-def _gate_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _gate_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("gate", help="run one turn-end settle of the todo gates",
                        description="Run one turn-end settle (what a harness calls when the agent "
                        "stops): print the follow-up on stdout and on stderr and exit 2 when the "
@@ -561,7 +590,7 @@ def _gate_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help
     p.set_defaults(func=cmd_gate, error_status=EXIT_WARNING)
 
 
-def _mcp_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _mcp_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("mcp", help="serve the twelve tools to an agent over MCP (stdio)",
                        description="Serve the twelve model tools over the Model Context Protocol on "
                        "stdin/stdout until stdin closes. With --session or $PIDECK_SESSION every call "
@@ -572,7 +601,7 @@ def _mcp_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_
     p.set_defaults(func=cmd_mcp)
 
 
-def _hook_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _hook_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("hook", help="answer an agent's Stop hook (claude or codex)",
                        description="Read a Stop hook's JSON on stdin and run one turn-end settle of "
                        "the todo gates on the session for its cwd (--session, else $PIDECK_SESSION, "
@@ -584,7 +613,7 @@ def _hook_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help
     p.set_defaults(func=cmd_hook)
 
 
-def _config_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _config_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("config", help="show or set the todo configuration",
                        description="Show or set the [todo] table of the config file "
                        "($PIDECK_CONFIG overrides the path).")
@@ -596,7 +625,7 @@ def _config_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], he
     p.set_defaults(func=cmd_config)
 
 
-def _demo_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _demo_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("demo", help="open the TUI on a generated demo session",
                        description="Write a demo session (every pane populated) to a temp dir and "
                        "open it in the TUI, writable; the message log says its path, so another "
@@ -606,7 +635,7 @@ def _demo_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help
     p.set_defaults(func=cmd_demo, needs_tui=True)
 
 
-def _overview_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _overview_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("overview", help="one row per session: todos, work items, milestones, packets, activity",
                        description="One row per session of this directory (pi's and pideck's, and the "
                        "conversations of Claude Code, Codex and Gemini CLI), the most "
@@ -623,7 +652,7 @@ def _overview_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], 
     p.set_defaults(func=cmd_overview)
 
 
-def _status_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _status_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("status", help="one line: how many sessions and conversations need you, work, wait",
                        description="One short line for a shell prompt or a status bar: how many of this "
                        "directory's sessions and agent conversations are in each state, who needs you "
@@ -633,7 +662,7 @@ def _status_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], he
     p.set_defaults(func=cmd_status)
 
 
-def _watch_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _watch_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("watch", help="one line per change of state, until interrupted",
                        description="Follow who needs you: one line per session and conversation of this "
                        "directory at the start, then one per change of state (needs you, stopped with "
@@ -646,7 +675,7 @@ def _watch_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], hel
     p.set_defaults(func=cmd_watch)
 
 
-def _sessions_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _sessions_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("sessions", help="list sessions for this directory",
                        description="List pi's and pideck's sessions and the conversations of Claude Code, "
                        "Codex and Gemini CLI for this directory, newest first.")
@@ -654,7 +683,7 @@ def _sessions_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], 
     p.set_defaults(func=cmd_sessions)
 
 
-def _install_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], help_lists: bool) -> None:
+def _install_grammar(sub: Subcommands, help_lists: bool) -> None:
     from core.agents import NAMES as AGENT_NAMES
 
     p = sub.add_parser(
@@ -670,7 +699,7 @@ def _install_grammar(sub: argparse._SubParsersAction[argparse.ArgumentParser], h
     p.set_defaults(func=cmd_install)
 
 
-GRAMMARS: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser], bool], None]] = {
+GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "run": _run_grammar,
     "tool": _tool_grammar,
     "inspect": _inspect_grammar,
@@ -695,7 +724,7 @@ def build_parser(*, help_lists: bool = True, commands: Sequence[str] | None = No
     of ``run`` and ``tool`` (it loads their declarations, which ``--version`` does not need).
     ``commands``: build the grammar of these commands alone (None: of all of them), for an argv
     that can reach no other (``commands_reached``); each is built the same either way."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="pideck",
         usage="pideck [--session PATH | PATH] [--new] [--write]\n       pideck --overview\n       pideck COMMAND [options]",
         description="A live deck for a coding agent's declared state, kept in a pi session log. "
@@ -711,9 +740,8 @@ def build_parser(*, help_lists: bool = True, commands: Sequence[str] | None = No
 
 
 def build_tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="pideck",
-                                     usage="pideck [--session PATH | PATH] [--new] [--write] | pideck --overview",
-                                     description="Open the TUI.")
+    parser = _Parser(prog="pideck", usage="pideck [--session PATH | PATH] [--new] [--write] | pideck --overview",
+                     description="Open the TUI.")
     parser.add_argument("path", metavar="PATH", nargs="?", help="session file, or a directory: its newest "
                         "session (default: as --session)")
     _session_options(parser)

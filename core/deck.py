@@ -8,8 +8,7 @@ It is not thread-safe: a front end uses it from one thread at a time (the TUI fr
 from __future__ import annotations
 
 from contextlib import nullcontext
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar, Union
+from typing import TYPE_CHECKING, Any, Callable, Generic, Sequence, TypeVar
 
 from core import verdicts
 from core.adapters import agent_handoff, agent_progress, agent_state
@@ -18,6 +17,7 @@ from core.adapters.host import Notice, ToolResult
 from core.clock import wall_clock_ms
 from core.session.errors import PI_SESSION_READ_ONLY, ReadOnlySession, StaleState
 from core.session.interface import WritableLog
+from core.slotted import Slotted
 from core.todo.adapter import TodoAdapter
 
 if TYPE_CHECKING:
@@ -39,20 +39,25 @@ ALL_PARTS = frozenset({STATE, PROGRESS, HANDOFF, TODO})
 
 L = TypeVar("L", bound=WritableLog)
 _R = TypeVar("_R")
-Primitive = Union["AgentStateAdapter", "AgentProgressAdapter", "AgentHandoffAdapter"]
-_P = TypeVar("_P", "AgentStateAdapter", "AgentProgressAdapter", "AgentHandoffAdapter")
+if TYPE_CHECKING:  # (annotations only: at run time typing would compile each name, core/slotted.py)
+    Primitive = AgentStateAdapter | AgentProgressAdapter | AgentHandoffAdapter
+    _P = TypeVar("_P", AgentStateAdapter, AgentProgressAdapter, AgentHandoffAdapter)
 
 
-@dataclass(frozen=True)
-class DeckChange:
+class DeckChange(Slotted):
     """What changed since the Deck last reported: taken in from other writers, or appended by the
-    Deck's own commands and tool calls."""
+    Deck's own commands and tool calls. (A plain class, not a NamedTuple, as the annotations of
+    this module are strings: core/slotted.py. ``replace`` makes a changed copy.)"""
 
-    parts: frozenset[str]  # which of ALL_PARTS must be drawn again
-    new_entries: int = 0
-    reset: bool = False  # the file was truncated, replaced or rewritten: everything was re-read
-    branch_switched: bool = False  # a new leaf that is not a descendant of the old one
-    followups: tuple[str, ...] = ()  # idle nudges the todo machine sent while taking entries in
+    __slots__ = ("parts", "new_entries", "reset", "branch_switched", "followups")
+
+    def __init__(self, parts: frozenset[str], new_entries: int = 0, reset: bool = False, branch_switched: bool = False,
+                 followups: tuple[str, ...] = ()) -> None:
+        self.parts = parts  # which of ALL_PARTS must be drawn again
+        self.new_entries = new_entries
+        self.reset = reset  # the file was truncated, replaced or rewritten: everything was re-read
+        self.branch_switched = branch_switched  # a new leaf that is not a descendant of the old one
+        self.followups = followups  # idle nudges the todo machine sent while taking entries in
 
 
 class Deck(Generic[L]):
@@ -297,15 +302,17 @@ class Deck(Generic[L]):
             self.log.append_custom(verdicts.ENTRY_TYPE, verdicts.verdict_data(verdict, via))
 
 
-@dataclass
 class _Pending:
     """What changed since the last ``DeckChange`` was handed out."""
 
-    parts: frozenset[str] = frozenset()
-    new_entries: int = 0
-    reset: bool = False
-    branch_switched: bool = False
-    followups: list[str] = field(default_factory=list)
+    __slots__ = ("parts", "new_entries", "reset", "branch_switched", "followups")
+
+    def __init__(self) -> None:
+        self.parts: frozenset[str] = frozenset()
+        self.new_entries = 0
+        self.reset = False
+        self.branch_switched = False
+        self.followups: list[str] = []
 
     def report(self) -> DeckChange | None:
         if not (self.parts or self.new_entries or self.reset or self.followups):

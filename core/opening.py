@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -22,14 +21,16 @@ KINDS = ("pi", "pideck", *AGENT_KINDS)
 """Every kind ``prefer`` may name."""
 
 
-@dataclass
 class Opened:
     """A session's Deck and what the person should be told about opening it."""
 
-    deck: Deck[SessionLog]
-    warnings: list[str] = field(default_factory=list)
-    why: str | None = None
-    """Why this session was opened, when nothing named it (``default_choice``)."""
+    __slots__ = ("deck", "warnings", "why")
+
+    def __init__(self, deck: Deck[SessionLog], warnings: list[str] | None = None, why: str | None = None) -> None:
+        self.deck = deck
+        self.warnings: list[str] = [] if warnings is None else warnings
+        self.why = why
+        """Why this session was opened, when nothing named it (``default_choice``)."""
 
 
 def choose_session(

@@ -101,7 +101,7 @@ def filtered_strip(view: DeckView, todos: list[TodoItem], max_lines: int) -> tup
     every = view.todo_state.todos
     if not every:
         return ()
-    kept = strip_lines(dataclasses.replace(view.todo_state, todos=todos), list(view.targets), max_lines)
+    kept = strip_lines(view.todo_state.replace(todos=todos), list(view.targets), max_lines)
     # the view's own header when it has one: it may carry an alert (core/view.py with_alert)
     header = view.strip[0] if view.strip else strip_lines(view.todo_state, list(view.targets), 1)[0]
     hidden = len(every) - len(todos)

@@ -12,10 +12,11 @@ append (a read-only session) is not an input error, so it propagates to the host
 changed.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: ``Outcome`` is a NamedTuple, not a frozen dataclass,
+# because inspect, run and tool load this module and dataclasses costs them some 5 ms; typing would
+# compile a NamedTuple's string annotations: core/slotted.py.)
 
-from dataclasses import dataclass
-from typing import Any, Callable, Generic, Iterable, Mapping, Protocol, TypeVar
+from typing import Any, Callable, Generic, Iterable, Mapping, NamedTuple, Protocol, TypeVar
 
 from core.adapters.host import AppendCustom, Notice
 
@@ -26,13 +27,15 @@ R = TypeVar("R")
 Entries = Iterable[Mapping[str, Any]]
 
 
-@dataclass(frozen=True)
-class Outcome(Generic[R, S]):
+class Outcome(NamedTuple, Generic[R, S]):
     """What a command or a tool call decided, before anything is written: ``reply`` (a command's
-    notices, a tool's result) and the whole new ``state`` to persist, None when nothing changed."""
+    notices, a tool's result) and the whole new ``state`` to persist, None when nothing changed.
+    ``verdict`` is a judge's (Agent Progress keeps the last one: its ``controller.py``), None for
+    every other outcome."""
 
     reply: R
     state: S | None = None
+    verdict: dict[str, Any] | None = None
 
 
 class Mutation(Protocol[S_co]):

@@ -9,7 +9,7 @@ from core.adapters.base import Adapter
 from core.adapters.host import Notice, ToolDef, ToolResult
 from core.jsutil import ANY, NON_WS, js_trim, js_trim_start
 
-_COMMAND_LINE = re.compile(f"/({NON_WS}+)({ANY}*)")
+_COMMAND_LINE = f"/({NON_WS}+)({ANY}*)"  # (compiled by re at its first use and kept: a tool call needs none)
 
 
 class UnknownTool(LookupError):
@@ -39,7 +39,7 @@ class Dispatcher:
     def run_line(self, line: str) -> list[Notice]:
         """Run ``/<command> <args>``. Everything after the command name is passed on as ``args``
         (trailing whitespace and newlines kept, as pi does)."""
-        m = _COMMAND_LINE.fullmatch(js_trim_start(line))
+        m = re.fullmatch(_COMMAND_LINE, js_trim_start(line))
         if m is None:
             return [Notice(f"Not a command: {js_trim(line)!r}. {self._known_commands()}", "warning")]
         name, args = m.group(1), m.group(2)

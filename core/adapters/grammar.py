@@ -5,7 +5,8 @@ line's completion, the palette, the help screen and ``pideck run --help`` all re
 declarations through ``core.registry``, so adding a sub-command touches one place.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typing would compile the string annotations of the
+# NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
 from enum import Enum
 from typing import NamedTuple

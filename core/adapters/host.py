@@ -10,7 +10,9 @@ dataclass costs its import the compiling of six generated methods (a NamedTuple'
 a tenth of the time). ``tests/cli/test_command_imports.py`` keeps ``pideck gate``'s imports in view.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations`` here: typing would compile the string annotations of
+# the NamedTuples below, and the first compile() of a process costs every command ~1 ms; see
+# core/slotted.py.)
 
 from typing import Any, Callable, Iterable, Literal, Mapping, NamedTuple
 

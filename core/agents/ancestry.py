@@ -35,7 +35,9 @@ LEVELS = 4
 """How many processes up to look: the agent itself, or a shell or launcher (``uv run``, ``sh -c``)
 between it and pideck."""
 
-_ROLLOUT = re.compile(r"rollout-.+-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl")
+_ROLLOUT = r"rollout-.+-([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\.jsonl"
+"""A Codex rollout's file name (a pattern: re compiles it at its first use and keeps it, so
+``pideck tool`` pays nothing for it unless a Codex process is above it)."""
 
 
 def _stat_fields(pid: int, proc: Path) -> list[str] | None:
@@ -116,7 +118,7 @@ def codex_conversation(pid: int, proc: Path | None = None) -> Conversation | Non
             target = os.readlink(folder / name)
         except OSError:
             continue
-        match = _ROLLOUT.fullmatch(os.path.basename(target))
+        match = re.fullmatch(_ROLLOUT, os.path.basename(target))
         if match is not None and os.path.isabs(target):
             try:
                 found.append((os.stat(target).st_mtime, target, match.group(1)))

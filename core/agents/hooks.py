@@ -12,12 +12,13 @@ report without keeping the agent going (exit 2 would mean "block, the reason is 
 Start-up matters here: this runs at every turn's end, so it imports no more than a settle needs.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: ``HookEvent`` is a NamedTuple, not a frozen dataclass,
+# which would load dataclasses (some 5 ms), and typing would compile a NamedTuple's string
+# annotations: core/slotted.py.)
 
 import json
 import os
-from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, NamedTuple, TextIO
 
 from core.conversations.binding import Conversation
 
@@ -37,8 +38,7 @@ class HookInputError(ValueError):
     """Hook input pideck cannot read: not JSON, not an object, or an event without its fields."""
 
 
-@dataclass(frozen=True)
-class HookEvent:
+class HookEvent(NamedTuple):
     """The fields of a hook input that pideck uses (a Stop, SubagentStop, SessionStart or
     SessionEnd; ``stop_hook_active`` is False but on a Stop)."""
 

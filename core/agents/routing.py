@@ -6,18 +6,18 @@ this process (``ancestry.py``), made at its first call; else the newest pideck s
 directory that belongs to no conversation, or a new one. pi's sessions are never chosen by default: pi's files refuse writes.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: ``Route`` is a NamedTuple, not a frozen dataclass,
+# which would load dataclasses (some 5 ms) for ``pideck tool``, and typing would compile a
+# NamedTuple's string annotations: core/slotted.py.)
 
 import os
-from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from core.agents.ancestry import find_conversation
 from core.conversations.binding import Conversation, session_for
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(NamedTuple):
     """Where calls go: a file (``path``), or None for the newest pideck session of the directory
     (a new one when it has none), and the reason in a person's words."""
 

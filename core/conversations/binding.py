@@ -18,7 +18,8 @@ Every lookup or creation takes the binding's lock, so two front ends of one conv
 server and a hook) that need the session at the same moment make one session, not two.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typing would compile the string annotations of the
+# NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
 import contextlib
 import json
@@ -40,7 +41,7 @@ AGENTS = ("claude", "codex")
 """The agents whose conversations get a pideck session: the two whose hooks and MCP server pideck
 can tell apart by conversation."""
 
-_PLAIN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+_PLAIN_ID = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"  # (a pattern: re compiles it at its first use and keeps it)
 
 
 class Conversation(NamedTuple):
@@ -75,7 +76,7 @@ def bindings_dir() -> Path:
 def file_name(value: str) -> str:
     """A file name for an id: the id itself when it is plain (the agents' ids are UUIDs), else a
     digest, so no id can name a path outside the folder."""
-    if _PLAIN_ID.fullmatch(value) and value not in (".", ".."):
+    if re.fullmatch(_PLAIN_ID, value) and value not in (".", ".."):
         return value
     import hashlib  # (here: reading a session's conversation needs none)
 

@@ -33,7 +33,7 @@ from .index import EntryIndex
 from .tail import Tailer
 from .writer import Clock, IdFactory, iso_timestamp, serialise, unique_id, write_all
 
-Build = Callable[[str, "str | None", str], dict[str, Any]]
+Build = Callable[[str, str | None, str], dict[str, Any]]
 """``build(id, parentId, timestamp)``: the entry to append."""
 
 

@@ -21,7 +21,7 @@ from .records import EntryRecord, Records
 FORK_REACH = 256
 """How far back from the leaf a new entry's parent is looked for on the branch (see ``follow_leaf``)."""
 
-Wanted = Callable[["str | None", "str | None", "str | None", "str | None"], bool]
+Wanted = Callable[[str | None, str | None, str | None, str | None], bool]
 """``wanted(type, customType, role, toolName)``: picks entries by what the index knows of them."""
 
 Picked = tuple[list[tuple[int, Kind, int]], int, Callable[[int], EntryRecord], "EntryRecord | None"]

@@ -9,7 +9,9 @@
   considers them when asked (``agents=True``).
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations`` here: typing would compile the string annotations of
+# the NamedTuples below, and the first compile() of a process costs every command ~1 ms; see
+# core/slotted.py.)
 
 import os
 import re

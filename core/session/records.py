@@ -9,12 +9,13 @@ identity) while a big session that nobody browses costs no objects at all.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Iterator, overload
+from typing import TYPE_CHECKING, Any, Callable, Iterator, overload
 
 from .index import EntryIndex
 from .parse import ENTRY_TYPES
 
-Loader = Callable[["EntryRecord"], dict[str, Any]]
+if TYPE_CHECKING:  # (annotations only: at run time typing would compile the forward reference, core/slotted.py)
+    Loader = Callable[["EntryRecord"], dict[str, Any]]
 _NOT_INDEXED = object()
 
 

@@ -7,7 +7,6 @@ stale state.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
 from pathlib import Path
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -55,14 +54,17 @@ FOLD_FORMAT = 1
 version of pideck, or under another configuration, is never resumed."""
 
 
-@dataclass
 class _Fold:
     """The resumable replay of the current branch and where it stopped."""
 
-    config: TodoConfig
-    replayer: Replayer
-    anchor: Mapping[str, Any] | None  # the last branch entry fed
-    result: Replay | None
+    __slots__ = ("config", "replayer", "anchor", "result")
+
+    def __init__(self, config: TodoConfig, replayer: Replayer, anchor: Mapping[str, Any] | None,
+                 result: Replay | None) -> None:
+        self.config = config
+        self.replayer = replayer
+        self.anchor = anchor  # the last branch entry fed
+        self.result = result
 
     @property
     def count(self) -> int:
@@ -121,7 +123,7 @@ class TodoAdapter:
 
     def _fold_key(self) -> dict[str, Any]:
         """What a kept fold must have been made under to be resumed."""
-        return {"pideck": __version__, "format": FOLD_FORMAT, "config": asdict(self.config)}
+        return {"pideck": __version__, "format": FOLD_FORMAT, "config": self.config._asdict()}
 
     def _kept_fold(self) -> _Fold | None:
         """The fold kept with the log's saved index by an earlier run, when it still applies:

@@ -6,13 +6,15 @@ written (docs/session-format.md#durability).
 The calibration numbers are deliberately not keys here.
 """
 
-from __future__ import annotations
+# The tables are NamedTuples (immutable; ``_replace`` makes a changed copy), not frozen dataclasses:
+# every command loads this module (core/slotted.py). No ``from __future__ import annotations`` here:
+# typing would compile the tables' string annotations, and the first compile() of a process costs
+# every command ~1 ms.
 
 import json
 import os
-from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from core.session.discovery import pi_agent_dir
 from core.session.files import read_small_file, write_private_file
@@ -21,8 +23,7 @@ from core.todo.constants import DEFAULT_MAX_ATTEMPTS, DEFAULT_MAX_OBSERVATIONS
 _AT_LEAST_ONE = ("widget_max_lines", "watchdog_tick_ms", "max_gate_observations")
 
 
-@dataclass(frozen=True)
-class TodoConfig:
+class TodoConfig(NamedTuple):
     """Every value is checked by ``check_value`` before a config is made from it."""
 
     enabled: bool = True
@@ -43,8 +44,7 @@ class TodoConfig:
     empty (docs/mcp-and-hooks.md#the-agents-own-plan)."""
 
 
-@dataclass(frozen=True)
-class TuiConfig:
+class TuiConfig(NamedTuple):
     """The terminal app's own settings (the app writes ``theme`` when the person picks one)."""
 
     theme: str = "textual-dark"
@@ -63,8 +63,7 @@ class TuiConfig:
 TERMINAL_CHOICES = ("auto", "osc9", "osc777", "osc99", "off")
 
 
-@dataclass(frozen=True)
-class NotifyConfig:
+class NotifyConfig(NamedTuple):
     """When and how the app tells the person that a session or conversation needs them
     (docs/notifications.md): on a change into one of the states switched on here, by the channels
     switched on here, at most as often as the limits say."""
@@ -85,8 +84,7 @@ class NotifyConfig:
     per_minute: int = 6  # at most this many notifications in any minute, all together (0: no cap)
 
 
-@dataclass(frozen=True)
-class SessionConfig:
+class SessionConfig(NamedTuple):
     """How pideck writes session files (docs/session-format.md#durability)."""
 
     sync: str = "data"
@@ -96,12 +94,12 @@ class SessionConfig:
 
 
 TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig, "session": SessionConfig}
-_TABLE_DEFAULTS = {name: asdict(model()) for name, model in TABLES.items()}
+_TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
 _CHOICES = {("tui", "watchdog"): ("own", "all", "off"),
             ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini"),
             ("notify", "terminal"): TERMINAL_CHOICES,
             ("session", "sync"): ("data", "off")}
-KEYS = tuple(f.name for f in fields(TodoConfig))
+KEYS = TodoConfig._fields
 _DEFAULTS = _TABLE_DEFAULTS["todo"]
 
 
@@ -290,7 +288,7 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConf
     # the effective values: the table holds every key and wins over pi-jtodo's JSON, so writing
     # defaults for the keys not being set would silently undo what the JSON set
     current = load_config(path)[0] if table == "todo" else load_table(table, path)[0]
-    values = {**asdict(current), key: value}
+    values = {**current._asdict(), key: value}
     document[table] = values
     # a new file beside the old one, renamed over it: a failed write never leaves half a config
     # (the rename goes to where a symbolic link points, so a linked dotfile stays linked)
@@ -310,11 +308,11 @@ def show_config(path: Path | None = None) -> str:
     import tomli_w
 
     config, warnings = load_config(path)
-    tables = {"todo": asdict(config)}
+    tables = {"todo": config._asdict()}
     for name in TABLES:
         if name != "todo":
             table, table_warnings = load_table(name, path)
-            tables[name] = asdict(table)
+            tables[name] = table._asdict()
             warnings += table_warnings
     lines = [f"# {path or config_path()}"]
     lines += [f"# warning: {w}" for w in warnings]

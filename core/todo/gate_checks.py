@@ -1,7 +1,9 @@
 """Turn-end checks over the list: confidence summary, spikes, the signature
 (docs/todo-gates.md#confidence-summary-spikes-and-the-signature)."""
 
-from __future__ import annotations
+# (No ``from __future__ import annotations`` here: typing would compile the string annotations of
+# the NamedTuples below, and the first compile() of a process costs every command ~1 ms; see
+# core/slotted.py.)
 
 import json
 from typing import NamedTuple

@@ -6,8 +6,6 @@ value per score, and only when it differs from the last one.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from core.todo.model import TodoItem, last_by_id
 
 
@@ -33,5 +31,5 @@ def merge_confidence_history(previous: list[TodoItem], todos: list[TodoItem]) ->
         if prev is not None and not history:
             history = record_score_observation(history, _observed(prev))
         history = record_score_observation(history, _observed(item))
-        merged.append(replace(item, confidence_history=history))
+        merged.append(item.replace(confidence_history=history))
     return merged

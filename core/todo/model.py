@@ -3,15 +3,16 @@
 Status and priority are stored as plain strings because restored foreign data may hold values
 outside the enums (an unknown status counts as open); writes are checked against the enums.
 Every value is checked before an item is made (``validate.py`` for writes, ``restore.py`` for the
-log), so the classes are plain dataclasses: no validation library is loaded to hold them.
+log), so the classes only hold values: no validation library is loaded to hold them, nor the
+dataclasses module (``core/slotted.py``: every ``pideck gate`` folds a todo list).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from core.jsutil import is_blank, js_trim
+from core.slotted import Slotted
 
 STATUSES = ("pending", "in_progress", "completed", "cancelled")
 PRIORITIES = ("high", "medium", "low")
@@ -27,11 +28,15 @@ _JSON_NAMES = {"active_form": "activeForm", "blocked_by": "blockedBy"}
 """Fields an agent's own plan tool gives an item, under the names the agents use."""
 
 
-class _JsonFields:
+class _JsonFields(Slotted):
+    """An item, the plan or a goal (a history left out, or None, is a new empty list)."""
+
+    __slots__: tuple[str, ...] = ()
+
     def to_json(self) -> dict[str, Any]:
         """Fields in declaration order; None values and empty histories are left out."""
         out = {}
-        for key in self.__dataclass_fields__:  # type: ignore[attr-defined]
+        for key in self.__slots__:  # (not ``fields()``: a 500-item list is serialised often)
             value = getattr(self, key)
             if value is None or (key in _HISTORY_KEYS and not value):
                 continue
@@ -39,57 +44,79 @@ class _JsonFields:
         return out
 
 
-@dataclass
 class TodoItem(_JsonFields):
     """One todo. An item of an agent's own plan (docs/agent-conversations.md) has no priority and
     no scores, and may carry what the agent's tool gave it: the in-progress wording, a
     description, the ids of the items it blocks and of those it waits for."""
 
-    content: str
-    status: str
-    priority: str | None
-    id: str
-    group: str | None = None
-    confidence: int | None = None
-    completion_confidence: int | None = None
-    confidence_history: list[int] = field(default_factory=list)
-    active_form: str | None = None
-    description: str | None = None
-    blocks: list[str] | None = None
-    blocked_by: list[str] | None = None
+    __slots__ = ("content", "status", "priority", "id", "group", "confidence", "completion_confidence",
+                 "confidence_history", "active_form", "description", "blocks", "blocked_by")
+
+    def __init__(self, content: str, status: str, priority: str | None, id: str, group: str | None = None,
+                 confidence: int | None = None, completion_confidence: int | None = None,
+                 confidence_history: list[int] | None = None, active_form: str | None = None,
+                 description: str | None = None, blocks: list[str] | None = None,
+                 blocked_by: list[str] | None = None) -> None:
+        self.content = content
+        self.status = status
+        self.priority = priority
+        self.id = id
+        self.group = group
+        self.confidence = confidence
+        self.completion_confidence = completion_confidence
+        self.confidence_history: list[int] = [] if confidence_history is None else confidence_history
+        self.active_form = active_form
+        self.description = description
+        self.blocks = blocks
+        self.blocked_by = blocked_by
 
 
-@dataclass
 class TodoPlan(_JsonFields):
     """The plan: what the user wants, and how well the agent says it understands it."""
 
-    user_intention: str | None = None
-    understands_user_intent: int | None = None
-    understands_user_intent_history: list[int] = field(default_factory=list)
+    __slots__ = ("user_intention", "understands_user_intent", "understands_user_intent_history")
+
+    def __init__(self, user_intention: str | None = None, understands_user_intent: int | None = None,
+                 understands_user_intent_history: list[int] | None = None) -> None:
+        self.user_intention = user_intention
+        self.understands_user_intent = understands_user_intent
+        self.understands_user_intent_history: list[int] = (
+            [] if understands_user_intent_history is None else understands_user_intent_history)
 
 
-@dataclass
 class TodoGoal(_JsonFields):
     """One group's goal-level assessments: its closed feedback loop and end-to-end ownership."""
 
-    group: str | None = None
-    closed_feedback_loop: int | None = None
-    closed_feedback_loop_history: list[int] = field(default_factory=list)
-    feedback_loop: str | None = None
-    end_to_end_ownership: int | None = None
-    end_to_end_ownership_history: list[int] = field(default_factory=list)
+    __slots__ = ("group", "closed_feedback_loop", "closed_feedback_loop_history", "feedback_loop",
+                 "end_to_end_ownership", "end_to_end_ownership_history")
+
+    def __init__(self, group: str | None = None, closed_feedback_loop: int | None = None,
+                 closed_feedback_loop_history: list[int] | None = None, feedback_loop: str | None = None,
+                 end_to_end_ownership: int | None = None,
+                 end_to_end_ownership_history: list[int] | None = None) -> None:
+        self.group = group
+        self.closed_feedback_loop = closed_feedback_loop
+        self.closed_feedback_loop_history: list[int] = (
+            [] if closed_feedback_loop_history is None else closed_feedback_loop_history)
+        self.feedback_loop = feedback_loop
+        self.end_to_end_ownership = end_to_end_ownership
+        self.end_to_end_ownership_history: list[int] = (
+            [] if end_to_end_ownership_history is None else end_to_end_ownership_history)
 
 
-@dataclass
-class TodoState:
-    """The whole todo state: the items, the plan and the goals."""
+class TodoState(Slotted):
+    """The whole todo state: the items, the plan and the goals (left out: none, an empty plan)."""
 
-    todos: list[TodoItem] = field(default_factory=list)
-    plan: TodoPlan = field(default_factory=TodoPlan)
-    goals: list[TodoGoal] = field(default_factory=list)
-    agent_plan: dict[str, Any] | None = None
-    """Set when the list is an agent's own plan: ``agent`` (claude, codex, gemini), the plan
-    ``tool``, the ``noun`` an item is called by, and the agent's ``explanation`` where it gave one."""
+    __slots__ = ("todos", "plan", "goals", "agent_plan")
+
+    def __init__(self, todos: list[TodoItem] | None = None, plan: TodoPlan | None = None,
+                 goals: list[TodoGoal] | None = None, agent_plan: dict[str, Any] | None = None) -> None:
+        self.todos: list[TodoItem] = [] if todos is None else todos
+        self.plan = TodoPlan() if plan is None else plan
+        self.goals: list[TodoGoal] = [] if goals is None else goals
+        self.agent_plan = agent_plan
+        """Set when the list is an agent's own plan: ``agent`` (claude, codex, gemini), the plan
+        ``tool``, the ``noun`` an item is called by, and the agent's ``explanation`` where it gave one."""
 
     def to_json(self) -> dict[str, Any]:
         out = {

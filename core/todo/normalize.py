@@ -6,7 +6,6 @@ leaves the rest for validation to reject.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 from typing import Any
@@ -79,6 +78,8 @@ def _take_legacy(d: dict[str, Any], canonical: str, *legacy: str) -> None:
 
 def normalise_input(params: Any) -> Any:
     """Returns a normalised copy with only ``todos``/``plan``/``goals`` (nulls dropped)."""
+    import copy  # (here: the turn-end fold loads this module for ``holds_write``, and copy loads weakref)
+
     if not isinstance(params, dict):
         return params
     out: dict[str, Any] = {}

@@ -1,7 +1,9 @@
 """Turn-scoped weak points recorded at each accepted write
 (docs/todo-gates.md#observations-and-the-severe-intent-nudge)."""
 
-from __future__ import annotations
+# (No ``from __future__ import annotations`` here: typing would compile the string annotations of
+# the NamedTuples below, and the first compile() of a process costs every command ~1 ms; see
+# core/slotted.py.)
 
 from typing import NamedTuple
 

@@ -7,14 +7,13 @@ switch yields exactly what the live machine had at that point.
 
 from __future__ import annotations
 
-import copy
 import re
-from dataclasses import asdict, dataclass, field, replace
 from datetime import datetime
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from core.session.records import EntryRecord
+from core.slotted import Slotted
 from core.todo import constants as c
 from core.todo.gate_checks import signature
 from core.todo.model import TodoState
@@ -28,19 +27,26 @@ _POKE_RE = re.compile(  # JavaScript's \d is [0-9]
 CYCLE_WARNING = 'pi-jtodo: ignored a pi-jtodo/cycle entry without a boolean "armed".'
 
 
-@dataclass
-class CycleFlags:
-    """The turn-end machine's flags, replayed from the cycle entries and follow-ups."""
+class CycleFlags(Slotted):
+    """The turn-end machine's flags, replayed from the cycle entries and follow-ups. (This and
+    ``Replay`` are plain classes, as the todo model is: ``core/slotted.py``.)"""
 
-    armed: bool
-    digest_delivered: bool = False
-    spike_challenged: bool = False
-    attempts: int = 0
-    last_signature: list[str] | None = None
-    poke_state: dict[str, Any] | None = None
-    unchanged_settles: int = 0
-    targets: list[str] = field(default_factory=list)
-    last_disarm_reason: str | None = None
+    __slots__ = ("armed", "digest_delivered", "spike_challenged", "attempts", "last_signature", "poke_state",
+                 "unchanged_settles", "targets", "last_disarm_reason")
+
+    def __init__(self, armed: bool, digest_delivered: bool = False, spike_challenged: bool = False,
+                 attempts: int = 0, last_signature: list[str] | None = None,
+                 poke_state: dict[str, Any] | None = None, unchanged_settles: int = 0,
+                 targets: list[str] | None = None, last_disarm_reason: str | None = None) -> None:
+        self.armed = armed
+        self.digest_delivered = digest_delivered
+        self.spike_challenged = spike_challenged
+        self.attempts = attempts
+        self.last_signature = last_signature
+        self.poke_state = poke_state
+        self.unchanged_settles = unchanged_settles
+        self.targets: list[str] = [] if targets is None else targets
+        self.last_disarm_reason = last_disarm_reason
 
     def reset(self) -> None:
         self.digest_delivered = False
@@ -64,20 +70,25 @@ class CycleFlags:
         }
 
 
-@dataclass
-class Replay:
+class Replay(Slotted):
     """Everything the turn-end machine and the views need, derived from one branch."""
 
-    state: TodoState
-    flags: CycleFlags
-    observations: list[Observation]
-    warnings: list[str]
-    dead_watchdog_pokes: int  # watchdog follow-ups since the last activity or cycle entry
-    assistant_turns_since_write: int  # since the newest todo write or nudge
-    newest_entry_ms: int | None
-    entry_count: int
-    # the branch holds a todo state candidate, valid or not (docs/todo-replay.md#restoring-the-todo-state)
-    has_candidate: bool = False
+    __slots__ = ("state", "flags", "observations", "warnings", "dead_watchdog_pokes", "assistant_turns_since_write",
+                 "newest_entry_ms", "entry_count", "has_candidate")
+
+    def __init__(self, state: TodoState, flags: CycleFlags, observations: list[Observation], warnings: list[str],
+                 dead_watchdog_pokes: int, assistant_turns_since_write: int, newest_entry_ms: int | None,
+                 entry_count: int, has_candidate: bool = False) -> None:
+        self.state = state
+        self.flags = flags
+        self.observations = observations
+        self.warnings = warnings
+        self.dead_watchdog_pokes = dead_watchdog_pokes  # watchdog follow-ups since the last activity or cycle entry
+        self.assistant_turns_since_write = assistant_turns_since_write  # since the newest todo write or nudge
+        self.newest_entry_ms = newest_entry_ms
+        self.entry_count = entry_count
+        # the branch holds a todo state candidate, valid or not (docs/todo-replay.md#restoring-the-todo-state)
+        self.has_candidate = has_candidate
 
 
 def timestamp_ms(entry: Mapping[str, Any]) -> int | None:
@@ -169,8 +180,10 @@ class _Walker:
     def fork(self) -> _Walker:
         """A copy that shares nothing the fold changes in place (the state and the observation
         list are replaced, never changed, so they are shared)."""
+        import copy  # (here: a fold of a small session is never forked, and copy loads weakref)
+
         twin = copy.copy(self)
-        twin.flags = replace(self.flags, targets=list(self.flags.targets))
+        twin.flags = self.flags.replace(targets=list(self.flags.targets))
         twin.warnings = list(self.warnings)
         twin.assistants = list(self.assistants)
         return twin
@@ -358,9 +371,11 @@ class Replayer:
     def dump(self) -> dict[str, Any]:
         """What ``restore`` needs to carry on where this fold stopped (JSON), apart from where
         it stopped: the log keeps that (the branch prefix the fold covers, and its last entry)."""
+        import copy  # (here: a small session keeps no index, so its fold is never dumped)
+
         w = self._walker
         return {
-            "state": w.state.to_json(), "flags": asdict(w.flags),
+            "state": w.state.to_json(), "flags": copy.deepcopy(w.flags.fields()),
             "observations": [[o.kind, o.group, o.score] for o in w.observations],
             "warnings": w.warnings, "invalid": w.invalid, "dead": w.dead, "turns": w.turns,
             "candidate": w.seen_candidate,
@@ -414,7 +429,7 @@ class Replayer:
             warnings.append(c.RESTORE_WARNING)
         return Replay(
             state=w.state,
-            flags=replace(w.flags, targets=list(w.flags.targets)),
+            flags=w.flags.replace(targets=list(w.flags.targets)),
             observations=list(w.observations),
             warnings=warnings,
             dead_watchdog_pokes=w.dead,

@@ -5,7 +5,9 @@ Each function looks at a Replay and returns the Step to take; the adapter append
 decision pure makes "replay equals live" hold by construction.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations`` here: typing would compile the string annotations of
+# the NamedTuples below, and the first compile() of a process costs every command ~1 ms; see
+# core/slotted.py.)
 
 from typing import NamedTuple
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from core.todo.changes import changes_line
@@ -52,7 +52,7 @@ def apply_todo_call(stored: TodoState, params: Any) -> TodoCallResult:
     if incoming.todos is not None:
         todos = merge_items(previous, incoming.todos)
     else:
-        todos = [replace(t) for t in previous]
+        todos = [t.replace() for t in previous]
     todos = merge_confidence_history(previous, todos)
     goals = merge_goals(stored.goals, incoming.goals)
     plan = merge_plan(stored.plan, incoming.plan)

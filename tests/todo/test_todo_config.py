@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -93,7 +92,7 @@ def test_config_set_keeps_the_values_read_from_the_pi_jtodo_json(tmp_path, monke
     set_config_value("widget_max_lines", "8", toml_path)
     after, warnings = load_config(toml_path)
     assert warnings == []
-    assert after == replace(before, widget_max_lines=8)
+    assert after == before._replace(widget_max_lines=8)
 
 
 # Hostile config paths (issue 9, item 9): never read without end, never hang, never half written.

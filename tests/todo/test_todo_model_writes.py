@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 
-from dataclasses import replace
-
 from todo_helpers import item, todo_state
 
 from core.todo.constants import INTENT_CONTINUATION, OWNERSHIP_CONTINUATION
@@ -193,7 +191,7 @@ def test_A15_grandfathering_cancelled_and_progress_moves():
         {"todos": [item("a", "completed", group="g")],
          "goals": [{"group": "g", "end_to_end_ownership": 97}]},
     ).state
-    done = replace(done, goals=[])
+    done = done.replace(goals=[])
     assert apply_todo_call(done, {"todos": [item("a", "completed", group="g")]}).outcome == "accepted"
     stored = run({"todos": [item("a", group="g"), item("b", group="g")]}).state
     r = apply_todo_call(stored, {"todos": [item("a", "completed"), item("b", "cancelled")]})

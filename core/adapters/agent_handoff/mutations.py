@@ -4,7 +4,8 @@ Inputs are never modified and results never alias them, so the adapter can persi
 state as is and "append only on change" is a single ``if result.changed``.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typing would compile the string annotations of the
+# NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
 import copy
 from typing import Any, Literal, NamedTuple

@@ -10,7 +10,6 @@ if any, was appended: a refused append leaves them as they were.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from core.adapters.controller import Controller, Outcome, changed_state
@@ -20,16 +19,10 @@ from .mutations import Judgment, State
 R = TypeVar("R")
 
 
-@dataclass(frozen=True)
-class Judged(Outcome[R, State]):
-    """The outcome of a judge that succeeded: also its ``verdict``."""
-
-    verdict: dict[str, Any] = field(default_factory=dict, kw_only=True)
-
-
-def judged(judgment: Judgment, reply: R) -> Judged[R]:
-    """The outcome of a judgment: its state when the baseline was set or grew, and its verdict."""
-    return Judged(reply, changed_state(judgment), verdict=judgment.verdict)
+def judged(judgment: Judgment, reply: R) -> Outcome[R, State]:
+    """The outcome of a judge that succeeded: its state when the baseline was set or grew, and its
+    verdict (an outcome with one is a judged one)."""
+    return Outcome(reply, changed_state(judgment), judgment.verdict)
 
 
 class ProgressController(Controller[State]):
@@ -40,7 +33,7 @@ class ProgressController(Controller[State]):
 
     def settle(self, outcome: Outcome[R, State]) -> R:
         reply = super().settle(outcome)
-        if isinstance(outcome, Judged):
+        if outcome.verdict is not None:
             self.last_verdict = copy.deepcopy(outcome.verdict)
             self.judged += 1
         return reply

@@ -1,7 +1,8 @@
 """``add`` and ``withdraw`` of one milestone, as the command and the tools both run them: the
 core's mutation and the verbatim texts that answer it (``mutations.py``, ``messages.py``)."""
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typing would compile the string annotations of the
+# NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
 from collections.abc import Callable
 from typing import Any, NamedTuple

@@ -6,7 +6,8 @@ Nothing here mutates its argument; every returned state is new, so the caller ap
 when ``changed`` is true.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typing would compile the string annotations of the
+# NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
 from typing import Any, Literal, NamedTuple
 

@@ -24,8 +24,10 @@ Handled = tuple[Notice, Mutation | None]
 
 # ``add``/``decide``: the greedy whitespace run gives back only what the content needs, so
 # trailing whitespace and newlines stay in the content (docs/primitives.md#command-parsing).
-_ID_AND_CONTENT = re.compile(f"({NON_WS}+){WS}+({ANY}+)")
-_ID_AND_STATUS = re.compile(f"({NON_WS}+){WS}+({NON_WS}+)")
+# (Patterns, compiled by re at their first use and kept: inspect loads this module and parses no
+# command line; compiling both costs some 0.5 ms.)
+_ID_AND_CONTENT = f"({NON_WS}+){WS}+({ANY}+)"
+_ID_AND_STATUS = f"({NON_WS}+){WS}+({NON_WS}+)"
 
 
 def _info(message: str) -> Notice:
@@ -63,7 +65,7 @@ def _adder(
     (docs/primitives.md#command-parsing)."""
 
     def handle(state: AgentState, rest: str) -> Handled:
-        m = _ID_AND_CONTENT.fullmatch(js_trim_start(rest))
+        m = re.fullmatch(_ID_AND_CONTENT, js_trim_start(rest))
         if m is None:
             return _usage()
         item_id, content = m.groups()
@@ -74,7 +76,7 @@ def _adder(
 
 
 def _set(state: AgentState, rest: str) -> Handled:
-    m = _ID_AND_STATUS.fullmatch(js_trim(rest))
+    m = re.fullmatch(_ID_AND_STATUS, js_trim(rest))
     if m is None:
         return _usage()
     item_id, status = m.groups()

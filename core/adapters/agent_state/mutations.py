@@ -4,7 +4,8 @@ state changed plus the state to keep. The caller appends an entry exactly when `
 Core errors (``AgentStateError``) propagate; the command and tool layers turn them into text.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: typing would compile the string annotations of the
+# NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
 from typing import Any, NamedTuple
 

@@ -1,0 +1,167 @@
+"""What each headless command imports (issue 21): ``pideck gate`` runs at the end of every agent
+turn, and a hook or a script calls the others as often, so a module a command loads without using
+it is start-up time paid again and again.
+
+Each command runs in a fresh interpreter, as the console script runs it, on a small session (no
+saved index, no msgspec: core/session/scan.py is for big files), and the modules it left loaded
+are compared with the lists below: every module of pideck's own exactly, and which of the notable
+libraries. A change in either fails here. Before adding a module to a list, see what it costs
+(``python -X importtime .venv/bin/pideck gate --session FILE``) and whether the import belongs in
+the function that needs it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import NamedTuple
+
+import pytest
+
+from core.demo import write_demo
+
+RUN = """
+import builtins, sys
+out, argv = sys.argv[1], sys.argv[2:]
+compiled, real_compile = [], builtins.compile
+def compile(source, *args, **kwargs):
+    if isinstance(source, str):  # (not bytes: the import system's, for a module whose bytecode is stale)
+        compiled.append(source)
+    return real_compile(source, *args, **kwargs)
+builtins.compile = compile
+from tui.launcher import main
+try:
+    status = main(argv)
+except SystemExit as exc:
+    status = exc.code
+loaded = sorted(sys.modules)
+import json  # (only now: the command may not load it)
+with open(out, "w") as fh:
+    json.dump({"status": status, "modules": loaded, "compiled": compiled}, fh)
+"""
+"""The console script's ``main``, then the names in ``sys.modules`` and the texts handed to
+``compile()`` written to a file (stdout is the command's)."""
+
+STARTS = {"core", "core.cli", "core.session", "core.session.errors", "tui", "tui.launcher"}
+"""What every command loads: the console script and the command line (``pideck --version``)."""
+
+SETTLES = STARTS | {
+    "core.opening", "core.deck", "core.limits", "core.clock", "core.jsutil", "core.verdicts",
+    "core.slotted",  # (the todo model and the log's results are plain classes: no dataclasses)
+    # the entry types of the three primitives (their adapters are made when asked for)
+    "core.adapters", "core.adapters.agent_handoff", "core.adapters.agent_progress", "core.adapters.agent_state",
+    "core.adapters.host",
+    # a path is told apart from an agent's transcript by its content
+    "core.conversations", "core.conversations.detect",
+    "core.session.access", "core.session.append", "core.session.bodies", "core.session.branch",
+    "core.session.discovery", "core.session.files", "core.session.index", "core.session.indexing",
+    "core.session.interface", "core.session.keeping", "core.session.log", "core.session.parse",
+    "core.session.records", "core.session.sidecar", "core.session.split", "core.session.tail",
+    "core.session.writer",
+    # the todo fold and the turn-end machine: not the tool, `/todos`, or the views
+    "core.todo", "core.todo.adapter", "core.todo.config", "core.todo.constants", "core.todo.followups",
+    "core.todo.gate_checks", "core.todo.model", "core.todo.normalize", "core.todo.observations",
+    "core.todo.ownership", "core.todo.replay", "core.todo.restore", "core.todo.tool_schema",
+    "core.todo.turn_end",
+}
+"""``pideck gate``: a session opened, its Deck, one settle."""
+
+PRIMITIVES = {
+    f"core.adapters.{name}.{part}" for name in ("agent_state", "agent_progress", "agent_handoff")
+    for part in ("adapter", "commands", "format", "messages", "mutations", "persistence", "tools")
+} | {"core.adapters.agent_progress.controller", "core.adapters.agent_progress.milestones",
+     "core.adapters.controller", "core.adapters.grammar", "core.adapters.parsing",
+     "core.state", "core.progress", "core.handoff"}
+"""The three primitives' adapters and cores, which inspect, run and tool ask for."""
+
+DISPATCHES = {"core.adapters.base", "core.adapters.dispatch"}
+"""Routing a command line or a tool call to its adapter (``run``, ``tool``)."""
+
+HOOKS = {"core.agents", "core.agents.hooks", "core.agents.ancestry", "core.attention", "core.conversations.binding"}
+"""A Stop hook: its event recorded for the conversation, then one settle."""
+
+NOTABLE = ("textual", "rich", "pydantic", "msgspec", "mcp", "platformdirs", "tomli_w", "tomllib", "asyncio",
+           "threading", "signal", "subprocess", "socket", "logging", "dataclasses", "inspect", "typing", "pathlib",
+           "json", "datetime", "hashlib", "tempfile", "uuid", "secrets", "random", "shutil", "copy")
+"""The libraries that cost a command's start: the front ends' (Textual, pydantic, the MCP SDK), the
+big-file scanner's (msgspec), and the standard library's larger ones (shutil: argparse's help
+formatter would load it, were it not given its width: core/cli.py ``_Parser``)."""
+
+A_SESSION = {"typing", "pathlib", "json", "datetime"}
+"""What a command that opens a session still loads of them: typing, pathlib (a session log's paths
+are ``Path`` objects, and so are those of pideck's and pi's folders), the entries' timestamps, and
+json to read the lines."""
+
+COPY = {"copy"}
+"""What the commands that ask for the primitives' adapters load besides: copy, for the states the
+Agent Handoff adapter hands out (no command loads dataclasses: the controllers' outcomes, the
+hooks' events and the tool's route are NamedTuples)."""
+
+STOP = {"hook_event_name": "Stop", "session_id": "74028c64-c663-4fb7-b5b3-6adfbfcd3701", "stop_hook_active": False}
+
+
+class Command(NamedTuple):
+    argv: tuple[str, ...]  # {session} stands for the session's path
+    status: int
+    own: set[str]  # every module of pideck's it loads
+    notable: set[str]  # which of NOTABLE it loads
+    stdin: dict[str, object] | None = None  # a hook's input ({cwd} filled in)
+
+
+COMMANDS = {
+    "--version": Command(("--version",), 0, STARTS, set()),
+    "gate": Command(("gate", "--session", "{session}"), 2, SETTLES, A_SESSION),
+    "inspect --json": Command(("inspect", "--json", "--session", "{session}"), 0,
+                              SETTLES | PRIMITIVES | {"core.inspect", "core.conversations.binding"},
+                              A_SESSION | COPY),
+    "run": Command(("run", "--session", "{session}", "/agent-state status"), 0, SETTLES | PRIMITIVES | DISPATCHES,
+                   A_SESSION | COPY),
+    "tool": Command(("tool", "--session", "{session}", "agent_state_get"), 0,
+                    SETTLES | PRIMITIVES | DISPATCHES
+                    | {"core.agents", "core.agents.routing", "core.agents.ancestry", "core.conversations.binding"},
+                    A_SESSION | COPY),
+    "hook claude": Command(("hook", "claude", "--session", "{session}"), 0, SETTLES | HOOKS, A_SESSION,
+                           STOP),
+    "hook codex": Command(("hook", "codex", "--session", "{session}"), 0, SETTLES | HOOKS, A_SESSION,
+                          STOP),
+}
+
+
+@pytest.fixture(autouse=True)
+def both_open_paths() -> str:
+    """(tests/cli/conftest.py runs every CLI test on a saved index too; a small session has none by
+    default, and here the subprocess opens it as a person's would.)"""
+    return "full read"
+
+
+def loaded(command: Command, session: Path, folder: Path) -> tuple[int, set[str], list[str]]:
+    """The command's exit status, the modules it left loaded and the sources it compiled."""
+    out = folder / "modules.json"
+    argv = [word.format(session=session) for word in command.argv]
+    stdin = json.dumps({**command.stdin, "cwd": str(folder)}) if command.stdin is not None else ""
+    env = {k: v for k, v in os.environ.items() if k not in ("PIDECK_INDEX", "PIDECK_SESSION")}
+    done = subprocess.run([sys.executable, "-c", RUN, str(out), *argv], input=stdin, capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], env=env, timeout=60)
+    assert out.exists(), done.stderr
+    result = json.loads(out.read_text(encoding="utf-8"))
+    return result["status"], set(result["modules"]), result["compiled"]
+
+
+@pytest.mark.parametrize("name", COMMANDS)
+def test_what_a_command_loads(name: str, tmp_path: Path) -> None:
+    command = COMMANDS[name]
+    session = write_demo(tmp_path / "demo.jsonl").log.path
+    status, modules, compiled = loaded(command, session, tmp_path)
+    assert status == command.status
+    own = {m for m in modules if m.partition(".")[0] in ("core", "tui")}
+    assert own == command.own, (f"pideck {name} loads, unlisted: {sorted(own - command.own)}; "
+                                f"listed, not loaded: {sorted(command.own - own)}")
+    notable = {m for m in NOTABLE if m in modules or any(n.startswith(f"{m}.") for n in modules)}
+    assert notable == command.notable, (f"pideck {name} loads, unlisted: {sorted(notable - command.notable)}; "
+                                        f"listed, not loaded: {sorted(command.notable - notable)}")
+    # No command calls compile(): the first call costs a process some 1 ms, and typing makes one for
+    # each string annotation of a NamedTuple (core/slotted.py).
+    assert compiled == [], f"pideck {name} compiles {compiled[:5]} (a NamedTuple in a module whose annotations are strings?)"
