@@ -10,7 +10,7 @@ import dataclasses
 import os
 from pathlib import Path
 from time import monotonic
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from textual import on, work
 from textual.app import App, SystemCommand
@@ -24,18 +24,19 @@ from core.clock import wall_clock_ms
 from core.deck import Deck
 from core.opening import Opened
 from core.opening import open_deck as open_session_deck
-from core.session.discovery import SessionInfo, list_sessions
 from core.history import append_history, load_history
 from core.session.log import SessionLog
 from core.view import Glances
 from core.todo.config import ConfigError, NotifyConfig, TuiConfig, load_notify_config, load_tui_config, set_config_value
 from tui.keys import with_key
 from tui.commands import DetailProvider, ItemCommandProvider, SlashCommandProvider
-from tui.notifications import AttentionNotifications, NotifierCall
+from tui.messages import FirstFrame, NotifierCall
 from tui.screens.deck import DeckScreen
-from tui.screens.overview import OverviewScreen, ReturningDeckScreen
-from tui.screens.picker import SessionPicker
-from tui.screens.timeline import TimelineScreen
+
+if TYPE_CHECKING:  # (the other screens and the notifications are imported when first used: not at the start)
+    from core.session.discovery import SessionInfo
+    from tui.notifications import AttentionNotifications
+    from tui.screens.overview import OverviewScreen
 
 Clock = Callable[[], int]
 
@@ -69,6 +70,9 @@ class PideckApp(App[None]):
     NOTIFICATION_TIMEOUT = 3.0
     """Seconds a toast stays (Textual's default is 5): a burst of replies does not pile up for
     long, and the message log (ctrl+l) keeps every one. Errors stay twice as long."""
+    FIRST_FRAME_LATEST_S = 3.0
+    """What waits for the first view (the notifications' follower, the launcher's collector) starts
+    at the latest this many seconds after the app, should no screen say it was shown."""
     QUIT_WINDOW_S = 2.0
     """How long after a first ctrl+c on an empty line a second one quits."""
     _quit_until = 0.0
@@ -93,6 +97,7 @@ class PideckApp(App[None]):
         show_all: bool = False,
         notify: NotifyConfig | None = None,
         notifications: Callable[[PideckApp], AttentionNotifications] | None = None,
+        started: Callable[[], object] | None = None,
     ) -> None:
         """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
         the current directory). ``settings``: the ``[tui]`` table, read from the config file when
@@ -102,7 +107,8 @@ class PideckApp(App[None]):
         ``a`` switches it). ``notify``: the ``[notify]`` table, read from the config file when not
         given; ``notifications`` makes the follower that tells of changes of state (default: one
         over the directory, when the app follows the files in a real terminal;
-        docs/notifications.md)."""
+        docs/notifications.md), started once the first view is on screen. ``started``: called
+        then too (docs/tui.md#the-first-frame)."""
         super().__init__()
         if settings is None:
             settings, problems = load_tui_config()
@@ -131,6 +137,8 @@ class PideckApp(App[None]):
         self.cwd = cwd
         self.show_all = show_all
         self.glances = Glances()  # what the person last saw of each session (docs/tui.md#since-you-last-looked)
+        self._started = started
+        self.first_frame_shown = False
 
     def get_default_screen(self) -> Screen:
         if self.first_deck is None:
@@ -147,12 +155,25 @@ class PideckApp(App[None]):
         if theme != self.theme:
             self.notify(f"config: unknown theme {theme!r}, using textual-dark", severity="warning", markup=False)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        if self.first_deck is None:  # (a deck screen says when its first view is on screen)
+            self.call_after_refresh(self.post_message, FirstFrame())
+        self.set_timer(self.FIRST_FRAME_LATEST_S, lambda: self.post_message(FirstFrame()))  # (whatever happens)
+
+    @on(FirstFrame)
+    def _first_frame(self) -> None:
+        """The first view is on screen: the notifications' follower starts (its first look reads
+        every session of the directory), and the launcher is told."""
+        if self.first_frame_shown:
+            return
+        self.first_frame_shown = True
         make = self._make_notifications
         if make is None and self.following and not self.is_headless:
             make = self.default_notifications
         if make is not None:
             self.attention_notifier = make(self)
             self.attention_notifier.start()
+        if self._started is not None:
+            self._started()
 
     def on_unmount(self) -> None:
         if self.attention_notifier is not None:
@@ -185,6 +206,8 @@ class PideckApp(App[None]):
     def default_notifications(self, app: PideckApp) -> AttentionNotifications:
         """Over the directory of the session opened (else ``cwd``, else the current one); every
         session pideck knows with ``show_all``."""
+        from tui.notifications import AttentionNotifications
+
         cwd = self.first_cwd
         return AttentionNotifications(app, self.notify_settings,
                                       None if self.show_all else cwd or self.cwd or os.getcwd())
@@ -216,7 +239,7 @@ class PideckApp(App[None]):
 
     def _remember_theme(self, theme: Theme) -> None:
         if theme.name != self.settings.theme:
-            self.settings = dataclasses.replace(self.settings, theme=theme.name)
+            self.settings = self.settings._replace(theme=theme.name)
             self.save_in_background(lambda: set_config_value("tui.theme", theme.name))
 
     def remember_line(self, line: str) -> None:
@@ -245,6 +268,8 @@ class PideckApp(App[None]):
                       settings=self.settings, history=self.history, remember=self.remember_line, flash=self.flash)
 
     def make_overview_screen(self, cwd: str | None) -> OverviewScreen:
+        from tui.screens.overview import OverviewScreen
+
         return OverviewScreen(cwd, clock=self.clock, poll=self.overview_poll, show_all=self.show_all)
 
     # ------------------------------------------------------------------ history and other sessions
@@ -257,6 +282,8 @@ class PideckApp(App[None]):
 
     def action_timeline(self) -> None:
         if isinstance(self.screen, DeckScreen):
+            from tui.screens.timeline import TimelineScreen
+
             screen = self.screen
             self.push_screen(TimelineScreen(Path(screen.view.path), clock=self.clock, todo_config=screen.todo_config,
                                             follow=self.following))
@@ -276,6 +303,9 @@ class PideckApp(App[None]):
     # ------------------------------------------------------------------ opening another session
 
     def action_open_session(self) -> None:
+        from core.session.discovery import list_sessions
+        from tui.screens.picker import SessionPicker
+
         current = self.deck_screen
         cwd = current.view.cwd or "."
         if self.sessions is not None:
@@ -312,6 +342,8 @@ class PideckApp(App[None]):
 
     def push_deck(self, opened: Opened) -> None:
         """A deck on top of the overview: Esc on its empty command line goes back there."""
+        from tui.screens.overview import ReturningDeckScreen
+
         self.push_screen(self.make_deck_screen(opened.deck, opened.warnings, ReturningDeckScreen))
 
     def switch_deck(self, opened: Opened) -> None:

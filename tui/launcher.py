@@ -1,18 +1,19 @@
 """The ``pideck`` console script: the command line, with the TUI as its front end.
 
 Textual is imported only when the TUI opens, so the headless commands start as fast as core lets
-them.
+them; so are ``signal`` and ``threading``, which only the app's terminal watch uses, and ``typing``,
+which annotations alone name here (tests/cli/test_command_imports.py lists what each command loads).
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import threading
-from typing import TYPE_CHECKING, Callable, Sequence
 
+TYPE_CHECKING = False  # (typing's own constant, without importing typing: mypy reads it the same)
 if TYPE_CHECKING:
+    from typing import Callable, Sequence
+
     from textual.app import App
 
     from core.opening import Opened
@@ -48,6 +49,8 @@ class TerminalWatch:
     def __init__(self, app: App, cleanup: Callable[[], object] | None = None) -> None:
         """``cleanup``: what must happen even when the app has to be ended by force (the demo's
         folder removed): ``os._exit`` runs no ``finally``."""
+        import threading
+
         self.app = app
         self.cleanup = cleanup
         self.fd = -1
@@ -57,6 +60,9 @@ class TerminalWatch:
         self._previous: object = None
 
     def start(self) -> None:
+        import signal
+        import threading
+
         try:
             self.fd = sys.stdin.fileno()
         except (AttributeError, OSError, ValueError):  # no file under stdin (an in-process caller's): no terminal to watch
@@ -67,12 +73,17 @@ class TerminalWatch:
 
     def ended(self) -> None:
         """The app has ended: nothing more to watch, and no forced exit."""
+        import signal
+        import threading
+
         self._ended.set()
         if self._previous is not None and threading.current_thread() is threading.main_thread():
             signal.signal(signal.SIGHUP, self._previous)  # type: ignore[arg-type]
 
     def _on_sighup(self, signum: int, frame: object) -> None:
         # (in the main thread, the app's own: the app is told from another one)
+        import threading
+
         if self._terminal_gone(0):
             self._silence()
         threading.Thread(target=self.hang_up, name="pideck-hangup", daemon=True).start()
@@ -106,6 +117,8 @@ class TerminalWatch:
             os.close(devnull)
 
     def hang_up(self) -> None:
+        import threading
+
         with self._lock:
             if self.gone or self._ended.is_set():
                 return
@@ -138,29 +151,82 @@ def run_tui(opened: Opened | Callable[[], Opened] | None, show_all: bool = False
     if not has_terminal():
         print(NO_TERMINAL, file=sys.stderr)
         return 2
-    if callable(opened):
-        opened = opened()
+    # The session is read on a thread of its own while Textual and the app's modules are imported:
+    # the read waits on the disk and, for a big file, on a second process.
+    opening = Opening(opened) if callable(opened) else None
 
     from tui.app import PideckApp
 
+    if opening is not None:
+        opened = opening.result()
+    assert not callable(opened)
+    collecting = gc.isenabled()  # (else ``main`` turned the collector off for the start)
+
+    def started() -> None:
+        """The first frame is on screen. What is loaded by now (the session's index, Textual's
+        modules, the widgets) lives as long as the app: kept out of the collector's way, the
+        collections while the app runs scan only what it makes."""
+        gc.freeze()
+        gc.enable()
+
     app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else (),
-                    why=opened.why if opened else None, show_all=show_all)
-    # What is loaded now (the session's index, Textual's modules) lives as long as the app: kept
-    # out of the collector's way, the collections while the app runs scan only what it makes.
-    gc.freeze()
+                    why=opened.why if opened else None, show_all=show_all, started=started)
     watch = TerminalWatch(app, cleanup)
     watch.start()
     try:
         app.run()
     finally:
         watch.ended()
+        if not collecting:
+            gc.enable()
     return HANGUP_STATUS if watch.gone else app.return_code or 0
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    from core.cli import main as cli_main
+class Opening:
+    """``open()`` run on a thread of its own; ``result`` waits for it and raises what it raised.
+    The app's modules are imported meanwhile, so the read of the session overlaps them where it
+    waits (on the disk, on the second process of a big read: docs/session-format.md)."""
 
-    return cli_main(argv, tui=run_tui)
+    def __init__(self, open: Callable[[], Opened]) -> None:
+        import threading
+
+        self._open = open
+        self._opened: Opened | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="pideck-opening", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            self._opened = self._open()
+        except BaseException as exc:  # (raised again where the result is taken)
+            self._error = exc
+
+    def result(self) -> Opened:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        assert self._opened is not None
+        return self._opened
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import gc
+
+    from core.cli import main as cli_main, opens_tui
+
+    words = list(sys.argv[1:] if argv is None else argv)
+    # The app's start creates the objects of its modules, its session's index and its widgets, most
+    # of which live as long as it does: the collector would walk them again and again for nothing
+    # (about a tenth of the start). It is off until the first frame is on screen (``run_tui``).
+    collecting = gc.isenabled() and (opens_tui(words) or words[:1] == ["demo"])
+    if collecting:
+        gc.disable()
+    try:
+        return cli_main(words, tui=run_tui)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def run() -> None:

@@ -4,18 +4,19 @@ reaches widgets. Each carries plain immutable data the model built on its thread
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from textual.message import Message
 
-from core.activity import Event
-from core.attention import Attention
-from core.deck import DeckChange
-from core.diff import Change
-from core.overview import OverviewRow
-from core.session.tree import SessionTree
-from core.timetravel import AsOf
-from core.view import DeckView
+if TYPE_CHECKING:  # (the fields' types only: the app's start does not wait for the modules of later screens)
+    from core.activity import Event
+    from core.attention import Attention
+    from core.deck import DeckChange
+    from core.diff import Change
+    from core.overview import OverviewRow
+    from core.session.tree import SessionTree
+    from core.timetravel import AsOf
+    from core.view import DeckView
 
 # -- every model -------------------------------------------------------------------------------------
 
@@ -44,6 +45,21 @@ class ModelFailed(Message):
     where and what, and where its traceback was written."""
 
     text: str
+
+
+@dataclass
+class NotifierCall(Message):
+    """A call the app's notification follower (``tui/notifications.py``) hands to the UI thread.
+    ``post_message`` is thread-safe and, unlike ``call_from_thread``, never waits: a thread never
+    hangs on an app that is closing."""
+
+    call: Callable[[], None]
+
+
+@dataclass
+class FirstFrame(Message):
+    """(to the app) A screen's first view is on screen: what waited for it may start now
+    (docs/tui.md#the-first-frame)."""
 
 
 # -- the deck ---------------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ import os
 import shutil
 import sys
 import threading
-from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
 from textual.css.query import NoMatches
@@ -22,7 +21,7 @@ from textual.message import Message
 from core.attention import AttentionWatch, Seen
 from core.notify import Notifier, choose, deliver, notification_text, run_command
 from core.todo.config import NotifyConfig
-from tui.messages import FileTrouble, ModelFailed
+from tui.messages import FileTrouble, ModelFailed, NotifierCall
 from tui.models.thread import Model, ModelThread
 
 
@@ -47,14 +46,6 @@ class NotifyingApp(Protocol):
 
 LOOK_S = 0.5
 """How often (seconds) the follower looks at every state: a change is told within about this long."""
-
-
-@dataclass
-class NotifierCall(Message):
-    """A call the follower's threads hand to the UI thread. ``post_message`` is thread-safe and,
-    unlike ``call_from_thread``, never waits: a thread never hangs on an app that is closing."""
-
-    call: Callable[[], None]
 
 
 class AttentionNotifications:

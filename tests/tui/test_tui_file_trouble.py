@@ -116,7 +116,7 @@ def test_an_unexpected_error_is_reported_and_logged_and_the_screen_goes_on(tmp_p
     and the screen and its thread go on: the next command is applied and drawn."""
     deck = demo_deck(tmp_path)
     refresh = deck.refresh
-    broken = [True]
+    broken: list[bool] = []  # (armed once the first view is drawn: its own take-in goes through)
 
     def broken_once():
         if broken:
@@ -129,6 +129,7 @@ def test_an_unexpected_error_is_reported_and_logged_and_the_screen_goes_on(tmp_p
 
     async def scenario(pilot):
         await settled(pilot)
+        broken.append(True)
         with deck.log.path.open("a") as out:  # another writer's line: the model takes it in
             out.write("\n")
         assert await wait_for(pilot, lambda: any("unexpected error" in m for _, _, m in messages(app)))

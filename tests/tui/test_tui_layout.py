@@ -68,7 +68,7 @@ def test_strip_shows_the_configured_line_budget_with_its_overflow_row(tmp_path):
     # docs/todo-views.md#configuration); the strip's CSS capped it at 6 lines, so with 10 configured
     # the `+N more` row and four item rows were cut off.
     deck = demo_deck(tmp_path)
-    deck.todo.config = replace(deck.todo.config, widget_max_lines=10)
+    deck.todo.config = deck.todo.config._replace(widget_max_lines=10)
     deck.call_tool("todo", {"todos": [{"id": f"t{n:02}", "content": f"Task {n}", "status": "pending",
                                        "priority": "low", "confidence": 50} for n in range(14)]}).text
     app = make_app(deck)

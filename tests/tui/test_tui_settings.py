@@ -87,7 +87,7 @@ def test_settings_are_shown_validated_and_documented():
     assert set_config_value("tui.watchdog", "off") == TuiConfig(watchdog="off")
     assert 'watchdog = "off"' in show_config()
     docs = (Path(__file__).parents[2] / "docs" / "tui.md").read_text()
-    for key in (f.name for f in fields(TuiConfig)):
+    for key in TuiConfig._fields:
         assert f"`{key}`" in docs, key
 
 

@@ -190,7 +190,7 @@ def test_the_overlay_draws_what_the_markdown_widget_drew(tmp_path):
 def test_the_other_overlays_are_drawn_alike_too(tmp_path):
     """The demo's list, an empty list and an agent's own plan (docs/agent-conversations.md)."""
     deck = demo_deck(tmp_path)
-    plan = dataclasses.replace(deck.todo.state, agent_plan={
+    plan = deck.todo.state.replace(agent_plan={
         "agent": "codex", "tool": "update_plan", "noun": "step", "explanation": "Why: [because] *so*"})
     for source in (deck.todo.overlay_markdown(markdown_literal), EMPTY,
                    overlay_markdown(plan, False, markdown_literal)):

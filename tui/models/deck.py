@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from typing import Any, Callable
+import sys
+from typing import TYPE_CHECKING, Any, Callable
 
 from core.activity import Activity
 from core.conversations import binding
-from core.conversations.log import ConversationLog
 from core.deck import ALL_PARTS, TODO, Deck, DeckChange
-from core.attention import AttentionWatch
-from core.overview import Overview, WriteWatch
 from core.session.errors import SessionError
 from core.session.log import SessionLog
 from core.todo import constants as todo_constants
@@ -25,6 +23,10 @@ from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
 from core.view import DeckView, Inbox, build_view, with_session
 from tui.messages import DeckUpdated
 from tui.models.thread import FILE_PROBLEMS, FileWatch, Model, file_problem
+
+if TYPE_CHECKING:  # (the looks beyond the file start after the first view: their modules are imported then)
+    from core.attention import AttentionWatch
+    from core.overview import WriteWatch
 
 Job = Callable[[Deck[SessionLog]], Any]
 
@@ -64,7 +66,10 @@ class DeckModel(Model):
         self.bound: Deck[SessionLog] | None = None
         self.bound_view: DeckView | None = None
         log = deck.log
-        self._agent = log.kind if isinstance(log, ConversationLog) and log.kind in binding.AGENTS else None
+        # (an agent's conversation is a ConversationLog, whose module is loaded once there is one)
+        conversations = sys.modules.get("core.conversations.log")
+        kind = log.kind if conversations is not None and isinstance(log, conversations.ConversationLog) else None
+        self._agent = kind if kind in binding.AGENTS else None
         self._idle_ms = deck.todo.config.watchdog_idle_ms
         self._files = FileWatch()
         self._todo_later = False
@@ -91,6 +96,9 @@ class DeckModel(Model):
         next job adds, and with when the agent last wrote once the activity is walked. When it
         fails (the file went away, an error), the screen says so and ``idle`` tries again."""
         keys = self._files.keys(self._watched())  # (before reading: an append meanwhile is news)
+        # What other writers appended since the log was read (while the app started) is in the
+        # first view too; a file problem is said, and the view shows what was read.
+        taken = self._refresh_own()
         long = len(self.deck.log.records) >= FOLD_LATER
         self._todo_later = long
         self.own = build_view(self.deck, todo=not long)
@@ -99,7 +107,7 @@ class DeckModel(Model):
         self._bind()  # a conversation whose pideck session exists already: in the first view
         self._files.take(keys)
         self._opened = True
-        self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS)))
+        self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS, followups=taken.followups if taken is not None else ())))
 
     def finish_opening(self) -> None:
         """The parts the first view left out (the todo fold and its warnings), drawn as a change of
@@ -222,6 +230,8 @@ class DeckModel(Model):
         """Whether another session of the directory is being written changed (the header says so)."""
         cwd = self.deck.log.cwd
         if self._writes is None and cwd:
+            from core.overview import WriteWatch
+
             self._writes = WriteWatch(cwd)
         if self._writes is None:
             return False
@@ -243,6 +253,9 @@ class DeckModel(Model):
         scope = self._inbox_all
         cwd = None if scope else self.deck.log.cwd or os.getcwd()  # (a Gemini chat does not say its directory)
         if self._inbox is None or scope != self._inbox_scope:
+            from core.attention import AttentionWatch
+            from core.overview import Overview
+
             config = self.deck.todo.config
             self._inbox_scope = scope
             self._inbox = AttentionWatch(cwd, todo_config=config, now_ms=self.deck.todo.clock,
@@ -274,7 +287,7 @@ class DeckModel(Model):
         if change is None and (news or self.own.agent is not None):
             change = DeckChange(parts)
         elif change is not None and parts:
-            change = dataclasses.replace(change, parts=change.parts | parts)
+            change = change.replace(parts=change.parts | parts)
         if change is not None:
             if change.reset:
                 self._counted = 0

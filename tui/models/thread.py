@@ -142,14 +142,32 @@ class _Job:
 class ModelThread(Generic[M]):
     """Runs ``model``'s jobs in the order they were handed over and, between them, its ``idle`` every
     ``poll`` seconds while following. ``call`` hands over a job; ``finished`` (on the UI thread,
-    for a ``JobDone``) gives back what to do with its outcome."""
+    for a ``JobDone``) gives back what to do with its outcome.
 
-    def __init__(self, model: M, post: Callable[[Message], object], *, poll: float, following: bool = True) -> None:
+    ``first_paint``: the screen paints the first view itself, in its first frame when the view is
+    ready by then (docs/tui.md#the-first-frame). What the model posts is held until the screen
+    takes it (``release``), and after the first job (the open) the thread waits until the screen
+    says that view is on screen (``resume``, at the latest after ``FIRST_PAINT_S``): nothing else
+    it could do (the rest of the opening, the looks beyond the file) competes with the first frame
+    for the interpreter."""
+
+    FIRST_PAINT_S = 1.0
+    """(``first_paint``) The longest the thread waits after the open for the screen's word that
+    its first view is on screen (a screen that is never shown must not hold its jobs up)."""
+
+    def __init__(self, model: M, post: Callable[[Message], object], *, poll: float, following: bool = True,
+                 first_paint: bool = False) -> None:
         self.model = model
-        model.post = post
+        model.post = self._post
         model.trouble = self._trouble
         model.later = self.call
-        self._post = post
+        self._deliver = post
+        self._held: list[Message] | None = [] if first_paint else None
+        self._held_lock = threading.Lock()
+        self._first_held = threading.Event()
+        self._painted = threading.Event()
+        if not first_paint:
+            self._painted.set()
         self._poll = poll
         self._following = following
         self._jobs: queue.Queue[_Job | None] = queue.Queue()  # None: stop
@@ -174,7 +192,34 @@ class ModelThread(Generic[M]):
         """No more idling; the jobs handed over already still run (a command typed just before the
         screen went away is applied), then the thread ends."""
         self._stopped.set()
+        self._painted.set()
         self._jobs.put(None)
+
+    def release(self) -> list[Message]:
+        """(``first_paint``, on the UI thread) What the model posted so far, for the screen to take
+        now; from here on its messages are posted to the screen as they come."""
+        with self._held_lock:
+            held, self._held = self._held or [], None
+        return held
+
+    def wait_first(self, timeout: float) -> bool:
+        """(``first_paint``, on the UI thread) Wait at most ``timeout`` seconds for the model's first
+        message (its first view, or why there is none); True when it is there. The UI thread
+        waits idle meanwhile, so the model has the interpreter to itself: a thread that has to win
+        it back from a busy one after each system call waits some milliseconds every time."""
+        return self._first_held.wait(timeout)
+
+    def resume(self) -> None:
+        """(``first_paint``) The first view is on screen, or the open failed: go on with the jobs."""
+        self._painted.set()
+
+    def _post(self, message: Message) -> None:
+        with self._held_lock:
+            if self._held is not None:
+                self._held.append(message)
+                self._first_held.set()
+                return
+        self._deliver(message)
 
     def call(self, job: Callable[..., Any], *args: Any, then: Callable[[Any], None] | None = None,
              answer: bool = False, latest: str | None = None) -> None:
@@ -212,6 +257,7 @@ class ModelThread(Generic[M]):
     # -- on the thread --------------------------------------------------------------------------
 
     def _run(self) -> None:
+        first = True
         while True:
             try:
                 job = self._jobs.get(timeout=0 if self._again else self._poll)
@@ -226,6 +272,9 @@ class ModelThread(Generic[M]):
                 self._run_job(job)
             finally:
                 self._jobs.task_done()
+            if first:  # (the open: its view is painted before anything else runs)
+                first = False
+                self._painted.wait(self.FIRST_PAINT_S)
 
     def _idle(self) -> None:
         look = self.model.look_s is not None and time.monotonic() - self._looked >= self.model.look_s

@@ -8,16 +8,19 @@ waits on the log's lock and never touches the Deck, so no keystroke waits either
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import sys
 from pathlib import Path
 from datetime import datetime, timezone
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.widget import Widget
@@ -33,19 +36,12 @@ from core.activity import GATE, Event
 from core.deck import READ_ONLY_HINT
 from core.todo.config import TodoConfig
 from core.view import DeckView, Glances, opening_view
-from tui.commands import PacketProvider, ShowProvider
 from tui.keys import with_key
 from tui.filtering import Rule, filtered, next_status
-from tui.messages import DeckUpdated
+from tui.messages import DeckUpdated, FirstFrame
 from tui.models.deck import DeckModel, Job
 from tui.models.thread import ModelThread
 from tui.screens.base import ModelScreen
-from tui.screens.detail import (Detail, DetailScreen, decision_detail, event_detail, goal_detail, history,
-                                milestone_detail, todo_detail, work_item_detail)
-from tui.screens.help import HelpScreen
-from tui.screens.packet import PacketScreen
-from tui.screens.packet_form import PacketForm
-from tui.screens.todos import TodosScreen
 from tui.text import clean
 from tui.widgets.command_line import CommandLine, FilterBar, FilterRow, InOrderInput
 from tui.widgets.events import ActivityPanel, EventList
@@ -53,9 +49,15 @@ from tui.widgets.conversation import ConversationPane
 from tui.widgets.header import (DeckHeader, HeaderInfo, agent_status, conversation_badge, conversation_detail, idle_text,
                                 inbox_text)
 from tui.widgets.keyed_table import KeyedTable
-from tui.widgets.message_log import MessageLog
 from tui.widgets.panes import PANE_TITLES, HandoffPane, ProgressPane, StatePane
 from tui.widgets.todos import GoalTable, TodoStrip, gave_up_news, goal_key, more_goals_text
+
+if TYPE_CHECKING:  # (the dialogs' modules are imported when one first opens: not while the app starts)
+    from textual.screen import Screen
+
+    from tui.screens.detail import Detail
+    from tui.screens.todos import TodosScreen
+    from tui.widgets.message_log import MessageLog
 
 TOAST_LINES = 6
 NARROW = 100
@@ -68,6 +70,39 @@ def toast_text(message: str) -> str:
     if len(lines) <= TOAST_LINES:
         return message
     return "\n".join(lines[:TOAST_LINES]) + f"\n… {len(lines) - TOAST_LINES} more lines (ctrl+l: messages)"
+
+
+class HeldLog:
+    """What is said before the message log is mounted (after the screen's first frame), handed to
+    the log then."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, str, str]] = []  # (level, source, message), as the log's
+        self.display = False
+
+    @property
+    def count(self) -> int:
+        return len(self.messages)
+
+    def add(self, message: str, level: str = "info", source: str = "") -> None:
+        self.messages.append((level, source, message))
+
+
+def reveal(widget: Widget | HeldLog, shown: bool = True) -> None:
+    """``widget.display = shown``. Textual (8.2.8) sends a widget shown while its map of the screen
+    is out of date neither a Resize nor a Show (Textualize/textual#5024: a widget refreshed while
+    hidden leaves the map so), and a RichLog that never had a Resize draws nothing. Reading the
+    widget's region first brings the map up to date, while the widget is still hidden."""
+    if shown and isinstance(widget, Widget) and not widget.display:
+        widget.region  # noqa: B018  (the read is what matters)
+    widget.display = shown
+
+
+def todos_overlay(screen: Screen) -> TodosScreen | None:
+    """``screen`` when it is the todos overlay (f2). Until the first overlay opens its module is not
+    loaded, and no screen can be one."""
+    module = sys.modules.get("tui.screens.todos")
+    return screen if module is not None and isinstance(screen, module.TodosScreen) else None
 
 
 def is_poke(event: Event) -> bool:
@@ -119,6 +154,10 @@ class DeckScreen(ModelScreen):
     lazygit and k9s), with ``s`` on the work items (their order); none of them starts a command,
     which begins with "/"."""
     ALLOW_IN_MAXIMIZED_VIEW = "DeckHeader, FilterRow, TodoStrip, CommandLine, Footer"
+    FIRST_VIEW_WAIT_S = 0.1
+    """How long the screen, about to be shown for the first time, waits for the model's first view
+    (started as the widgets were made): usually there in a few milliseconds, it is then in the
+    first frame instead of "opening…" (docs/tui.md#the-first-frame)."""
 
     def __init__(
         self,
@@ -161,11 +200,19 @@ class DeckScreen(ModelScreen):
         self.inbox_all = False  # the header counts who needs the person among every session (the app's scope)
         self.looked_note = ""  # "5 new since you last looked", until the person presses a key
         self.model = DeckModel(deck, inbox_all=self.inbox_all)  # (only its methods are handed to the thread)
-        self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow)
+        self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow, first_paint=True)
+        self._started = False
+        self._held_log = HeldLog()
+        self._log: MessageLog | None = None
+        self._later = asyncio.Event()  # the widgets mounted after the first frame are there
+        self._mounting = False
 
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
+        if not self._started:  # (the screen waits for its first view as it is mounted: docs/tui.md#the-first-frame)
+            self._started = True
+            self.model_thread.start()
         yield DeckHeader(id="header")
         with Horizontal(id="panes"):
             yield ConversationPane(id="conversation", classes="pane")
@@ -174,9 +221,7 @@ class DeckScreen(ModelScreen):
             yield HandoffPane(id="handoff", classes="pane")
         yield GoalTable(id="goals")
         yield Static("", id="goals-more", markup=False)
-        yield ActivityPanel(id="activity")
-        yield MessageLog(id="log")
-        yield FilterRow(id="filter-row")
+        # (here, hidden, after the first frame: the activity view, the message log, the filter's line)
         yield TodoStrip(id="strip")
         yield CommandLine(lambda: self.view, self._history, id="cmd")
         yield Footer(show_command_palette=True)
@@ -186,20 +231,59 @@ class DeckScreen(ModelScreen):
             self.message_log.add(warning, "warning", "open")
         for table in self.query(KeyedTable):
             table.flash_seconds = self.flash
-        self.query_one(EventList).flash_seconds = self.flash
-        for hidden in ("#log", "#goals-more", "#activity", "#filter-row"):
-            self.query_one(hidden).display = False
+        self.query_one("#goals-more").display = False
         self.lay_out()  # (the panes stay unfilled until the first view: its rows are not news)
         self.update_header()
         self.action_focus_command()
         # The first view, then (on a long session) the todo fold, then the branch's events for the
         # activity view: each is drawn as it comes, so neither of the last two holds the first up.
+        # The first view, drawn here, is in the screen's first frame; what follows it waits until
+        # that frame is on screen (``first_painted``).
         thread = self.model_thread
-        thread.start()
+        thread.wait_first(self.FIRST_VIEW_WAIT_S)
+        held = thread.release()
+        while held and isinstance(first := held[0], DeckUpdated):
+            held.pop(0)
+            self.on_deck_updated(first)
+        for message in held:
+            self.post_message(message)
         self.set_inbox_all()
         thread.call(self.model.finish_opening)
         thread.call(self.model.start_activity)
         self.set_interval(1.0, self.tick)
+        self.call_after_refresh(self.mount_later)
+
+    async def mount_later(self) -> None:
+        """The widgets hidden at the start, mounted (their modules imported) after the screen's
+        first frame, in their place above the todo strip: the activity view, the message log and
+        the filter's line (docs/tui.md#the-first-frame)."""
+        if self._mounting or self._later.is_set():
+            await self._later.wait()
+            return
+        self._mounting = True
+        from tui.widgets.message_log import MessageLog
+
+        held = self._held_log
+        self._log = log = MessageLog(id="log")
+        log.messages.extend(held.messages)  # (written once the log knows its width)
+        log.display = held.display
+        activity, row = ActivityPanel(id="activity"), FilterRow(id="filter-row")
+        activity.display = row.display = False
+        try:
+            await self.mount_all([activity, log, row], before="#strip")
+            activity.query_one(EventList).flash_seconds = self.flash
+            view = filtered(self.view, self.rule)
+            activity.show(view.activity, view.activity_epoch, self.rule.words)
+            row.show_rule(self.rule)
+        except NoMatches:  # (the app ended meanwhile: the screen's widgets are gone)
+            pass
+        finally:
+            self._later.set()
+
+    async def later_widgets(self) -> None:
+        """The widgets mounted after the first frame, there now (a key pressed in its first moments)."""
+        if not self._later.is_set():
+            await self.mount_later()
 
     def set_inbox_all(self) -> None:
         """The header's count of who needs the person follows the app's scope (the overview's a)."""
@@ -278,11 +362,15 @@ class DeckScreen(ModelScreen):
             # (as alt+1 … alt+6: most terminals send alt+digit as a character Textual reads as
             # another key, so on a table the digit alone does it, as in lazygit)
             number = int(event.character)
-            self.action_focus_pane(number) if number <= 4 else (
-                self.action_focus_goals() if number == 5 else self.action_focus_activity())
+            if number <= 4:
+                self.action_focus_pane(number)
+            elif number == 5:
+                self.action_focus_goals()
+            else:
+                await self.action_focus_activity()
             return
         if event.character == "/":  # on a table, as in less and htop: find
-            self.action_filter()
+            await self.action_filter()
             self.set_focus(self.query_one(FilterBar))  # now, not after the keys queued behind "/"
             return
         command_line = self.query_one(CommandLine)
@@ -330,8 +418,9 @@ class DeckScreen(ModelScreen):
         if goals.display:
             self.set_focus(goals)
 
-    def action_focus_activity(self) -> None:
-        self.query_one(ActivityPanel).display = True
+    async def action_focus_activity(self) -> None:
+        await self.later_widgets()
+        reveal(self.query_one(ActivityPanel))
         self.set_focus(self.query_one(EventList))
 
     @on(Input.Changed, "#cmd")
@@ -345,8 +434,9 @@ class DeckScreen(ModelScreen):
 
     @property
     def busy(self) -> bool:
-        """The first view is not drawn yet, or jobs handed to the model have not been answered."""
-        return not self.opened or self.model_thread.busy
+        """The first view is not drawn yet, the widgets that follow the first frame are not there
+        yet, or jobs handed to the model have not been answered."""
+        return not self.opened or not self._later.is_set() or self.model_thread.busy
 
     def run_on_deck(self, job: Job, then: Callable[[Any], None] | None = None) -> None:
         """Hand ``job(deck)`` to the model; ``then(outcome)`` runs here once its view is drawn (an
@@ -356,6 +446,8 @@ class DeckScreen(ModelScreen):
     def say_error(self, text: str) -> None:
         """A job's error or an unexpected one (docs/tui.md#one-thread-per-screen): where the
         person looks; the screen and its thread go on."""
+        if not self.opened:
+            self.call_after_refresh(self.first_painted)
         self.report(text, "error", "deck")
 
     @on(DeckUpdated)
@@ -366,8 +458,17 @@ class DeckScreen(ModelScreen):
         self.take(message.view, message.change)
         if first:
             self.first_drawn()
+            self.call_after_refresh(self.first_painted)
+
+    def first_painted(self) -> None:
+        """The first view is on screen (or why there is none yet): the model goes on (the rest of
+        the opening, the looks), and so does the app (docs/tui.md#the-first-frame)."""
+        self.model_thread.resume()
+        self.app.post_message(FirstFrame())
 
     def problem_changed(self) -> None:
+        if not self.opened:  # (the first read failed: what waits for the first view goes on, once this is shown)
+            self.call_after_refresh(self.first_painted)
         if self.problem is not None:
             self.report(f"{clean(self.view.name)}: {self.problem}. pideck keeps showing what it read.",
                         "error", "tail")
@@ -399,7 +500,8 @@ class DeckScreen(ModelScreen):
         if (news := gave_up_news(before, view)) is not None:
             self.report(news, "warning", "todo gates")
         view = filtered(view, self.rule)
-        self.query_one(ActivityPanel).show(view.activity, view.activity_epoch, self.rule.words)
+        for panel in self.query(ActivityPanel):  # (once it is mounted, after the first frame)
+            panel.show(view.activity, view.activity_epoch, self.rule.words)
         with self.app.batch_update():
             if STATE in parts:
                 self.query_one(StatePane).show(view.state, self.work_item_recency(view))
@@ -412,8 +514,8 @@ class DeckScreen(ModelScreen):
             if TODO in parts:
                 self.query_one(TodoStrip).show(view.strip)
                 self.query_one(GoalTable).show_goals(view.goals)
-                if isinstance(self.app.screen, TodosScreen):
-                    self.app.screen.show(view.todo_overlay)
+                if (overlay := todos_overlay(self.app.screen)) is not None:
+                    overlay.show(view.todo_overlay)
             self.report_warnings()
             self.update_header()
 
@@ -528,8 +630,9 @@ class DeckScreen(ModelScreen):
                     self.message_log.add(warning, "warning", source)
 
     @property
-    def message_log(self) -> MessageLog:
-        return self.query_one(MessageLog)
+    def message_log(self) -> MessageLog | HeldLog:
+        """The message log; before it is mounted (after the first frame), what it will be handed."""
+        return self._log if self._log is not None else self._held_log
 
     def report(self, message: str, level: str = "info", source: str = "") -> None:
         self.message_log.add(message, level, source)
@@ -607,6 +710,8 @@ class DeckScreen(ModelScreen):
         self.set_focus(self.query_one(CommandLine))
 
     def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen(self.BINDINGS, self.app.BINDINGS, self.help_status()))
 
     def help_status(self) -> str:
@@ -619,23 +724,27 @@ class DeckScreen(ModelScreen):
                 f"idle with open todos past the watchdog's idle time; pideck sends the agent nothing. [tui] "
                 f"watchdog is \"{mode}\" ({where}): pideck config set tui.watchdog own|all|off.")
 
-    def action_toggle_activity(self) -> None:
+    async def action_toggle_activity(self) -> None:
+        await self.later_widgets()
         panel = self.query_one(ActivityPanel)
-        panel.display = not panel.display
+        reveal(panel, not panel.display)
 
-    def action_filter(self) -> None:
-        self.query_one(FilterRow).display = True
+    async def action_filter(self) -> None:
+        await self.later_widgets()
+        reveal(self.query_one(FilterRow))
         self.set_focus(self.query_one(FilterBar))
 
-    def action_status_filter(self) -> None:
+    async def action_status_filter(self) -> None:
+        await self.later_widgets()
         self.set_rule(dataclasses.replace(self.rule, status=next_status(self.rule.status)))
-        self.query_one(FilterRow).display = self.rule.active or self.focused is self.query_one(FilterBar)
+        reveal(self.query_one(FilterRow), self.rule.active or self.focused is self.query_one(FilterBar))
 
     def set_rule(self, rule: Rule) -> None:
         if rule != self.rule:
             self.rule = rule
             self.draw(self.view, ALL_PARTS)
-            self.query_one(FilterRow).show_rule(rule)
+            for row in self.query(FilterRow):  # (once it is mounted, after the first frame)
+                row.show_rule(rule)
 
     @on(Input.Changed, "#filter")
     def on_filter_changed(self, event: Input.Changed) -> None:
@@ -643,7 +752,7 @@ class DeckScreen(ModelScreen):
 
     @on(Input.Submitted, "#filter")
     def on_filter_submitted(self) -> None:
-        self.query_one(FilterRow).display = self.rule.active
+        reveal(self.query_one(FilterRow), self.rule.active)
         self.action_focus_command()
 
     @on(FilterBar.Cleared)
@@ -675,7 +784,7 @@ class DeckScreen(ModelScreen):
     def zoom_target(self) -> Widget:
         """The pane that holds focus, else the current pane."""
         focused = self.focused
-        for candidate in (*(self.query_one(f"#{n}") for n in self.panes), self.query_one(ActivityPanel),
+        for candidate in (*(self.query_one(f"#{n}") for n in self.panes), *self.query(ActivityPanel),
                           self.query_one(GoalTable)):
             if focused is not None and (focused is candidate or candidate in focused.ancestors):
                 return candidate
@@ -688,11 +797,13 @@ class DeckScreen(ModelScreen):
             self.maximized = self.zoom_target()
 
     def action_todos(self) -> None:
+        from tui.screens.todos import TodosScreen
+
         self.app.push_screen(TodosScreen(self.view.todo_overlay))
 
     def action_toggle_log(self) -> None:
         log = self.message_log
-        log.display = not log.display
+        reveal(log, not log.display)
 
     def action_toggle_follow(self) -> None:
         self.following = not self.following
@@ -723,6 +834,8 @@ class DeckScreen(ModelScreen):
         if not self.view.writable:  # said before the person fills a form that would be refused
             self.report(READ_ONLY_HINT, "refused", "f7")
             return
+        from tui.screens.packet_form import PacketForm
+
         self.app.push_screen(PacketForm(self.create_packet), self._packet_created)
 
     def create_packet(self, params: dict[str, Any], done: Callable[[bool, str], None]) -> None:
@@ -735,6 +848,9 @@ class DeckScreen(ModelScreen):
             self.report(message, "info", "agent_handoff_create")
 
     def show_packet(self, packet_id: str) -> None:
+        from tui.screens.detail import history
+        from tui.screens.packet import PacketScreen
+
         for packet in self.view.packets:
             if packet["id"] == packet_id:
                 events = history(self.view, frozenset({("packet", packet_id)}))
@@ -743,10 +859,15 @@ class DeckScreen(ModelScreen):
 
     def show_detail(self, detail: Detail | None) -> None:
         if detail is not None:
+            from tui.screens.detail import DetailScreen
+
             self.app.push_screen(DetailScreen(detail), self._detail_closed)
 
     def show_row(self, kind: str, key: str) -> None:
         """The detail of one row of the current view (the palette's "Show …", Enter on a row)."""
+        from tui.screens.detail import (decision_detail, goal_detail, milestone_detail, todo_detail,
+                                        work_item_detail)
+
         view = self.view
         if kind == "packet":
             self.show_packet(key)
@@ -767,9 +888,13 @@ class DeckScreen(ModelScreen):
         if not self.view.packets:
             self.app.notify("No handoff packets yet.", markup=False)
             return
+        from tui.commands import PacketProvider
+
         self.app.push_screen(CommandPalette(providers=[PacketProvider], placeholder="Show packet…"))
 
     def action_pick_row(self) -> None:
+        from tui.commands import ShowProvider
+
         self.app.push_screen(CommandPalette(providers=[ShowProvider], placeholder="Show…"))
 
     @on(GoalTable.Hidden)
@@ -787,6 +912,8 @@ class DeckScreen(ModelScreen):
 
     @on(EventList.Chosen)
     def on_event_chosen(self, message: EventList.Chosen) -> None:
+        from tui.screens.detail import event_detail
+
         self.show_detail(event_detail(message.event))
 
     def hint(self, text: str, action: str) -> str:

@@ -45,7 +45,9 @@ class KeyedTable(DataTable[Any], Generic[D]):
         self.flash_seconds = 0.0  # how long a new or changed row is highlighted (0: never)
         self._flashing: set[str] = set()
         for label, key in columns:
-            self.add_column(label, key=key)  # explicit keys: add_columns() makes random ones
+            # explicit keys: add_columns() makes random ones; a Text label is not read as markup
+            # (nor for emoji codes, whose table would be loaded while the app starts)
+            self.add_column(Text(label), key=key)
 
     @property
     def keys(self) -> list[str]:
