@@ -121,6 +121,4 @@ class Keeper:
 
 def _branch_digest(branch: list[int], covers: int) -> str:
     """What identifies the first ``covers`` positions of a branch of one index."""
-    import hashlib  # (here: a small session keeps nothing, and hashlib's OpenSSL costs every start)
-
-    return hashlib.blake2b(array("q", branch[:covers]).tobytes(), digest_size=16).hexdigest()
+    return sidecar.fingerprint(memoryview(array("q", branch[:covers])).cast("B"))

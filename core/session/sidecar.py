@@ -37,8 +37,8 @@ from .files import replace_private_file
 from .index import PENDING, EntryIndex
 from .parse import is_header
 
-FORMAT = b"pideck session index 2\n"
-KEPT_FORMAT = b"pideck derived results 2\n"
+FORMAT = b"pideck session index 3\n"
+KEPT_FORMAT = b"pideck derived results 3\n"
 BLOCK = 4096  # bytes before the indexed end that must still be the same
 DIGEST = 4  # a CRC-32 (``checksum``)
 MIN_BYTES = 1 << 20  # smaller sessions are read in full: quick anyway, and no file to keep
@@ -68,14 +68,21 @@ def mode() -> str:
 def location(session: Path) -> Path | None:
     """Where the saved index of ``session`` lives, or None when that would be beside a session
     file (pideck's home set inside a sessions folder)."""
-    import hashlib  # (in each function that hashes: a small session never hashes, and loading it costs)
-
     session = Path(os.path.abspath(session))
     folder = discovery.pideck_home() / "index"
     if os.path.abspath(folder) == str(session.parent) or discovery.is_pi_session_path(folder / "x"):
         return None
-    name = hashlib.sha256(os.fsencode(session)).hexdigest()[:40]
-    return folder / f"{name}.idx"
+    return folder / f"{fingerprint(os.fsencode(session))}.idx"
+
+
+def fingerprint(data: bytes | memoryview) -> str:
+    """64 bits that tell ``data`` apart: its CRC-32 and Adler-32. Names a session's saved files
+    (two paths with one name only take turns at keeping an index: each file records its path) and
+    identifies a kept result's branch. hashlib would load OpenSSL, which costs a re-open more than
+    the checks it makes."""
+    import zlib
+
+    return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
 def kept_location(session: Path) -> Path | None:
@@ -106,10 +113,10 @@ class Saved:
 
 
 def _tail_hash(fd: int, consumed: int) -> str:
-    import hashlib
-
+    """The ``BLOCK`` bytes before ``consumed``, as they are kept to compare with (in hex: the bytes
+    themselves, so a rewrite of them is always seen)."""
     start = max(0, consumed - BLOCK)
-    return hashlib.sha256(os.pread(fd, consumed - start, start)).hexdigest()
+    return os.pread(fd, consumed - start, start).hex()
 
 
 # -- saving ---------------------------------------------------------------------------------------
