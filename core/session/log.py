@@ -329,12 +329,13 @@ class SessionLog:
         return split.FarPart.start(self.path, self._tail.offset, st.st_size, st.st_ino)
 
     def _take_far(self, far: split.FarPart) -> TailChunk | None:
-        """Index what the child scanned, when the near part ended where the far part begins and is
-        read the way the child read it; otherwise the tailer simply reads on. Returns a reset the
-        tailer met meanwhile (the file was replaced: ``refresh`` starts again with it)."""
+        """Index what the child scanned, when the near part ended where the far part begins
+        (``_far_part`` started it for a scanned version 3 read, and a reset ends it); otherwise the
+        tailer simply reads on. Returns a reset the tailer met meanwhile (the file was replaced:
+        ``refresh`` starts again with it)."""
         segments = far.take()
         read, tail = self._read, self._tail
-        if segments is None or tail.consumed != far.begin or read.header is None or read.legacy or not self._scans(far.begin):
+        if segments is None or tail.consumed != far.begin:
             return None
         line_no = tail.lines + 1
         for segment in segments:

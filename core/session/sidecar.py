@@ -112,7 +112,7 @@ class Saved:
         self.name_at = name_at  # position of the newest session_info entry, or -1
 
 
-def _tail_hash(fd: int, consumed: int) -> str:
+def _tail_bytes(fd: int, consumed: int) -> str:
     """The ``BLOCK`` bytes before ``consumed``, as they are kept to compare with (in hex: the bytes
     themselves, so a rewrite of them is always seen)."""
     start = max(0, consumed - BLOCK)
@@ -155,7 +155,7 @@ def _identity(session: Path, consumed: int, first_line: bytes, then: os.stat_res
     try:
         fd = os.open(session, os.O_RDONLY)
         try:
-            tail = _tail_hash(fd, consumed)
+            tail = _tail_bytes(fd, consumed)
             now = os.fstat(fd)
         finally:
             os.close(fd)
@@ -288,7 +288,7 @@ def _still_described(session: Path, meta: dict[str, Any]) -> os.stat_result | No
         if st.st_size == meta["size"] and st.st_mtime_ns != meta["mtime_ns"]:
             return None  # rewritten in place
         consumed, first_line = meta["consumed"], bytes.fromhex(meta["first_line"])
-        if not 0 < consumed <= meta["size"] or _tail_hash(fd, consumed) != meta["tail"]:
+        if not 0 < consumed <= meta["size"] or _tail_bytes(fd, consumed) != meta["tail"]:
             return None
         if os.pread(fd, len(first_line), 0) != first_line:
             return None
