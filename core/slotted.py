@@ -7,7 +7,7 @@ Those classes are not dataclasses because importing ``dataclasses`` loads ``insp
 together some 8 ms of every ``pideck gate``, which a harness runs at the end of every agent turn.
 A class that no such command loads stays a dataclass.
 
-Immutable values are NamedTuples (``core/adapters/host.py``), in modules without ``from __future__
+Immutable values are NamedTuples (``core/primitives/host.py``), in modules without ``from __future__
 import annotations``: typing turns a NamedTuple's string annotations into forward references, each
 compiled, and the first ``compile()`` of a process costs some 1 ms (Python builds its syntax tree
 types then). No headless command compiles anything (tests/cli/test_command_imports.py): in a module

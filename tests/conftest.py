@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.session import SessionLog
+from core.session.log import SessionLog
 from core.session import log as log_module
-from core.todo.adapter import TodoAdapter
+from core.primitives.todo.adapter import TodoAdapter
 
 
 @pytest.fixture(autouse=True)

@@ -16,7 +16,7 @@ import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-SERVER = [sys.executable, "-m", "core.cli", "mcp"]
+SERVER = [sys.executable, "-m", "core.cli.main", "mcp"]
 PASSED_ON = ("PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR", "PIDECK_SESSION", "PIDECK_INDEX",
              "CLAUDE_CONFIG_DIR", "PIDECK_PROC")
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 
 
 class Run:

@@ -1,13 +1,13 @@
-"""Routing a command line or a tool call to its adapter (core/adapters/dispatch.py)."""
+"""Routing a command line or a tool call to its adapter (core/primitives/dispatch.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from core.adapters.dispatch import UnknownTool
-from core.adapters.host import Notice
+from core.primitives.dispatch import UnknownTool
+from core.primitives.host import Notice
 from memory_log import MemoryLog
-from core.deck import Deck
+from core.deck.deck import Deck
 
 
 @pytest.fixture

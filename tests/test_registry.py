@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from core.adapters.agent_handoff.tools import TOOLS as HANDOFF_TOOLS
-from core.adapters.agent_handoff import messages as handoff_messages
-from core.adapters.agent_progress import messages as progress_messages
-from core.adapters.agent_state import messages as state_messages
-from core.deck import Deck
-from core.todo import commands as todo_commands
-from core.registry import NAMESPACES, SUBCOMMANDS, TOOLS, find
+from core.primitives.handoff.tools import TOOLS as HANDOFF_TOOLS
+from core.primitives.handoff import messages as handoff_messages
+from core.primitives.progress import messages as progress_messages
+from core.primitives.state import messages as state_messages
+from core.deck.deck import Deck
+from core.primitives.todo import commands as todo_commands
+from core.deck.registry import NAMESPACES, SUBCOMMANDS, TOOLS, find
 from memory_log import MemoryLog
 
 

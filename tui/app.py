@@ -6,35 +6,43 @@ session builds a new screen (the log is opened on a worker thread) and switches 
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from textual import on, work
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets import Input
 
+from core.catalog.opening import Opened, SessionDeck
+from core.catalog.opening import open_deck as open_session_deck
 from core.clock import wall_clock_ms
-from core.deck import Deck
-from core.opening import Opened
-from core.opening import open_deck as open_session_deck
-from core.history import append_history, load_history
-from core.session.log import SessionLog
-from core.view import Glances
-from core.todo.config import ConfigError, NotifyConfig, TuiConfig, load_notify_config, load_tui_config, set_config_value
-from tui.keys import with_key
+from core.config.history import append_history, load_history
+from core.config.settings import (
+    ConfigError,
+    NotifyConfig,
+    TuiConfig,
+    load_notify_config,
+    load_tui_config,
+    set_config_value,
+)
+from core.views.view import Glances
 from tui.commands import DetailProvider, ItemCommandProvider, SlashCommandProvider
-from tui.messages import FirstFrame, NotifierCall
+from tui.keys import with_key
+from tui.messages import CatalogChanged, FileTrouble, FirstFrame, HungUp, JobDone, ModelFailed, NotifierFailed
+from tui.models.jobs import AppJobs
+from tui.models.thread import ModelThread
 from tui.screens.deck import DeckScreen
 
 if TYPE_CHECKING:  # (the other screens and the notifications are imported when first used: not at the start)
-    from core.session.discovery import SessionInfo
+    from core.catalog.catalog import Catalog
+    from core.catalog.sessions import SessionInfo
+    from tui.models.catalog import CatalogModel
     from tui.notifications import AttentionNotifications
     from tui.screens.overview import OverviewScreen
 
@@ -47,7 +55,7 @@ def default_open_deck(path: Path) -> Opened:
     return open_session_deck(path, create=False)
 
 
-def opened_text(deck: Deck[SessionLog], why: str | None) -> str:
+def opened_text(deck: SessionDeck, why: str | None) -> str:
     """What the message log says of a session just opened: its file, and why it was the one."""
     name = deck.log.shown_path.name
     return f"Opened {name}: {why}." if why else f"Opened {name}."
@@ -73,13 +81,15 @@ class PideckApp(App[None]):
     FIRST_FRAME_LATEST_S = 3.0
     """What waits for the first view (the notifications' follower, the launcher's collector) starts
     at the latest this many seconds after the app, should no screen say it was shown."""
+    SAVE_WAIT_S = 2.0
+    """The longest the app waits, as it ends, for its settings and history to be written."""
     QUIT_WINDOW_S = 2.0
     """How long after a first ctrl+c on an empty line a second one quits."""
     _quit_until = 0.0
 
     def __init__(
         self,
-        deck: Deck[SessionLog] | None,
+        deck: SessionDeck | None,
         follow: bool = True,
         clock: Clock | None = None,
         show_clock: bool = False,
@@ -98,6 +108,7 @@ class PideckApp(App[None]):
         notify: NotifyConfig | None = None,
         notifications: Callable[[PideckApp], AttentionNotifications] | None = None,
         started: Callable[[], object] | None = None,
+        catalog: Callable[[str | None], Catalog] | None = None,
     ) -> None:
         """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
         the current directory). ``settings``: the ``[tui]`` table, read from the config file when
@@ -108,7 +119,9 @@ class PideckApp(App[None]):
         given; ``notifications`` makes the follower that tells of changes of state (default: one
         over the directory, when the app follows the files in a real terminal;
         docs/notifications.md), started once the first view is on screen. ``started``: called
-        then too (docs/tui.md#the-first-frame)."""
+        then too (docs/tui.md#the-first-frame). ``catalog(scope)``: the app's one catalog of a
+        directory (None: of every session pideck knows), looked at every ``overview_poll`` seconds
+        while the app follows the files; every view of who needs the person reads it."""
         super().__init__()
         if settings is None:
             settings, problems = load_tui_config()
@@ -136,9 +149,15 @@ class PideckApp(App[None]):
         self.overview_poll = overview_poll
         self.cwd = cwd
         self.show_all = show_all
+        self._said: set[str] = set()
+        self.catalog_problem: str | None = None  # why the catalog cannot read now (the overview shows it)
         self.glances = Glances()  # what the person last saw of each session (docs/tui.md#since-you-last-looked)
         self._started = started
         self.first_frame_shown = False
+        self._make_catalog = catalog or self.default_catalog
+        self.catalog_thread: ModelThread[CatalogModel] | None = None
+        self.catalog: CatalogChanged | None = None  # what the catalog last said, for the current scope
+        self.jobs = ModelThread(AppJobs(), self.post_message, poll=1.0, following=False)
 
     def get_default_screen(self) -> Screen:
         if self.first_deck is None:
@@ -155,6 +174,7 @@ class PideckApp(App[None]):
         if theme != self.theme:
             self.notify(f"config: unknown theme {theme!r}, using textual-dark", severity="warning", markup=False)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
+        self.jobs.start()
         if self.first_deck is None:  # (a deck screen says when its first view is on screen)
             self.call_after_refresh(self.post_message, FirstFrame())
         self.set_timer(self.FIRST_FRAME_LATEST_S, lambda: self.post_message(FirstFrame()))  # (whatever happens)
@@ -171,13 +191,99 @@ class PideckApp(App[None]):
             make = self.default_notifications
         if make is not None:
             self.attention_notifier = make(self)
-            self.attention_notifier.start()
+        if self.following or self.attention_notifier is not None:
+            self.start_catalog()
         if self._started is not None:
             self._started()
 
     def on_unmount(self) -> None:
+        self.jobs.stop()
+        self.jobs.join(self.SAVE_WAIT_S)  # (a line typed last is in the history of the next run)
         if self.attention_notifier is not None:
             self.attention_notifier.stop()
+        if self.catalog_thread is not None:
+            self.catalog_thread.stop()
+
+    # ------------------------------------------------------------------ the catalog
+
+    def default_catalog(self, scope: str | None) -> Catalog:
+        from core.catalog.catalog import Catalog
+        from tui.models.catalog import BUDGET_S
+
+        config = self.first_deck.todo.config if self.first_deck is not None else None
+        return Catalog(scope, todo_config=config, now_ms=self.clock, budget_s=BUDGET_S)
+
+    def start_catalog(self) -> None:
+        """The app's one catalog, on its own thread, from the first frame on while the app follows
+        the files or notifies, else from when the overview is first shown (a paused deck, and the
+        snapshots of one, show no states that move by themselves)."""
+        if self.catalog_thread is not None:
+            return
+        from tui.models.catalog import CatalogModel  # (after the first frame: the catalog's modules load now)
+
+        cwd = self.first_cwd or self.cwd or os.getcwd()  # (a Gemini chat does not say its directory)
+        model = CatalogModel(cwd, self._make_catalog, show_all=self.show_all)
+        self.catalog_thread = ModelThread(model, self._from_catalog, poll=self.overview_poll)
+        self.catalog_thread.start()
+
+    def set_scope(self, show_all: bool) -> None:
+        """This directory's sessions, or every one pideck knows: for the overview, the decks' count
+        of who needs the person and the notifications alike."""
+        if show_all == self.show_all:
+            return
+        self.show_all = show_all
+        self.catalog = None
+        if self.catalog_thread is not None:
+            self.catalog_thread.call(self.catalog_thread.model.restart, show_all)
+
+    def _from_catalog(self, message: object) -> None:
+        """(on the catalog's thread) Its messages go to the app."""
+        self.post_message(message)  # type: ignore[arg-type]
+
+    @on(CatalogChanged)
+    def _catalog_changed(self, message: CatalogChanged) -> None:
+        if message.show_all != self.show_all:
+            return  # read for the scope the person just left
+        self.catalog = message
+        for screen in self.screen_stack:
+            take = getattr(screen, "take_catalog", None)
+            if take is not None:
+                take(message)
+        if self.attention_notifier is not None:
+            self.attention_notifier.take(message)
+
+    @on(FileTrouble)
+    def _catalog_file_trouble(self, message: FileTrouble) -> None:
+        """A folder the catalog reads cannot be read (or can again: None), shown on the overview."""
+        self.catalog_problem = message.problem
+        if self.catalog is not None:
+            self._catalog_changed(self.catalog)  # (drawn again, with the problem or without it)
+
+    @on(ModelFailed)
+    def _catalog_failed(self, message: ModelFailed) -> None:
+        """The catalog's look failed unexpectedly (the traceback is in pideck's error log): said once."""
+        if message.text not in self._said:
+            self._said.add(message.text)
+            self.notify(f"Could not read the states of the sessions: {message.text}", severity="warning",
+                        markup=False)
+
+    @on(HungUp)
+    def _hung_up(self, message: HungUp) -> None:
+        self.exit(None, message.status)
+
+    @on(NotifierFailed)
+    def _notifier_failed(self, message: NotifierFailed) -> None:
+        if self.attention_notifier is not None:
+            self.attention_notifier.say_once("desktop", message.text)
+
+    @on(JobDone)
+    def _job_done(self, message: JobDone) -> None:
+        """An app job's answer (``AppJobs``): its follow-up on the UI thread, or its error said."""
+        then = self.jobs.finished(message)
+        if message.error is not None:
+            self.notify(message.said, severity="warning", markup=False)
+        elif then is not None:
+            then(message.outcome)
 
     def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
                timeout: float | None = None, markup: bool = True) -> None:
@@ -204,17 +310,11 @@ class PideckApp(App[None]):
     # ------------------------------------------------------------------ notifications
 
     def default_notifications(self, app: PideckApp) -> AttentionNotifications:
-        """Over the directory of the session opened (else ``cwd``, else the current one); every
-        session pideck knows with ``show_all``."""
+        """Told of the app's catalog's changes (its scope: the directory of the session opened, or
+        every session pideck knows with ``show_all``)."""
         from tui.notifications import AttentionNotifications
 
-        cwd = self.first_cwd
-        return AttentionNotifications(app, self.notify_settings,
-                                      None if self.show_all else cwd or self.cwd or os.getcwd())
-
-    @on(NotifierCall)
-    def _notifier_call(self, message: NotifierCall) -> None:
-        message.call()
+        return AttentionNotifications(app, self.notify_settings)
 
     @on(Input.Changed)
     def _typed(self) -> None:
@@ -251,17 +351,23 @@ class PideckApp(App[None]):
                 del self.history[:excess]
             self.save_in_background(lambda: append_history(line))
 
-    @work(thread=True, group="settings")
     def save_in_background(self, save: Callable[[], object]) -> None:
         """Settings and history are written off the UI thread (a slow disk never holds a key)."""
-        try:
-            save()
-        except (OSError, ConfigError) as exc:
-            self.call_from_thread(self.notify, f"Could not save the settings: {exc}", severity="warning",
-                                  markup=False)
+        def saved() -> str | None:
+            try:
+                save()
+            except (OSError, ConfigError) as exc:
+                return f"Could not save the settings: {exc}"
+            return None
+
+        self.jobs.call(saved, then=self._say_unsaved)
+
+    def _say_unsaved(self, problem: str | None) -> None:
+        if problem is not None:
+            self.notify(problem, severity="warning", markup=False)
 
     def make_deck_screen(
-        self, deck: Deck[SessionLog], warnings: Iterable[str] = (), screen: type[DeckScreen] = DeckScreen,
+        self, deck: SessionDeck, warnings: Iterable[str] = (), screen: type[DeckScreen] = DeckScreen,
     ) -> DeckScreen:
         return screen(deck, follow=self.following, poll=self.poll, clock=self.clock,
                       show_clock=self.show_clock, path_label=self.path_label, warnings=warnings,
@@ -270,7 +376,7 @@ class PideckApp(App[None]):
     def make_overview_screen(self, cwd: str | None) -> OverviewScreen:
         from tui.screens.overview import OverviewScreen
 
-        return OverviewScreen(cwd, clock=self.clock, poll=self.overview_poll, show_all=self.show_all)
+        return OverviewScreen(cwd, clock=self.clock, show_all=self.show_all)
 
     # ------------------------------------------------------------------ history and other sessions
 
@@ -303,7 +409,7 @@ class PideckApp(App[None]):
     # ------------------------------------------------------------------ opening another session
 
     def action_open_session(self) -> None:
-        from core.session.discovery import list_sessions
+        from core.catalog.sessions import list_sessions
         from tui.screens.picker import SessionPicker
 
         current = self.deck_screen
@@ -311,27 +417,43 @@ class PideckApp(App[None]):
         if self.sessions is not None:
             self.push_screen(SessionPicker(self.sessions()), self._open_picked)
             return
+        # (counting the lines of hundreds of transcripts takes a while)
+        self.jobs.call(list_sessions, cwd, then=self._pick_from)
 
-        def listed() -> None:  # counting the lines of hundreds of transcripts takes a while
-            sessions = list_sessions(cwd)
-            self.call_from_thread(self.push_screen, SessionPicker(sessions), self._open_picked)
+    def _pick_from(self, sessions: list[SessionInfo]) -> None:
+        """The picker, with the entry counts of the app's catalog where it has them."""
+        from core.catalog.catalog import with_entries
+        from tui.screens.picker import SessionPicker
 
-        self.run_worker(listed, thread=True, exclusive=True, group="session-picker")
+        if self.catalog is not None:
+            sessions = with_entries(sessions, self.catalog.records)
+        self.push_screen(SessionPicker(sessions), self._open_picked)
 
     def _open_picked(self, path: Path | None) -> None:
         if path is not None:
             self.open_in_worker(path)
 
-    @work(thread=True, exclusive=True, group="open")
     def open_in_worker(self, path: Path, on_top: bool = False) -> None:
         """Open ``path`` off the UI thread, then switch the deck screen to it (``on_top``: push it
-        over the current screen, so Esc comes back: the overview's way)."""
-        try:
-            opened = self.open_deck(path)
-        except Exception as exc:
-            self.call_from_thread(self._open_failed, path, exc)
-            return
-        self.call_from_thread(self.push_deck if on_top else self.switch_deck, opened)
+        over the current screen, so Esc comes back: the overview's way). Only the newest of the
+        opens asked for while one runs is opened."""
+        def opened() -> Opened | Exception:
+            try:
+                return self.open_deck(path)
+            except Exception as exc:  # said where it was asked, in the app's words
+                return exc
+
+        def then(outcome: Opened | Exception | None) -> None:
+            if outcome is None:
+                return  # (a newer open was asked for meanwhile)
+            if isinstance(outcome, Exception):
+                self._open_failed(path, outcome)
+            elif on_top:
+                self.push_deck(outcome)
+            else:
+                self.switch_deck(outcome)
+
+        self.jobs.call(opened, then=then, latest="open")
 
     def _open_failed(self, path: Path, exc: Exception) -> None:
         text = f"Could not open {path}: {exc}"

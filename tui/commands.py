@@ -1,4 +1,4 @@
-"""The command palette's providers, read from the command registry (``core.registry``) and from the
+"""The command palette's providers, read from the command registry (``core.deck.registry``) and from the
 screen's current view of the session: nothing here types a command again. Completion of the
 command line, which needs no screen, is in ``tui/completion.py``."""
 
@@ -11,10 +11,9 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
-from core.adapters.grammar import SubCommand
-from core.registry import SUBCOMMANDS, appends
-from core.state import WORK_ITEM_STATUSES
-from core.view import DeckView
+from core.deck.registry import SUBCOMMANDS, SubCommand, appends
+from core.views.items import WORK_ITEM_STATUSES
+from core.views.view import DeckView
 from tui.text import clean
 from tui.widgets.todos import goal_key
 

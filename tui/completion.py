@@ -1,4 +1,4 @@
-"""Completion of the command line, from the command registry (``core.registry``) and the screen's
+"""Completion of the command line, from the command registry (``core.deck.registry``) and the screen's
 current view of the session. It needs no screen: the command line and its inline suggester use it,
 and the palette providers (``tui/commands.py``) do not."""
 
@@ -11,8 +11,8 @@ from typing import Callable
 
 from textual.suggester import Suggester
 
-from core.registry import NAMESPACES, find, subcommands
-from core.view import DeckView
+from core.deck.registry import NAMESPACES, find, subcommands
+from core.views.view import DeckView
 from tui.text import has_controls
 
 

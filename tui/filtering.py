@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from typing import Literal, cast
 
 from core.shapes import ProgressState, StateSnapshot, Verdict
-from core.todo.display import StripLine, strip_lines
-from core.todo.model import TodoItem
-from core.view import DeckView
+from core.views.items import StripLine, TodoItem, strip_lines
+from core.views.view import DeckView
 
 Status = Literal["all", "open", "settled"]
 STATUSES: tuple[Status, ...] = ("all", "open", "settled")
@@ -102,7 +101,7 @@ def filtered_strip(view: DeckView, todos: list[TodoItem], max_lines: int) -> tup
     if not every:
         return ()
     kept = strip_lines(view.todo_state.replace(todos=todos), list(view.targets), max_lines)
-    # the view's own header when it has one: it may carry an alert (core/view.py with_alert)
+    # the view's own header when it has one: it may carry an alert (core/views/view.py with_alert)
     header = view.strip[0] if view.strip else strip_lines(view.todo_state, list(view.targets), 1)[0]
     hidden = len(every) - len(todos)
     if hidden:  # (before the plan's intention, which a narrow strip cuts first)

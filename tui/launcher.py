@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from textual.app import App
 
-    from core.opening import Opened
+    from core.catalog.opening import Opened
 
 
 NO_TERMINAL = ("pideck: the app needs a terminal, and its input or output is not one; `pideck inspect` "
@@ -117,20 +117,14 @@ class TerminalWatch:
             os.close(devnull)
 
     def hang_up(self) -> None:
-        import threading
+        from tui.messages import HungUp
 
         with self._lock:
             if self.gone or self._ended.is_set():
                 return
             self.gone = True
 
-        def tell() -> None:
-            try:
-                self.app.call_from_thread(self.app.exit, None, HANGUP_STATUS)
-            except RuntimeError:  # the app is not running (any more)
-                pass
-
-        threading.Thread(target=tell, name="pideck-hangup-exit", daemon=True).start()
+        self.app.post_message(HungUp(HANGUP_STATUS))  # (thread-safe; the app ends itself: ``PideckApp``)
         if not self._ended.wait(self.GRACE_S):
             if self.cleanup is not None:
                 try:
@@ -213,7 +207,8 @@ class Opening:
 def main(argv: Sequence[str] | None = None) -> int:
     import gc
 
-    from core.cli import main as cli_main, opens_tui
+    from core.cli.main import main as cli_main
+    from core.cli.main import opens_tui
 
     words = list(sys.argv[1:] if argv is None else argv)
     # The app's start creates the objects of its modules, its session's index and its widgets, most

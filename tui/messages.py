@@ -3,20 +3,21 @@ reaches widgets. Each carries plain immutable data the model built on its thread
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from textual.message import Message
 
 if TYPE_CHECKING:  # (the fields' types only: the app's start does not wait for the modules of later screens)
-    from core.activity import Event
-    from core.attention import Attention
-    from core.deck import DeckChange
-    from core.diff import Change
-    from core.overview import OverviewRow
-    from core.session.tree import SessionTree
-    from core.timetravel import AsOf
-    from core.view import DeckView
+    from core.catalog.attention import Attention
+    from core.catalog.catalog import Record
+    from core.catalog.rows import OverviewRow
+    from core.deck.deck import DeckChange
+    from core.views.activity import Event
+    from core.views.diff import Change
+    from core.views.timetravel import AsOf
+    from core.views.tree import SessionTree
+    from core.views.view import DeckView
 
 # -- every model -------------------------------------------------------------------------------------
 
@@ -24,6 +25,8 @@ if TYPE_CHECKING:  # (the fields' types only: the app's start does not wait for 
 @dataclass
 class JobDone(Message):
     """A job the screen asked an answer of has run: its outcome, or the error it raised."""
+
+    bubble = False  # (posted to the screen or the app that asked: never on to the app)
 
     ticket: int
     outcome: Any
@@ -36,6 +39,8 @@ class FileTrouble(Message):
     """A file the screen shows cannot be read (deleted, unreadable, no longer a session), or is
     readable again (``problem`` None). Posted once per change of state, never in a loop."""
 
+    bubble = False  # (posted to the screen or the app that asked: never on to the app)
+
     problem: str | None
 
 
@@ -44,16 +49,18 @@ class ModelFailed(Message):
     """An error nothing expects happened on the model's thread; the thread goes on. ``text`` says
     where and what, and where its traceback was written."""
 
+    bubble = False  # (posted to the screen or the app that asked: never on to the app)
+
     text: str
 
 
 @dataclass
-class NotifierCall(Message):
-    """A call the app's notification follower (``tui/notifications.py``) hands to the UI thread.
-    ``post_message`` is thread-safe and, unlike ``call_from_thread``, never waits: a thread never
-    hangs on an app that is closing."""
+class NotifierFailed(Message):
+    """A notifier's command failed (``tui/notifications.py``): said once, in these words."""
 
-    call: Callable[[], None]
+    bubble = False  # (posted to the app)
+
+    text: str
 
 
 @dataclass
@@ -108,11 +115,26 @@ class DiffShown(Message):
 
 
 @dataclass
-class RowsChanged(Message):
-    """The overview read a change: every row now, who needs the person first, and the state of
-    every row read, for the scope it was asked for."""
+class CatalogChanged(Message):
+    """The app's catalog read a change (``tui/models/catalog.py``): every row, who needs the person
+    first, and the state of every row read, for the scope it was asked for; its records in the same
+    order, those whose state changed at this look, and whether it is the scope's first look."""
+
+    bubble = False  # (posted to the screen or the app that asked: never on to the app)
 
     rows: list[OverviewRow]
     scope: str
     show_all: bool
-    attentions: dict[str, Attention] = field(default_factory=dict)
+    attentions: dict[str, Attention]
+    records: tuple[Record, ...]
+    changed: tuple[Record, ...]
+    first: bool
+
+
+@dataclass
+class HungUp(Message):
+    """The terminal is gone (``tui/launcher.py``): the app ends with this exit status."""
+
+    bubble = False
+
+    status: int

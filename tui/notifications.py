@@ -1,10 +1,9 @@
-"""The app's notifications (docs/notifications.md): an ``AttentionWatch`` followed on a thread of
-its own, its changes of state told by ``core.notify`` on the UI thread, where the app knows what is
-on screen, whether it has focus and when the person last typed.
+"""The app's notifications (docs/notifications.md): the changes of state the app's one catalog
+posts (``tui/models/catalog.py``) told by ``core.catalog.notify`` on the UI thread, where the app
+knows what is on screen, whether it has focus and when the person last typed.
 
-The thread only looks (reading every session and conversation of the directory takes a while);
-it hands each look to the UI thread as a message, never waiting on it. A notifier command runs on
-a short-lived thread of its own; a failure of a channel is said once, never raised.
+A notifier's command line runs as a job of the app's (``PideckApp.jobs``), never on the UI thread;
+a failure of a channel is said once, never raised.
 """
 
 from __future__ import annotations
@@ -12,18 +11,14 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-import threading
 from typing import Any, Callable, Mapping, Protocol
 
 from textual.css.query import NoMatches
-from textual.message import Message
 
-from core.attention import AttentionWatch, Seen
-from core.notify import Notifier, choose, deliver, notification_text, run_command
-from core.todo.config import NotifyConfig
-from tui.messages import FileTrouble, ModelFailed, NotifierCall
+from core.catalog.notify import Notifier, choose, deliver, notification_text, run_command
+from core.config.settings import NotifyConfig
+from tui.messages import CatalogChanged, NotifierFailed
 from tui.models.thread import Model, ModelThread
-
 
 
 class NotifyingApp(Protocol):
@@ -40,28 +35,22 @@ class NotifyingApp(Protocol):
     @property
     def deck_screen(self) -> Any: ...
 
-    def post_message(self, message: Message) -> bool: ...
-
     def notify(self, message: str, *args: Any, **kwargs: Any) -> None: ...
 
-LOOK_S = 0.5
-"""How often (seconds) the follower looks at every state: a change is told within about this long."""
+    def post_message(self, message: Any) -> bool: ...
 
 
 class AttentionNotifications:
-    """Follows the states of ``cwd``'s sessions and conversations and tells the person of a change
-    into one that needs them. Everything that reaches outside is injectable: ``watch`` (made on the
-    thread), ``write`` (the terminal's bytes), ``run`` (a notifier's command line, called on a
-    thread), the environment, platform and PATH lookup the channels are chosen from, the clock."""
+    """Tells the person of a change of state into one that needs them, as the app's catalog
+    reports them. Everything that reaches outside is injectable: ``write`` (the terminal's bytes),
+    ``run`` (a notifier's command line, run as an app job), the environment, platform and PATH
+    lookup the channels are chosen from, the clock."""
 
     def __init__(
         self,
         app: NotifyingApp,
         config: NotifyConfig,
-        cwd: str | None,
         *,
-        watch: Callable[[], AttentionWatch] | None = None,
-        every: float = LOOK_S,
         write: Callable[[str], object] | None = None,
         run: Callable[[list[str]], object] = run_command,
         env: Mapping[str, str] | None = None,
@@ -72,21 +61,13 @@ class AttentionNotifications:
         self.app = app
         self.choice = choose(config, os.environ if env is None else env, platform or sys.platform, which)
         self.notifier = Notifier(config)
-        self._make_watch = watch or (lambda: AttentionWatch(cwd))
-        self._watch: AttentionWatch | None = None
         self._write = write or self._to_terminal
         self._run = run
         self._clock = clock or app.clock
         self.typed_ms: int | None = None
-        self.looks = 0  # looks taken on the UI thread (tests wait for them)
+        self.looks = 0  # the catalog's looks taken (tests wait for them)
         self._said: set[str] = set()  # the failures said already
-        self._thread = ModelThread(_Looks(self), self._from_thread, poll=every)
-
-    def start(self) -> None:
-        self._thread.start()  # the first look at once (its states are no changes)
-
-    def stop(self) -> None:
-        self._thread.stop()
+        self._commands: ModelThread[Model] | None = None  # made at the first notifier command
 
     def typed(self) -> None:
         """The person typed in the app (``quiet_while_typing``)."""
@@ -95,30 +76,13 @@ class AttentionNotifications:
     def describe(self) -> list[str]:
         return self.choice.lines()
 
-    # ------------------------------------------------------------------ the thread
-
-    def _look(self) -> None:
-        if self._watch is None:
-            self._watch = self._make_watch()
-        watch = self._watch
-        changed = watch.look()
-        present = dict(watch.seen)
-        self.app.post_message(NotifierCall(lambda: self.take(changed, present)))
-
-    def _from_thread(self, message: object) -> None:
-        """The thread's own messages go to the app as calls; a failure is said once."""
-        if isinstance(message, NotifierCall):
-            self.app.post_message(message)
-        elif isinstance(message, (FileTrouble, ModelFailed)):
-            text = message.problem if isinstance(message, FileTrouble) else message.text
-            if text is not None:
-                self.app.post_message(NotifierCall(lambda: self.say_once(
-                    "look", f"Could not read the states of the sessions for notifications: {text}")))
-
     # ------------------------------------------------------------------ the UI thread
 
-    def take(self, changed: list[Seen], present: Mapping[str, Seen]) -> None:
+    def take(self, look: CatalogChanged) -> None:
+        """One look of the catalog: its changes of state (``Notifier`` tells a first sight from a change)."""
         self.looks += 1
+        present = {record.path: record for record in look.records}
+        changed = list(look.changed)
         for seen in self.notifier.take(changed, present, self._clock(), self.shown, self.typed_ms):
             self.tell(notification_text(seen))
 
@@ -158,15 +122,24 @@ class AttentionNotifications:
             driver.write(data)
 
     def _run_in_thread(self, argv: list[str]) -> None:
-        def run() -> None:
-            try:
-                self._run(argv)
-            except Exception as exc:  # a notifier missing, failing or hanging: said once, never raised
-                text = (f"The desktop notifier ({os.path.basename(argv[0])}) failed: {exc}. Notifications "
-                        "go on by the other channels.")
-                self.app.post_message(NotifierCall(lambda: self.say_once("desktop", text)))
+        """A notifier's command line, on the notifications' own thread (one that hangs holds up no
+        other job of the app); its failure comes back as a ``NotifierFailed``."""
+        if self._commands is None:
+            self._commands = ModelThread(Model(), self.app.post_message, poll=1.0, following=False)
+            self._commands.start()
+        self._commands.call(self._run_command, argv)
 
-        threading.Thread(target=run, daemon=True, name="notifier").start()
+    def _run_command(self, argv: list[str]) -> None:
+        try:
+            self._run(argv)
+        except Exception as exc:  # a notifier missing, failing or hanging: said once, never raised
+            self.app.post_message(NotifierFailed(
+                f"The desktop notifier ({os.path.basename(argv[0])}) failed: {exc}. Notifications go on by "
+                "the other channels."))
+
+    def stop(self) -> None:
+        if self._commands is not None:
+            self._commands.stop()
 
     def say_once(self, key: str, text: str) -> None:
         if key in self._said:
@@ -176,19 +149,3 @@ class AttentionNotifications:
             self.app.deck_screen.report(text, "warning", "notify")
         except (LookupError, NoMatches):
             self.app.notify(text, severity="warning", markup=False)
-
-
-class _Looks(Model):
-    """The follower's side on its thread: a look at once, then one every poll."""
-
-    name = "notifications"
-
-    def __init__(self, follower: AttentionNotifications) -> None:
-        super().__init__()
-        self._follower = follower
-
-    def open(self) -> None:
-        self._follower._look()
-
-    def idle(self, look: bool) -> None:
-        self._follower._look()

@@ -17,13 +17,14 @@ from typing import Any, Awaitable, Callable
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 
-from core.deck import Deck
-from core.session.discovery import pi_sessions_dir, pideck_sessions_dir
-from core.session import ReadOnlySession, SessionLog
+from core.cli.demo import TODOS, counter_ids, write_demo, write_pi_example
+from core.config.places import pi_sessions_dir, pideck_sessions_dir
+from core.config.settings import TuiConfig
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 from tui.app import PideckApp
 from tui.commands import SlashCommandProvider
-from core.demo import TODOS, counter_ids, write_demo, write_pi_example
-from core.todo.config import TuiConfig
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 CWD = "/home/user/project"
@@ -110,7 +111,7 @@ def conversation_app(sample: str, lines: int, bound: bool = False) -> Callable[[
     agent's home and pideck's are ``folder``: set here for the screenshots; tests set their own).
     ``bound``: the conversation has written to pideck (``bound_session``)."""
     def make(folder: Path) -> PideckApp:
-        from core.conversations.log import ConversationLog
+        from core.sources.log import ConversationLog
 
         os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
         log = ConversationLog.open_transcript(conversation_copy(folder, sample, lines, CONVERSATION_MS - 3000))
@@ -135,7 +136,7 @@ BOUND_TODOS = {
 def bound_session(agent: str, conversation_id: str, transcript: Path) -> Path:
     """A conversation's pideck session as its agent fills it through ``pideck mcp``: at a fixed
     path, every entry after the first from a fixed clock."""
-    from core.conversations import binding
+    from core.sources import binding
 
     conversation = binding.Conversation(agent, conversation_id, CWD, str(transcript))
     path = pideck_sessions_dir(CWD) / f"2026-12-01T07-16-40-000Z_{conversation_id[:8]}.jsonl"
@@ -240,9 +241,10 @@ def inbox_app(folder: Path) -> PideckApp:
     """The overview of CWD with conversations of Claude Code (one asked for a permission: its
     Notification hook recorded by ``pideck hook claude``; one ended), Codex (stopped between its
     turns with its plan open), Gemini CLI (waiting), and pideck's demo session."""
-    from core.agents.hooks import run_hook
     import io
     import json as _json
+
+    from core.agents.hooks import run_hook
 
     os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
     os.environ["PI_CODING_AGENT_DIR"] = str(folder / "pi")
@@ -263,7 +265,7 @@ def inbox_app(folder: Path) -> PideckApp:
     hook = _json.loads((TRANSCRIPTS.parent / "agent-hooks" / "claude-notification.json").read_text())[0]["stdin"]
     hook.update(session_id=sid, transcript_path=str(claude), cwd=CWD)
     run_hook("claude", _json.dumps(hook).encode(), session=None, write=False, out=io.StringIO(), err=io.StringIO())
-    from core.conversations import binding
+    from core.sources import binding
     record = binding.read_json(Path(os.environ["PIDECK_HOME"]) / "attention" / "claude" / f"{sid}.json") or {}
     for key in ("ask", "last"):  # (recorded at the moment of the screenshot's clock)
         if isinstance(record.get(key), dict):

@@ -10,7 +10,7 @@ every tool call. What the agents leave to find it by (checked with Claude Code 2
 - **Codex** writes no such file, but keeps the thread's rollout
   ``.../rollout-<time>-<thread id>.jsonl`` open while the thread runs: ``/proc/<pid>/fd`` names it.
 - Either agent's hooks record the conversation of their agent process under pideck's home
-  (``core/conversations/binding.py``), which is what is left where there is no ``/proc``.
+  (``core/sources/binding.py``), which is what is left where there is no ``/proc``.
 
 A process's own environment is no help: the server's ``CLAUDE_CODE_SESSION_ID`` is the id at its
 start (stale after ``/clear``), and Codex passes its servers no variable of its own.
@@ -22,7 +22,8 @@ import os
 import re
 from pathlib import Path
 
-from core.conversations.binding import Conversation, noted_process, read_json
+from core.sources.binding import Conversation, noted_process, read_json
+
 
 def proc_root() -> Path:
     """Where processes are looked at: ``$PIDECK_PROC`` (a test, or a container whose agents' /proc
@@ -84,7 +85,7 @@ def ancestors(pid: int | None = None, proc: Path | None = None, levels: int = LE
 
 def claude_conversation(pid: int, config_dir: Path, proc: Path | None = None) -> Conversation | None:
     """The conversation Claude Code process ``pid`` is in now, from its live-session file."""
-    from core.conversations.discovery import claude_folder_name
+    from core.sources.discovery import claude_folder_name
 
     path = config_dir / "sessions" / f"{pid}.json"
     record = read_json(path)
@@ -105,7 +106,7 @@ def claude_conversation(pid: int, config_dir: Path, proc: Path | None = None) ->
 def codex_conversation(pid: int, proc: Path | None = None) -> Conversation | None:
     """The thread Codex process ``pid`` runs now: the rollout it holds open (the newest, should it
     hold several)."""
-    from core.conversations.discovery import read_head
+    from core.sources.discovery import read_head
 
     folder = (proc or proc_root()) / str(pid) / "fd"
     try:
@@ -137,7 +138,7 @@ def find_conversation(pid: int | None = None, *, proc: Path | None = None, confi
                       ) -> Conversation | None:
     """The conversation of the nearest agent process above ``pid`` (default: this process), or
     None when there is none to be found."""
-    from core.conversations.discovery import claude_config_dir
+    from core.sources.discovery import claude_config_dir
 
     config = config_dir if config_dir is not None else claude_config_dir()
     proc = proc or proc_root()

@@ -15,7 +15,7 @@ def pideck_command(argv0: str | None = None, executable: str | None = None) -> l
     The console script this process was started as comes first (``uv tool install`` puts a stable
     link in ~/.local/bin; its path is kept as it is, not resolved, so an upgrade that replaces the
     tool's environment keeps it valid). Else the ``pideck`` script beside this interpreter (a venv's
-    bin/ folder, as with ``python -m core.cli``). Else the interpreter runs the module. Never the
+    bin/ folder, as with ``python -m core.cli.main``). Else the interpreter runs the module. Never the
     first ``pideck`` on PATH: that may be another install than the one writing the config.
     """
     argv0 = sys.argv[0] if argv0 is None else argv0
@@ -26,7 +26,7 @@ def pideck_command(argv0: str | None = None, executable: str | None = None) -> l
     beside = Path(executable).parent / "pideck"
     if beside.is_file() and os.access(beside, os.X_OK):
         return [os.path.abspath(beside)]
-    return [os.path.abspath(executable), "-m", "core.cli"]
+    return [os.path.abspath(executable), "-m", "core.cli.main"]
 
 
 def shell_line(argv: list[str]) -> str:
@@ -48,4 +48,4 @@ def runs_pideck(line: object, *args: str) -> bool:
     if len(words) < 1 + len(args) or words[len(words) - len(args):] != list(args):
         return False
     program = words[: len(words) - len(args)]
-    return Path(program[0]).name == "pideck" or program[1:] == ["-m", "core.cli"]
+    return Path(program[0]).name == "pideck" or program[1:] == ["-m", "core.cli.main"]

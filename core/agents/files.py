@@ -22,7 +22,7 @@ from typing import Any
 
 import tomli_w
 
-from core.session.writer import write_all
+from core.files import write_all
 
 
 class ConfigFileError(ValueError):

@@ -1,6 +1,6 @@
 """``pideck hook claude|codex``: the agents' hooks. A Stop is answered with one settle of the todo
 gates on the pideck session of the conversation that stopped; SessionStart and SessionEnd record
-which conversation the agent process is in (``core/conversations/binding.py``).
+which conversation the agent process is in (``core/sources/binding.py``).
 
 The agent writes one JSON object on stdin; pideck answers a Stop in the contract both agents read
 (docs/mcp-and-hooks.md): a follow-up for the agent is a block on stdout with exit 0, a notice for
@@ -20,13 +20,13 @@ import json
 import os
 from typing import Any, NamedTuple, TextIO
 
-from core.conversations.binding import Conversation
+from core.sources.binding import Conversation
 
 AGENTS = {"claude": "Claude Code", "codex": "Codex"}
 SETTLING_EVENTS = ("Stop", "SubagentStop")
 RECORDING_EVENTS = ("SessionStart", "SessionEnd", "Notification", "PermissionRequest", "UserPromptSubmit")
 """Events pideck only records (which conversation the process is in, what the agent asked for:
-core/attention.py), answering nothing: a PermissionRequest is never decided by pideck."""
+core/catalog/attention.py), answering nothing: a PermissionRequest is never decided by pideck."""
 STOP_ENTRY_TYPE = "pideck/stop"
 """The custom entry a hook appends before it settles: which agent stopped, how, and whether a
 Stop hook had sent it back into that turn."""
@@ -124,12 +124,12 @@ def settle(event: HookEvent, agent: str, session: str | None, write: bool,
     it. Its session is made only when the gate on the agent's own plan has something to remember.
     When pideck's settle has nothing to say, its todo list is empty and the event is a ``Stop``,
     the agent's own plan is settled (``plan_gate``). Returns (follow-up, notice)."""
-    from core.opening import open_deck
+    from core.catalog.opening import open_deck
 
     conversation = event.conversation(agent)
     chosen = session or os.environ.get("PIDECK_SESSION") or None
     if chosen is None and conversation is not None:
-        from core.conversations.binding import session_for
+        from core.sources.binding import session_for
 
         found = session_for(conversation, create=False)
         if found is None and _plan_needs_session(event):
@@ -163,7 +163,7 @@ def _plan_needs_session(event: HookEvent) -> bool:
     """A Stop whose agent's own plan has items open, where the gate on it is on: its pokes are
     counted in the conversation's session, so the session is made now."""
     from core.agents.plan_gate import read_plan
-    from core.todo.config import load_config
+    from core.config.settings import load_config
 
     if event.event != "Stop" or event.transcript_path is None or not os.path.isabs(event.transcript_path):
         return False
@@ -178,15 +178,15 @@ def _plan_needs_session(event: HookEvent) -> bool:
 
 
 def record_process(event: HookEvent, agent: str, named: bool = False) -> None:
-    """Keep the time of the event, with what an ask says (core/attention.py); and, unless a session
+    """Keep the time of the event, with what an ask says (core/catalog/attention.py); and, unless a session
     is ``named`` for the hooks (then the process needs no conversation found), the record of which
     conversation the agent process is in: set at SessionStart (and at each Stop, for an install that
     predates the SessionStart hook), dropped at SessionEnd."""
     import time
 
     from core.agents.ancestry import start_time
-    from core.attention import RECORDED_EVENTS, record_event
-    from core.conversations.binding import forget_process, note_process
+    from core.catalog.attention import RECORDED_EVENTS, record_event
+    from core.sources.binding import forget_process, note_process
 
     conversation = event.conversation(agent)
     if conversation is None:

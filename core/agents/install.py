@@ -19,7 +19,14 @@ from typing import TextIO
 
 from core.agents.command import pideck_command, shell_line
 from core.agents.files import (
-    ConfigFileError, backup, diff, dump_json, dump_toml, parse_json, parse_toml, read_text,
+    ConfigFileError,
+    backup,
+    diff,
+    dump_json,
+    dump_toml,
+    parse_json,
+    parse_toml,
+    read_text,
     write_atomically,
 )
 from core.agents.merge import ConfigShapeError, Outcome

@@ -27,14 +27,14 @@ from mcp.shared.message import SessionMessage
 from pydantic import BaseModel
 
 from core import __version__
-from core.adapters.dispatch import UnknownTool
-from core.untrusted import encodable
 from core.agents.ancestry import find_conversation
 from core.agents.mcp_wire import Answer, Ignore, Owed, Wire, claimed_stdin, usable_id
 from core.agents.routing import route
-from core.conversations.binding import Conversation
-from core.deck import Deck
-from core.registry import TOOLS
+from core.deck.deck import Deck
+from core.deck.registry import TOOLS
+from core.primitives.dispatch import UnknownTool
+from core.sources.binding import Conversation
+from core.untrusted import encodable
 
 log = logging.getLogger("pideck.mcp")
 
@@ -62,7 +62,7 @@ class Sessions:
         self._said: str | None = None
 
     def deck(self) -> Deck[Any]:
-        from core.opening import open_deck
+        from core.catalog.opening import open_deck
 
         chosen = route(self.explicit, find=self._find)
         deck = self._decks.get(chosen.path)

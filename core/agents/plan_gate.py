@@ -25,18 +25,18 @@ import os
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
-from core.conversations.plan import AGENT_NAMES
 from core.jsutil import plural
+from core.sources.plan import AGENT_NAMES
 
 if TYPE_CHECKING:
-    from core.deck import Deck
-    from core.todo.config import TodoConfig
+    from core.config.settings import TodoConfig
+    from core.deck.deck import Deck
 
 PLAN_POKE_ENTRY_TYPE = "pideck/plan-poke"
 """The custom entry the gate appends when it pokes the agent on its own plan (``kind`` ``poke``)
 or stops poking (``kind`` ``stop``)."""
 
-_CYCLE_ENTRY_TYPE = "pi-jtodo/cycle"  # core.todo.constants.CYCLE_CUSTOM_TYPE (not imported: start-up)
+_CYCLE_ENTRY_TYPE = "pi-jtodo/cycle"  # core.primitives.todo.constants.CYCLE_CUSTOM_TYPE (not imported: start-up)
 
 POKE_TEXT = "You have {n} incomplete {noun}{s}. Continue working, or update {them} with {tool}."
 """pi-jtodo's poke (``You have N incomplete todos. Continue working, or update the todo tool.``)
@@ -106,10 +106,10 @@ def read_plan(transcript_path: str) -> AgentPlan | None:
     """The plan in the agent's transcript at ``transcript_path``; None when the file is missing,
     unreadable, not a transcript of Claude Code, Codex or Gemini CLI, or holds no plan. Only reads
     the transcript (its mirror lives in pideck's home)."""
-    from core.conversations.log import ConversationLog
+    from core.primitives.todo.adapter import TodoAdapter
+    from core.primitives.todo.model import is_open
     from core.session.errors import NotASession
-    from core.todo.adapter import TodoAdapter
-    from core.todo.model import is_open
+    from core.sources.log import ConversationLog
 
     try:
         log = ConversationLog.open_transcript(transcript_path)

@@ -14,7 +14,7 @@ import os
 from typing import Callable, NamedTuple
 
 from core.agents.ancestry import find_conversation
-from core.conversations.binding import Conversation, session_for
+from core.sources.binding import Conversation, session_for
 
 
 class Route(NamedTuple):

@@ -21,7 +21,7 @@ HOOK_EVENTS = {
 """The hooks pideck answers, per agent: Stop settles the todo gates; SessionStart and SessionEnd
 tell pideck which conversation the agent process is in
 (docs/mcp-and-hooks.md#which-session-a-call-goes-to); the others are recorded for who needs the
-person (core/attention.py) and never decided (Codex has no Notification hook)."""
+person (core/catalog/attention.py) and never decided (Codex has no Notification hook)."""
 SHARED_VARIABLES = ("PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR")
 """Where pideck and pi keep their files: set where ``pideck install`` runs, they go to the server
 too, so the server writes where the TUI beside the agent reads."""

@@ -13,11 +13,17 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from . import discovery
-from .errors import (
-    FILE_GONE, NO_HEADER, OPENED_READ_ONLY, PI_SESSION_READ_ONLY, NotARegularFile, cannot_write, version_read_only,
+from core.config import places
+from core.files import not_regular
+from core.session.errors import (
+    FILE_GONE,
+    NO_HEADER,
+    OPENED_READ_ONLY,
+    PI_SESSION_READ_ONLY,
+    NotARegularFile,
+    cannot_write,
+    version_read_only,
 )
-from .files import not_regular
 
 
 def check_openable(path: Path) -> None:
@@ -66,10 +72,10 @@ class WriteAccess:
         return None
 
     def _belongs_to_pi(self, st: os.stat_result) -> bool:
-        """``discovery.is_pi_session_file``, asked again only when the file's identity changes."""
+        """``places.is_pi_session_file``, asked again only when the file's identity changes."""
         key = (os.fspath(self._path), st.st_dev, st.st_ino, st.st_nlink)
         if self._pi_owned is None or self._pi_owned[0] != key:
-            self._pi_owned = (key, discovery.is_pi_session_file(self._path))
+            self._pi_owned = (key, places.is_pi_session_file(self._path))
         return self._pi_owned[1]
 
 

@@ -28,10 +28,19 @@ TORN_WAIT_S = 3.0
 """The longest pideck waits for another writer to end its line before it starts its own."""
 TORN_POLL_S = 0.02
 
-from .errors import FILE_GONE, ReadOnlySession, StaleState, WriteFailed, cannot_write, os_cause, write_failed
-from .index import EntryIndex
-from .tail import Tailer
-from .writer import Clock, IdFactory, iso_timestamp, serialise, unique_id, write_all
+from core.files import write_all
+from core.session.errors import (
+    FILE_GONE,
+    ReadOnlySession,
+    StaleState,
+    WriteFailed,
+    cannot_write,
+    os_cause,
+    write_failed,
+)
+from core.session.index import EntryIndex
+from core.session.tail import Tailer
+from core.session.writer import Clock, IdFactory, iso_timestamp, serialise, unique_id
 
 Build = Callable[[str, str | None, str], dict[str, Any]]
 """``build(id, parentId, timestamp)``: the entry to append."""
@@ -145,7 +154,7 @@ class Appender:
     def _sync(self, fd: int) -> None:
         """On disk before the caller is answered (docs/session-format.md#durability)."""
         if self.sync is None:
-            from core.todo.config import load_session_config  # (its warnings are `pideck config`'s to show)
+            from core.config.settings import load_session_config
 
             self.sync = load_session_config()[0].sync
         if self.sync != "off":

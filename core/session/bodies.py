@@ -14,9 +14,9 @@ from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
-from .indexing import Indexer
-from .parse import loads_line, upgrade_legacy_message
-from .records import EntryRecord
+from core.session.indexing import Indexer
+from core.session.parse import loads_line, upgrade_legacy_message
+from core.session.records import EntryRecord
 
 BODIES_KEPT = 32
 """Bodies of entries other than messages kept after being read."""

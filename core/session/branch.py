@@ -15,8 +15,8 @@ from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any, Callable
 
-from .index import PENDING, EntryIndex, Kind
-from .records import EntryRecord, Records
+from core.session.index import PENDING, EntryIndex, Kind
+from core.session.records import EntryRecord, Records
 
 FORK_REACH = 256
 """How far back from the leaf a new entry's parent is looked for on the branch (see ``follow_leaf``)."""

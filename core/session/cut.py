@@ -6,7 +6,7 @@ it, the newest entry of a type is the newest at or before it. So a ``Deck`` over
 derived from a Deck, shows the past without knowing it is the past; appends are refused.
 
 It borrows the live log's index and records: nothing is read again, and a caller that keeps many
-cuts of one session (``core/timetravel.py``) hands each the branch it already walked and a way to
+cuts of one session (``core/views/timetravel.py``) hands each the branch it already walked and a way to
 find the newest entry of a type, so a cut costs no walk at all.
 """
 
@@ -17,12 +17,12 @@ from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence
 
-from . import branch as branches
-from .branch import Picked, Wanted
-from .errors import ReadOnlySession
-from .index import EntryIndex
-from .log import Refresh, SessionLog
-from .records import EntryRecord, RecordList
+from core.session import branch as branches
+from core.session.branch import Picked, Wanted
+from core.session.errors import ReadOnlySession
+from core.session.index import EntryIndex
+from core.session.log import Refresh, SessionLog
+from core.session.records import EntryRecord, RecordList
 
 PAST_IS_READ_ONLY = "This is the session as it was at an earlier entry: the past is read-only. Nothing was changed."
 
@@ -112,6 +112,10 @@ class CutLog:
     @property
     def generation(self) -> int:
         return self.live.generation
+
+    @property
+    def entry_count(self) -> int:
+        return len(self.records)
 
     @property
     def records(self) -> RecordList:

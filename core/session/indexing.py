@@ -19,14 +19,14 @@ from operator import ge, sub
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from .branch import follow_leaf
-from .errors import NotASession
-from .index import NO_PARENT, PENDING, EntryIndex, Kind
-from .parse import MAX_DEPTH, header_version, is_header, parse_line, too_deep, upgrade_legacy_message
-from .tail import TailChunk
+from core.session.branch import follow_leaf
+from core.session.errors import NotASession
+from core.session.index import NO_PARENT, PENDING, EntryIndex, Kind
+from core.session.parse import MAX_DEPTH, header_version, is_header, parse_line, too_deep, upgrade_legacy_message
+from core.session.tail import TailChunk
 
 if TYPE_CHECKING:
-    from .scan import Batch
+    from core.session.scan import Batch
 
 
 
@@ -85,7 +85,7 @@ class Indexer:
         short = 2 * MAX_DEPTH  # longer lines of other types than message get their depth checked
         scanning = scan and not self.legacy and self.header is not None
         if scan:
-            from .scan import REFUSED, decode_line
+            from core.session.scan import REFUSED, decode_line
         line_no, pos = chunk.first_line_no, 0
         batch = scan  # try the rest of the chunk at once as soon as the lines are scanned
         try:
@@ -148,7 +148,7 @@ class Indexer:
         ordinary new entry (``scan.decode_batch``, then ``apply_batch``). Returns how many lines
         it indexed; 0 when any line is not such an entry, having changed nothing (the lines are
         then indexed one by one, which decides about each the way pi does)."""
-        from .scan import decode_batch
+        from core.session.scan import decode_batch
 
         batch = decode_batch(data, start, size, base)
         return self.apply_batch(batch, first_no) if batch is not None else 0

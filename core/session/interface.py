@@ -108,6 +108,10 @@ class SessionFile(WritableLog, Protocol):
         """The last turn's token use where the log says it (pi's assistant ``usage``), else None."""
 
     @property
+    def entry_count(self) -> int:
+        """How many entries every view says the session has (a conversation: its transcript's lines)."""
+
+    @property
     def header(self) -> dict[str, Any] | None: ...
 
     @property

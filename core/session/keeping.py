@@ -13,11 +13,11 @@ from array import array
 from pathlib import Path
 from typing import Any, Callable
 
-from . import sidecar
-from .bodies import BodyReader
-from .indexing import Indexer
-from .records import EntryRecord, Records
-from .tail import Tailer
+from core.session import sidecar
+from core.session.bodies import BodyReader
+from core.session.indexing import Indexer
+from core.session.records import EntryRecord, Records
+from core.session.tail import Tailer
 
 DERIVED_RESAVE = 2000
 """Branch entries a derived result must have grown by before it is kept again (``keep_derived``)."""

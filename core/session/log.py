@@ -26,22 +26,33 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any, Callable
 
-from . import branch as branches
-from . import discovery, sidecar, split
-from .access import WriteAccess, check_openable
-from .append import Appender
-from .bodies import BodyReader
-from .branch import Picked, Wanted, usage_tokens
-from .errors import PATH_PROBLEMS, EmptySession, NotASession, WriteFailed, create_failed
-from .files import fill_empty_file, is_empty_file, make_private_dirs, write_private_file
-from .index import EntryIndex
-from .indexing import Indexer
-from .keeping import Keeper
-from .records import ById, EntryRecord, Records
-from .tail import TailChunk, Tailer
-from .writer import (
-    MISSING, Clock, IdFactory, custom_entry, custom_message_entry, header_entry, iso_timestamp, serialise,
-    short_id, utc_now, uuid7,
+from core.config import places
+from core.files import fill_empty_file, is_empty_file, make_private_dirs, write_private_file
+from core.session import branch as branches
+from core.session import sidecar, split
+from core.session.access import WriteAccess, check_openable
+from core.session.append import Appender
+from core.session.bodies import BodyReader
+from core.session.branch import Picked, Wanted, usage_tokens
+from core.session.errors import PATH_PROBLEMS, EmptySession, NotASession, WriteFailed, create_failed
+from core.session.index import EntryIndex
+from core.session.indexing import Indexer
+from core.session.keeping import Keeper
+from core.session.naming import new_session_path
+from core.session.records import ById, EntryRecord, Records
+from core.session.tail import TailChunk, Tailer
+from core.session.writer import (
+    MISSING,
+    Clock,
+    IdFactory,
+    custom_entry,
+    custom_message_entry,
+    header_entry,
+    iso_timestamp,
+    serialise,
+    short_id,
+    utc_now,
+    uuid7,
 )
 
 __all__ = ["Refresh", "SessionLog", "Wanted", "usage_tokens", "SCAN_MIN_BYTES"]
@@ -161,7 +172,7 @@ class SessionLog:
         filesystem, no permission); nothing is left behind then."""
         path = Path(path)
         now = (options.get("clock") or utc_now)()
-        header = header_entry(session_id or uuid7(now), timestamp or iso_timestamp(now), discovery.normalise_cwd(cwd))
+        header = header_entry(session_id or uuid7(now), timestamp or iso_timestamp(now), places.normalise_cwd(cwd))
         data = serialise(header)
         try:
             make_private_dirs(path.parent)
@@ -180,7 +191,7 @@ class SessionLog:
     def create_for_cwd(cls, cwd: str | os.PathLike[str], **options: Any) -> SessionLog:
         """A new pideck session in pideck's own folder for ``cwd``, named the way pi names files."""
         now = (options.get("clock") or utc_now)()
-        path, session_id, timestamp = discovery.new_session_path(cwd, uuid7(now), iso_timestamp(now))
+        path, session_id, timestamp = new_session_path(cwd, uuid7(now), iso_timestamp(now))
         return cls.create(path, cwd, session_id=session_id, timestamp=timestamp, **options)
 
     # -- the saved index --------------------------------------------------------------------------
@@ -203,7 +214,7 @@ class SessionLog:
     @property
     def shown_path(self) -> Path:
         """The file a person knows this session by: the session file itself (a conversation's log
-        shows the agent's transcript instead, ``core/conversations/log.py``)."""
+        shows the agent's transcript instead, ``core/sources/log.py``)."""
         return self.path
 
     def agent(self) -> dict[str, Any] | None:
@@ -251,6 +262,12 @@ class SessionLog:
         """The entry index (read it, never change it): what a view of the file as it was at an
         entry (``cut.py``) and the tree of branches (``tree.py``) are computed from."""
         return self._read.index
+
+    @property
+    def entry_count(self) -> int:
+        """How many entries the log holds: the number every view of it says (the header, the
+        catalog's rows, ``pideck sessions``)."""
+        return len(self.records)
 
     @property
     def records(self) -> Records:

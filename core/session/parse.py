@@ -14,6 +14,7 @@ no real session nests anywhere near this deep).
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 ENTRY_TYPES = frozenset({
@@ -122,3 +123,21 @@ def upgrade_legacy_message(entry: dict[str, Any]) -> dict[str, Any]:
     if entry.get("type") == "message" and isinstance(message, dict) and message.get("role") == "hookMessage":
         entry = dict(entry, message=dict(message, role="custom"))
     return entry
+
+
+def read_header(path: str | os.PathLike[str], max_bytes: int = 1 << 16) -> dict | None:
+    """The header of ``path`` (its first parsed line), or None when it is not a session."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(max_bytes)
+    except OSError:
+        return None
+    for raw in head.split(b"\n")[:-1]:  # complete lines only
+        if not raw.strip():
+            continue
+        try:
+            value = loads_line(raw)
+        except ValueError:
+            continue
+        return value if is_header(value) else None
+    return None

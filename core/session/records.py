@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Callable, Iterator, overload
 
-from .index import EntryIndex
-from .parse import ENTRY_TYPES
+from core.session.index import EntryIndex
+from core.session.parse import ENTRY_TYPES
 
 if TYPE_CHECKING:  # (annotations only: at run time typing would compile the forward reference, core/slotted.py)
     Loader = Callable[["EntryRecord"], dict[str, Any]]

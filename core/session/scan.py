@@ -16,7 +16,7 @@ from operator import attrgetter, sub
 
 import msgspec
 
-from .parse import MAX_DEPTH, too_deep
+from core.session.parse import MAX_DEPTH, too_deep
 
 SHORT = 2 * MAX_DEPTH
 """Lines of other types than ``message`` longer than this have their depth checked: their bodies

@@ -32,10 +32,10 @@ from operator import ne
 from pathlib import Path
 from typing import Any
 
-from . import discovery
-from .files import replace_private_file
-from .index import PENDING, EntryIndex
-from .parse import is_header
+from core.config import places
+from core.files import replace_private_file
+from core.session.index import PENDING, EntryIndex
+from core.session.parse import is_header
 
 FORMAT = b"pideck session index 3\n"
 KEPT_FORMAT = b"pideck derived results 3\n"
@@ -69,8 +69,8 @@ def location(session: Path) -> Path | None:
     """Where the saved index of ``session`` lives, or None when that would be beside a session
     file (pideck's home set inside a sessions folder)."""
     session = Path(os.path.abspath(session))
-    folder = discovery.pideck_home() / "index"
-    if os.path.abspath(folder) == str(session.parent) or discovery.is_pi_session_path(folder / "x"):
+    folder = places.pideck_home() / "index"
+    if os.path.abspath(folder) == str(session.parent) or places.is_pi_session_path(folder / "x"):
         return None
     return folder / f"{fingerprint(os.fsencode(session))}.idx"
 

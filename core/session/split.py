@@ -32,7 +32,7 @@ from operator import add, ge, gt, lt, ne, sub
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .scan import Batch
+    from core.session.scan import Batch
 
 SPLIT_MIN_BYTES = 64 << 20
 """New bytes a read must have to be split: below this, starting the child (about 20 ms of the
@@ -154,7 +154,7 @@ class FarPart:
     def _checked(self, end: object, lines: object, raw: object) -> list[tuple] | None:
         """The segments, when they cover ``begin`` to ``end`` line after line with ``lines``
         lines in all, and every field is of the type and range the log relies on."""
-        from .scan import Batch
+        from core.session.scan import Batch
 
         if type(end) is not int or type(lines) is not int or type(raw) is not list:
             return None
@@ -242,7 +242,7 @@ def scan_far(fd: int, begin: int, size: int) -> tuple[int, int, list[tuple]]:
     """``(end, lines, segments)`` of the complete lines of ``fd`` from ``begin`` to ``size``:
     runs of decoded lines merged into one batch, each piece that did not decode as its line
     range."""
-    from .scan import decode_batch
+    from core.session.scan import decode_batch
 
     segments: list[tuple] = []
     batch: _Merged | None = None  # the run of decoded pieces being merged

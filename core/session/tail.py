@@ -16,8 +16,8 @@ import os
 from pathlib import Path
 from typing import BinaryIO, Iterator
 
-from .errors import NotARegularFile
-from .files import not_regular
+from core.files import not_regular
+from core.session.errors import NotARegularFile
 
 CHUNK = 1 << 20
 _FINGERPRINT = 4096  # bytes of the first line compared to detect a rewrite

@@ -5,7 +5,6 @@ pideck writes only the header of a new file, ``custom`` and ``custom_message`` e
 
 from __future__ import annotations
 
-import errno
 import math
 import os
 import time
@@ -152,14 +151,3 @@ def custom_message_entry(
 
 def header_entry(session_id: str, timestamp: str, cwd: str) -> dict[str, Any]:
     return {"type": "session", "version": 3, "id": session_id, "timestamp": timestamp, "cwd": cwd}
-
-
-def write_all(fd: int, data: bytes | memoryview) -> None:
-    """``os.write`` until every byte is written. A write that writes nothing raises (ENOSPC), so a
-    caller takes a stuck write back as it takes back a failed one (``append.py``)."""
-    view = memoryview(data)
-    while view:
-        written = os.write(fd, view)
-        if written <= 0:
-            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        view = view[written:]

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from core.cli import main
-from core.deck import Deck
-from core.session import SessionLog
+from core.cli.main import main
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 
 SAMPLES = Path(__file__).parents[1] / "fixtures" / "agent-hooks"
 CLAUDE = json.loads((SAMPLES / "claude-stop.json").read_text(encoding="utf-8"))

@@ -25,12 +25,11 @@ from mcp_client import SERVER, client_session, server_env
 from core.agents.ancestry import ancestors, claude_conversation, codex_conversation, find_conversation
 from core.agents.hooks import STOP_ENTRY_TYPE
 from core.agents.mcp_server import Sessions
-from core.conversations.discovery import claude_folder_name
-from core.conversations.binding import (Conversation, binding_path, bound_session, noted_process, process_path,
-                                        session_for)
-from core.opening import open_deck
-from core.session import SessionLog
-from core.session.discovery import pideck_sessions_dir
+from core.sources.discovery import claude_folder_name
+from core.sources.binding import Conversation, binding_path, bound_session, noted_process, process_path, session_for
+from core.catalog.opening import open_deck
+from core.session.log import SessionLog
+from core.config.places import pideck_sessions_dir
 
 STAND_IN = [sys.executable, str(Path(__file__).with_name("agent_stand_in.py"))]
 TRANSCRIPTS = Path(__file__).parents[1] / "fixtures" / "agent-transcripts"
@@ -337,8 +336,8 @@ def test_where_the_server_finds_nothing_the_hooks_record_names_the_conversation(
     start.write_text(json.dumps(event("codex", "perm", "SessionStart", homes.project)))
     hook_then_server = [sys.executable, "-c", (
         "import subprocess, sys; "
-        f"subprocess.run([sys.executable, '-m', 'core.cli', 'hook', 'codex'], stdin=open({str(start)!r}), check=True); "
-        "sys.exit(subprocess.call([sys.executable, '-m', 'core.cli', 'mcp']))")]
+        f"subprocess.run([sys.executable, '-m', 'core.cli.main', 'hook', 'codex'], stdin=open({str(start)!r}), check=True); "
+        "sys.exit(subprocess.call([sys.executable, '-m', 'core.cli.main', 'mcp']))")]
     params = StdioServerParameters(command=hook_then_server[0], args=hook_then_server[1:], cwd=str(homes.project),
                                    env=server_env(PIDECK_PROC="/proc"))
     (items,) = run_interleaved([params], [homes.root / "server.txt"], rounds=1)
@@ -355,9 +354,9 @@ def test_where_the_server_finds_nothing_the_hooks_record_names_the_conversation(
 def test_pideck_opens_the_claude_conversation_its_mcp_writes_belong_to_over_pis_newer_session(homes: Homes) -> None:
     """pi's session of the directory is newer than pideck's and than Claude Code's transcript;
     then the agent writes through `pideck mcp`: the conversation is what `pideck` opens."""
-    from core.demo import write_pi_example
-    from core.opening import choose_session, default_choice
-    from core.session.discovery import pi_sessions_dir
+    from core.cli.demo import write_pi_example
+    from core.catalog.opening import choose_session, default_choice
+    from core.config.places import pi_sessions_dir
 
     cwd = "/home/user/project"  # where the sample ran (its transcript says so)
     source = TRANSCRIPTS / "claude-tasks" / "final" / ".claude" / "projects" / "-home-user-project"

@@ -23,12 +23,12 @@ from hook_helpers import SAMPLES_BY_AGENT, entries, hook, run_main
 
 from core.agents.hooks import STOP_ENTRY_TYPE
 from core.agents.plan_gate import PLAN_POKE_ENTRY_TYPE, WORDINGS, poke_text
-from core.deck import READ_ONLY_HINT, Deck
-from core.demo import write_pi_example
-from core.opening import open_deck
-from core.session import SessionLog
-from core.conversations.binding import Conversation, bound_session, session_for
-from core.session.discovery import pi_sessions_dir, pideck_home, pideck_sessions_dir
+from core.deck.deck import READ_ONLY_HINT, Deck
+from core.cli.demo import write_pi_example
+from core.catalog.opening import open_deck
+from core.session.log import SessionLog
+from core.sources.binding import Conversation, bound_session, session_for
+from core.config.places import pi_sessions_dir, pideck_home, pideck_sessions_dir
 
 TRANSCRIPTS = Path(__file__).parents[1] / "fixtures" / "agent-transcripts"
 CODEX_STOP_KEYS = {"continue", "decision", "reason", "stopReason", "suppressOutput", "systemMessage"}
@@ -518,7 +518,7 @@ def test_through_a_shell_pipe_as_claude_runs_it(homes: Homes) -> None:
     answers = []
     for i, sent_back in enumerate((False, True)):
         (homes.root / f"stop{i}.json").write_text(json.dumps(agent.stop(homes.project, sent_back), indent=1))
-        command = f"cat stop{i}.json | {sys.executable} -m core.cli hook claude"
+        command = f"cat stop{i}.json | {sys.executable} -m core.cli.main hook claude"
         done = subprocess.run(["sh", "-c", command], cwd=homes.root, capture_output=True, text=True, timeout=60)
         answers.append((done.returncode, done.stdout, done.stderr))
     assert answers == [(0, BLOCK_3[run.folder], ""), (0, sent_back_in_vain(run), "")]

@@ -14,11 +14,11 @@ from hook_helpers import CLAUDE, CODEX, entries, hook
 from hook_helpers import run_main as _main
 
 from core.agents.hooks import STOP_ENTRY_TYPE
-from core.deck import READ_ONLY_HINT, Deck
-from core.demo import write_pi_example
-from core.opening import open_deck
-from core.conversations.binding import Conversation, session_for
-from core.session.discovery import pi_sessions_dir, pideck_sessions_dir
+from core.deck.deck import READ_ONLY_HINT, Deck
+from core.cli.demo import write_pi_example
+from core.catalog.opening import open_deck
+from core.sources.binding import Conversation, session_for
+from core.config.places import pi_sessions_dir, pideck_sessions_dir
 
 SAMPLE_CWD = "/home/user/proj"  # both captures ran there
 BOTH = pytest.mark.parametrize("agent, sample", [("claude", CLAUDE), ("codex", CODEX)])
@@ -185,7 +185,7 @@ def test_through_a_shell_pipe_as_the_agents_run_it(homes: Homes, agent, sample) 
     answers = []
     for i, event in enumerate(sample):
         (homes.root / f"stop{i}.json").write_text(json.dumps(event, indent=1))
-        command = f"cat stop{i}.json | {sys.executable} -m core.cli hook {agent}"
+        command = f"cat stop{i}.json | {sys.executable} -m core.cli.main hook {agent}"
         done = subprocess.run(["sh", "-c", command], cwd=homes.root, capture_output=True, text=True, timeout=60)
         answers.append((done.returncode, done.stdout, done.stderr))
     assert answers == [(0, BLOCK, ""), (0, SENT_BACK_IN_VAIN, "")]

@@ -202,11 +202,11 @@ def test_a_path_with_spaces_is_quoted_for_the_hook_shell_and_kept_whole_for_the_
 
 def test_the_module_fallback_puts_its_arguments_before_mcp(where, pideck, monkeypatch) -> None:
     monkeypatch.setattr("core.agents.install.pideck_command",
-                        lambda: ["/usr/bin/python3", "-m", "core.cli"])
+                        lambda: ["/usr/bin/python3", "-m", "core.cli.main"])
     pideck("install", "codex")
     text = (where.codex / "config.toml").read_text()
-    assert 'command = "/usr/bin/python3"\nargs = [\n    "-m",\n    "core.cli",\n    "mcp",\n]\n' in text
-    assert 'command = "/usr/bin/python3 -m core.cli hook codex"' in text
+    assert 'command = "/usr/bin/python3"\nargs = [\n    "-m",\n    "core.cli.main",\n    "mcp",\n]\n' in text
+    assert 'command = "/usr/bin/python3 -m core.cli.main hook codex"' in text
 
 
 def test_unknown_agent_is_a_usage_error(where, pideck) -> None:

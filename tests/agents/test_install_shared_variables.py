@@ -144,7 +144,7 @@ def test_an_older_entry_gets_pideck_s_command_args_and_variables_beside_the_user
     servers = "mcp_servers" if toml else "mcpServers"
     path = where.home.parent / name
     path.parent.mkdir(exist_ok=True)
-    older = {"command": "/usr/bin/python3", "args": ["-m", "core.cli", "mcp"], key: mine}
+    older = {"command": "/usr/bin/python3", "args": ["-m", "core.cli.main", "mcp"], key: mine}
     path.write_text((tomli_w.dumps if toml else json.dumps)({servers: {"pideck": older}}))
     code, out, _ = pideck("install", agent)
     assert code == 0

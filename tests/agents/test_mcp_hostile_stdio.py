@@ -14,8 +14,8 @@ from agent_homes import Homes
 from mcp_client import SERVER
 from test_mcp_server import INITIALIZE, RawServer
 
-from core.opening import open_deck
-from core.session import SessionLog
+from core.catalog.opening import open_deck
+from core.session.log import SessionLog
 from core.session.parse import MAX_DEPTH
 
 INITIALIZED = '{"jsonrpc":"2.0","method":"notifications/initialized"}'
@@ -155,13 +155,13 @@ def test_a_failing_append_is_one_line_on_stderr_never_a_traceback(homes: Homes) 
 
 FAILING_SERVER = """
 import sys
-from core.deck import Deck
+from core.deck.deck import Deck
 
 def append_fails(self, name, arguments):
     raise OSError(5, "Input/output error")  # what a dying disk says under any append
 
 Deck.call_tool = append_fails
-from core.cli import main
+from core.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -232,11 +232,11 @@ def test_a_lone_surrogate_read_back_from_the_file_is_answered_escaped(homes: Hom
 HANGING_SERVER = """
 import sys, time
 from core.agents import mcp_server
-from core.deck import Deck
+from core.deck.deck import Deck
 
 Deck.call_tool = lambda self, name, arguments: time.sleep(3600)  # a call that never ends
 mcp_server.EOF_WAIT_S = 1
-from core.cli import main
+from core.cli.main import main
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -20,12 +20,12 @@ from mcp import MCPError
 from agent_homes import Homes
 from mcp_client import SERVER, server_env, with_server
 
-from core.deck import READ_ONLY_HINT
-from core.demo import write_pi_example
-from core.opening import open_deck
-from core.registry import TOOLS
-from core.session import SessionLog
-from core.session.discovery import pi_sessions_dir, pideck_sessions_dir
+from core.deck.deck import READ_ONLY_HINT
+from core.cli.demo import write_pi_example
+from core.catalog.opening import open_deck
+from core.deck.registry import TOOLS
+from core.session.log import SessionLog
+from core.config.places import pi_sessions_dir, pideck_sessions_dir
 
 HANDOFF_POLICY = (
     "Policy: explicit caller-declared packets only; no automatic generation, no successor "

@@ -31,24 +31,24 @@ def test_the_console_script_that_runs_is_used_as_an_absolute_unresolved_path(tmp
 def test_the_script_beside_the_interpreter_when_run_as_a_module(tmp_path) -> None:
     script = _script(tmp_path / "venv" / "bin" / "pideck")
     python = tmp_path / "venv" / "bin" / "python"
-    assert pideck_command("/src/core/cli.py", str(python)) == [str(script)]
+    assert pideck_command("/src/core/cli/main.py", str(python)) == [str(script)]
 
 
 def test_the_interpreter_runs_the_module_when_there_is_no_script(tmp_path) -> None:
     python = tmp_path / "bin" / "python3"
-    assert pideck_command("/src/core/cli.py", str(python)) == [str(python), "-m", "core.cli"]
+    assert pideck_command("/src/core/cli/main.py", str(python)) == [str(python), "-m", "core.cli.main"]
 
 
 def test_a_pideck_that_is_not_executable_beside_the_interpreter_is_not_used(tmp_path) -> None:
     (tmp_path / "bin").mkdir()
     (tmp_path / "bin" / "pideck").write_text("not a script")
     python = tmp_path / "bin" / "python3"
-    assert pideck_command("-c", str(python)) == [str(python), "-m", "core.cli"]
+    assert pideck_command("-c", str(python)) == [str(python), "-m", "core.cli.main"]
 
 
 def test_the_module_fallback_runs_pideck_from_another_directory(tmp_path) -> None:
     argv = pideck_command("-c", str(tmp_path / "no-venv" / "python3"))
-    assert argv[1:] == ["-m", "core.cli"]
+    assert argv[1:] == ["-m", "core.cli.main"]
     done = subprocess.run([sys.executable, *argv[1:], "--version"], cwd=tmp_path,
                           capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (0, "pideck 0.1.0\n")
@@ -67,7 +67,7 @@ def test_the_installed_console_script_runs_from_another_directory(tmp_path) -> N
     ("/opt/pideck/bin/pideck hook claude", True),
     ("'/my tools/pideck' hook claude", True),
     ("pideck hook claude", True),
-    ("/usr/bin/python3 -m core.cli hook claude", True),
+    ("/usr/bin/python3 -m core.cli.main hook claude", True),
     ("/opt/pideck/bin/pideck hook codex", False),
     ("/opt/pideck/bin/pideck hook claude --session x", False),
     ("/opt/other/bin/tool hook claude", False),

@@ -4,12 +4,12 @@ default run):
     uv run pytest tests/benchmarks/test_attention_benchmark.py -s -p no:cacheprovider -o addopts=""
 
 50 Claude Code conversations of one directory (copies of the real Task-tools sample, each with its
-own session id and a live-session file saying it is busy), followed by an ``AttentionWatch`` that
+own session id and a live-session file saying it is busy), followed by an ``Catalog`` that
 looks every 0.5 s, as ``pideck watch`` and the app do. Each round, one conversation's agent asks
 for a permission (the real Notification hook input, through ``pideck hook claude`` in process) at a
 random moment between two looks on the watcher's own schedule; the latency is from the hook's
 return to the end of the look that reports the change and writes its notification (the
-notifications' own rule, ``core.notify.Notifier``, their rate limits off). Target: under 1 s.
+notifications' own rule, ``core.catalog.notify.Notifier``, their rate limits off). Target: under 1 s.
 """
 
 from __future__ import annotations
@@ -26,11 +26,12 @@ from pathlib import Path
 
 import pytest
 
-from core.attention import NEEDS_YOU, AttentionWatch
-from core.cli import main
-from core.conversations.discovery import claude_folder_name
-from core.notify import Choice, Notifier, deliver, notification_text
-from core.todo.config import NotifyConfig
+from core.catalog.states import NEEDS_YOU
+from core.catalog.catalog import Catalog
+from core.cli.main import main
+from core.sources.discovery import claude_folder_name
+from core.catalog.notify import Choice, Notifier, deliver, notification_text
+from core.config.settings import NotifyConfig
 
 pytestmark = pytest.mark.benchmark
 
@@ -69,7 +70,7 @@ def test_a_change_among_50_conversations_is_seen_within_1_s(tmp_path: Path, monk
         os.utime(path, (stamp, stamp))
         live = home / ".claude" / "sessions" / f"{os.getpid() if n == 0 else 4_000_000 + n}.json"
         live.write_text(json.dumps({"pid": os.getpid(), "sessionId": sid, "cwd": cwd, "status": "busy"}))
-    watch = AttentionWatch(cwd)
+    watch = Catalog(cwd)
     t = time.perf_counter()
     first = watch.look()
     first_s = time.perf_counter() - t
@@ -88,7 +89,7 @@ def test_a_change_among_50_conversations_is_seen_within_1_s(tmp_path: Path, monk
         time.sleep(max(0.0, next_look - time.perf_counter()))
         t = time.perf_counter()
         changed = watch.look()
-        for seen in notifier.take(changed, watch.seen, int(time.time() * 1000), shown=lambda path: False):
+        for seen in notifier.take(changed, watch.records, int(time.time() * 1000), shown=lambda path: False):
             deliver(choice, notification_text(seen), write=written.append, run=lambda argv: None)
         looks.append(time.perf_counter() - t)
         next_look += LOOK_S

@@ -22,9 +22,9 @@ import pytest
 
 from test_session_benchmark import generate
 
-from core.conversations.log import ConversationLog
-from core.deck import Deck
-from core.session import SessionLog
+from core.sources.log import ConversationLog
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 from tui.screenshots import TRANSCRIPTS
 
 pytestmark = pytest.mark.benchmark

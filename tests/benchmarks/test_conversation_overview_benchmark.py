@@ -39,11 +39,11 @@ from pathlib import Path
 
 import pytest
 
-from core.conversations.discovery import claude_folder_name
-from core.deck import Deck
-from core.opening import open_log
-from core.overview import Overview, row_of
-from core.todo.model import is_open
+from core.sources.discovery import claude_folder_name
+from core.deck.deck import Deck
+from core.catalog.opening import open_log
+from core.catalog.overview import Overview, row_of
+from core.primitives.todo.model import is_open
 
 pytestmark = pytest.mark.benchmark
 

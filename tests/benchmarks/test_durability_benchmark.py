@@ -13,7 +13,7 @@ import time
 import pytest
 from private_homes import use_private_homes
 
-from core.session import SessionLog
+from core.session.log import SessionLog
 
 pytestmark = pytest.mark.benchmark
 

@@ -26,13 +26,13 @@ import pytest
 
 from session_shape import generate_timed
 
-from core.deck import Deck
-from core.demo import write_demo
-from core.overview import Overview, row_of
-from core.points import point_of
-from core.session import SessionLog
-from core.timetravel import TimeMachine
-from core.view import build_view
+from core.deck.deck import Deck
+from core.cli.demo import write_demo
+from core.catalog.overview import Overview, row_of
+from core.views.points import point_of
+from core.session.log import SessionLog
+from core.views.timetravel import TimeMachine
+from core.views.view import build_view
 
 pytestmark = pytest.mark.benchmark
 

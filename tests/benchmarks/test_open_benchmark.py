@@ -240,7 +240,7 @@ def test_start_up_rows_of_issue_12(tmp_path: Path) -> None:
     open todos), against a bare ``python -c pass`` of the same interpreter. The three run in turn,
     round after round, and each keeps its fastest run: a load that comes and goes hits all three
     alike. A hook runs ``gate`` at the end of every agent turn, so its start-up is paid each time."""
-    from core.demo import write_demo
+    from core.cli.demo import write_demo
 
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PIDECK_", "PI_"))}
     env.update(PIDECK_HOME=str(tmp_path / "home"), PI_CODING_AGENT_DIR=str(tmp_path / "pi"))
@@ -347,7 +347,7 @@ def test_open_rows_of_issue_21(tmp_path: Path) -> None:
                          "schemaVersion": 1, "state": {"schemaVersion": 1, "workItems": [], "decisions": [],
                                                        "objective": "The one objective"}},
                          "id": "0000000a", "parentId": None, "timestamp": "2026-12-01T00:00:00.000Z"}) + "\n")
-    from core.demo import write_demo
+    from core.cli.demo import write_demo
 
     demo = write_demo(tmp_path / "demo.jsonl").log.path
     home = tmp_path / "small-home"

@@ -39,9 +39,9 @@ import pytest
 from textual import events
 from textual.widget import Widget
 
-from core.deck import Deck
-from core.session import SessionLog
-from core.session.discovery import encode_cwd
+from core.deck.deck import Deck
+from core.session.log import SessionLog
+from core.config.places import encode_cwd
 from session_shape import generate, generate_timed
 from tui.app import PideckApp
 

@@ -23,8 +23,9 @@ import pytest
 from session_shape import big_and_small
 from session_shape import text as _text
 
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 
 pytestmark = pytest.mark.benchmark
 

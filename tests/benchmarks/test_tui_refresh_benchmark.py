@@ -22,8 +22,9 @@ from pathlib import Path
 
 import pytest
 
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 from tui.app import PideckApp
 from tui.widgets.events import EventList
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cli_helpers import read_lines
 
-from core.session import encode_cwd
+from core.config.places import encode_cwd
 
 
 def test_run_prints_messages_and_exits_0_when_all_are_info(pideck, tmp_path):
@@ -218,7 +218,7 @@ def test_log_text_cannot_drive_a_terminal_but_is_exact_when_piped(pideck, tmp_pa
     assert out.endswith(f"- d: {hostile}\n")
     terminal = _Terminal()
     monkeypatch.setattr("sys.stdout", terminal)
-    from core.cli import main
+    from core.cli.main import main
 
     assert main(["tool", "--session", s, "agent_state_get"]) == 0
     assert "\x1b" not in terminal.text and "\x07" not in terminal.text

@@ -9,13 +9,13 @@ from pathlib import Path
 
 from cli_helpers import read_lines
 
-from core.cli import main
+from core.cli.main import main
 
 PROCESSES, CALLS = 8, 100
 
 WRITER = """
 import sys
-from core.cli import main
+from core.cli.main import main
 path, k, calls = sys.argv[1], sys.argv[2], int(sys.argv[3])
 for i in range(calls):
     rc = main(["tool", "--session", path, "agent_progress_add_milestone", '{"milestone": "p%s-%03d"}' % (k, i)])

@@ -7,7 +7,7 @@ import json
 
 from cli_helpers import read_lines
 
-from core.todo import constants as c
+from core.primitives.todo import constants as c
 
 GOAL = {"group": None, "closed_feedback_loop": 97, "feedback_loop": "run it", "end_to_end_ownership": 97}
 

@@ -161,7 +161,7 @@ def test_inspect_at_without_a_session_creates_none(pideck, tmp_path):
 
 def overview_sessions(tmp_path: Path) -> tuple[Path, Path]:
     """pi's branched fixture in pi's folder for this directory, and a small pideck session in pideck's."""
-    from core.session import encode_cwd
+    from core.config.places import encode_cwd
 
     cwd = str(tmp_path / "project")
     pi = tmp_path / "pi-agent" / "sessions" / encode_cwd(cwd) / BRANCHED.name

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import read_lines
-from core.session import SessionLog
-from core.session.discovery import pideck_sessions_dir
+from core.session.log import SessionLog
+from core.config.places import pideck_sessions_dir
 
 ROOT = Path(__file__).resolve().parents[2]
 DEEP = "[" * 5000 + "]" * 5000  # deeper than Python's parser goes
@@ -131,7 +131,7 @@ def big_session(tmp_path: Path) -> Path:
 def test_a_reader_that_stops_early_ends_pideck_quietly(tmp_path, json_output):
     """``pideck inspect | head -1``: no "Broken pipe" message, exit 1."""
     path = big_session(tmp_path)
-    argv = [sys.executable, "-m", "core.cli", "inspect", "--session", str(path)] + (["--json"] if json_output else [])
+    argv = [sys.executable, "-m", "core.cli.main", "inspect", "--session", str(path)] + (["--json"] if json_output else [])
     env = dict(os.environ, PIDECK_HOME=str(tmp_path / "home"))
     proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     assert proc.stdout is not None and proc.stderr is not None
@@ -151,7 +151,7 @@ def test_a_fifo_or_a_device_as_the_session_is_named_as_such_without_hanging(tmp_
     else:
         target, said = Path("/dev/zero"), "is a character device, not a session file"
     for command in (["inspect"], ["run", "/agent-state"], ["tool", "agent_state_get"], ["gate"]):
-        argv = [sys.executable, "-m", "core.cli", command[0], "--session", str(target), *command[1:]]
+        argv = [sys.executable, "-m", "core.cli.main", command[0], "--session", str(target), *command[1:]]
         done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, timeout=60,
                               env=dict(os.environ, PIDECK_HOME=str(tmp_path / "home")))
         assert done.returncode == (1 if command == ["gate"] else 2)

@@ -293,9 +293,9 @@ def _todo_result(entry_id: str, parent: str, call_id: str, details: object = ...
 
 
 def _fresh(path: Path) -> dict:
-    from core.deck import Deck
-    from core.inspect import inspect_json
-    from core.session import SessionLog
+    from core.deck.deck import Deck
+    from core.cli.inspect import inspect_json
+    from core.session.log import SessionLog
 
     return inspect_json(Deck(SessionLog.open(path, writable=False)))
 
@@ -304,9 +304,9 @@ def _fresh(path: Path) -> dict:
 def test_tailing_the_pi_fixture_line_by_line_matches_a_fresh_open(tmp_path: Path, version: str) -> None:
     """The Deck's incremental path (pideck watching pi write) derives at every line what a fresh
     open of the file so far derives: branch switches, the branch summary and the invalid handoff."""
-    from core.deck import Deck
-    from core.inspect import inspect_json
-    from core.session import SessionLog
+    from core.deck.deck import Deck
+    from core.cli.inspect import inspect_json
+    from core.session.log import SessionLog
 
     lines = PI_FILES[version][0].read_text(encoding="utf-8").splitlines(keepends=True)
     live, cut = tmp_path / "live.jsonl", tmp_path / "cut.jsonl"
@@ -327,9 +327,9 @@ def test_tailed_todo_state_warnings_follow_the_newest_candidate(tmp_path: Path) 
     """Regression: on an append that extends the branch, the Deck reloaded only the three
     primitives, so an invalid newest todo state never warned live (and a later valid one could
     not clear the warning), unlike a fresh open."""
-    from core.deck import Deck
-    from core.session import SessionLog
-    from core.inspect import inspect_json
+    from core.deck.deck import Deck
+    from core.session.log import SessionLog
+    from core.cli.inspect import inspect_json
 
     path = _copy(BRANCHED, tmp_path)
     deck = Deck(SessionLog.open(path, writable=False))

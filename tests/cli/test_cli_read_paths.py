@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import read_lines
-from core.session import SessionLog
+from core.session.log import SessionLog
 from core.session.errors import PI_SESSION_READ_ONLY
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from core.demo import write_demo
+from core.cli.demo import write_demo
 
-HEAVY = ("pydantic", "msgspec", "platformdirs", "textual", "rich", "tomli_w", "mcp", "core.registry",
+HEAVY = ("pydantic", "msgspec", "platformdirs", "textual", "rich", "tomli_w", "mcp", "core.deck.registry",
          "core.agents.install", "core.agents.files")
 
 LOADED = """
@@ -40,12 +40,12 @@ def heavy(modules: set[str]) -> list[str]:
 def test_version_loads_no_session_code_and_no_library() -> None:
     modules = loaded("--version")
     assert heavy(modules) == []
-    assert not {m for m in modules if m.startswith(("core.session.log", "core.deck", "core.todo"))}
+    assert not {m for m in modules if m.startswith(("core.session.log", "core.deck.deck", "core.primitives.todo"))}
 
 
 @pytest.mark.parametrize("command", [["gate"], ["inspect", "--json"], ["run", "/todos poke status"]])
 def test_commands_on_a_small_session_load_no_library_they_do_not_use(tmp_path: Path, command: list[str]) -> None:
     session = write_demo(tmp_path / "demo.jsonl").log.path
     modules = loaded(*command, "--session", str(session))
-    assert "core.deck" in modules  # (the command ran)
+    assert "core.deck.deck" in modules  # (the command ran)
     assert heavy(modules) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 
 
 @pytest.mark.parametrize("params", ['{"id": "a", "content": NaN}', '[Infinity]', '{"x": -Infinity}'])

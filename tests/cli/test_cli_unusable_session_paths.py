@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 
 
 @pytest.fixture

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import pytest
 
-from core.demo import write_demo
+from core.cli.demo import write_demo
 
 RUN = """
 import builtins, sys
@@ -45,42 +45,44 @@ with open(out, "w") as fh:
 """The console script's ``main``, then the names in ``sys.modules`` and the texts handed to
 ``compile()`` written to a file (stdout is the command's)."""
 
-STARTS = {"core", "core.cli", "core.session", "core.session.errors", "tui", "tui.launcher"}
+STARTS = {"core", "core.cli", "core.cli.main", "core.session", "core.session.errors", "tui", "tui.launcher"}
 """What every command loads: the console script and the command line (``pideck --version``)."""
 
 SETTLES = STARTS | {
-    "core.opening", "core.deck", "core.limits", "core.clock", "core.jsutil", "core.verdicts",
+    "core.catalog", "core.config", "core.config.places", "core.deck", "core.session.naming",
+    "core.catalog.opening", "core.deck.deck", "core.limits", "core.clock", "core.jsutil", "core.primitives.progress.verdicts",
     "core.slotted",  # (the todo model and the log's results are plain classes: no dataclasses)
     # the entry types of the three primitives (their adapters are made when asked for)
-    "core.adapters", "core.adapters.agent_handoff", "core.adapters.agent_progress", "core.adapters.agent_state",
-    "core.adapters.host",
+    "core.primitives", "core.primitives.handoff", "core.primitives.progress", "core.primitives.state",
+    "core.primitives.host",
     # a path is told apart from an agent's transcript by its content
-    "core.conversations", "core.conversations.detect",
+    "core.sources", "core.sources.detect",
     "core.session.access", "core.session.append", "core.session.bodies", "core.session.branch",
-    "core.session.discovery", "core.session.files", "core.session.index", "core.session.indexing",
+    "core.catalog.sessions", "core.files", "core.session.index", "core.session.indexing",
     "core.session.interface", "core.session.keeping", "core.session.log", "core.session.parse",
     "core.session.records", "core.session.sidecar", "core.session.split", "core.session.tail",
     "core.session.writer",
     # the todo fold and the turn-end machine: not the tool, `/todos`, or the views
-    "core.todo", "core.todo.adapter", "core.todo.config", "core.todo.constants", "core.todo.followups",
-    "core.todo.gate_checks", "core.todo.model", "core.todo.normalize", "core.todo.observations",
-    "core.todo.ownership", "core.todo.replay", "core.todo.restore", "core.todo.tool_schema",
-    "core.todo.turn_end",
+    "core.primitives.todo", "core.primitives.todo.adapter", "core.config.settings", "core.primitives.todo.constants", "core.primitives.todo.followups",
+    "core.primitives.todo.gate_checks", "core.primitives.todo.model", "core.primitives.todo.normalize", "core.primitives.todo.observations",
+    "core.primitives.todo.ownership", "core.primitives.todo.replay", "core.primitives.todo.restore", "core.primitives.todo.tool_schema",
+    "core.primitives.todo.turn_end",
 }
 """``pideck gate``: a session opened, its Deck, one settle."""
 
 PRIMITIVES = {
-    f"core.adapters.{name}.{part}" for name in ("agent_state", "agent_progress", "agent_handoff")
+    f"core.primitives.{name}.{part}" for name in ("state", "progress", "handoff")
     for part in ("adapter", "commands", "format", "messages", "mutations", "persistence", "tools")
-} | {"core.adapters.agent_progress.controller", "core.adapters.agent_progress.milestones",
-     "core.adapters.controller", "core.adapters.grammar", "core.adapters.parsing",
-     "core.state", "core.progress", "core.handoff"}
+} | {"core.primitives.progress.controller", "core.primitives.progress.milestones",
+     "core.primitives.controller", "core.primitives.grammar", "core.primitives.parsing",
+     "core.primitives.state.core", "core.primitives.progress.core", "core.primitives.handoff.core"}
 """The three primitives' adapters and cores, which inspect, run and tool ask for."""
 
-DISPATCHES = {"core.adapters.base", "core.adapters.dispatch"}
+DISPATCHES = {"core.primitives.base", "core.primitives.dispatch"}
 """Routing a command line or a tool call to its adapter (``run``, ``tool``)."""
 
-HOOKS = {"core.agents", "core.agents.hooks", "core.agents.ancestry", "core.attention", "core.conversations.binding"}
+HOOKS = {"core.agents", "core.agents.hooks", "core.agents.ancestry", "core.catalog.attention", "core.catalog.states",
+         "core.sources.binding"}
 """A Stop hook: its event recorded for the conversation, then one settle."""
 
 NOTABLE = ("textual", "rich", "pydantic", "msgspec", "mcp", "platformdirs", "tomli_w", "tomllib", "asyncio",
@@ -88,7 +90,7 @@ NOTABLE = ("textual", "rich", "pydantic", "msgspec", "mcp", "platformdirs", "tom
            "json", "datetime", "hashlib", "tempfile", "uuid", "secrets", "random", "shutil", "copy")
 """The libraries that cost a command's start: the front ends' (Textual, pydantic, the MCP SDK), the
 big-file scanner's (msgspec), and the standard library's larger ones (shutil: argparse's help
-formatter would load it, were it not given its width: core/cli.py ``_Parser``)."""
+formatter would load it, were it not given its width: core/cli/main.py ``_Parser``)."""
 
 A_SESSION = {"typing", "pathlib", "json", "datetime"}
 """What a command that opens a session still loads of them: typing, pathlib (a session log's paths
@@ -115,13 +117,13 @@ COMMANDS = {
     "--version": Command(("--version",), 0, STARTS, set()),
     "gate": Command(("gate", "--session", "{session}"), 2, SETTLES, A_SESSION),
     "inspect --json": Command(("inspect", "--json", "--session", "{session}"), 0,
-                              SETTLES | PRIMITIVES | {"core.inspect", "core.conversations.binding"},
+                              SETTLES | PRIMITIVES | {"core.cli.inspect", "core.sources.binding"},
                               A_SESSION | COPY),
     "run": Command(("run", "--session", "{session}", "/agent-state status"), 0, SETTLES | PRIMITIVES | DISPATCHES,
                    A_SESSION | COPY),
     "tool": Command(("tool", "--session", "{session}", "agent_state_get"), 0,
                     SETTLES | PRIMITIVES | DISPATCHES
-                    | {"core.agents", "core.agents.routing", "core.agents.ancestry", "core.conversations.binding"},
+                    | {"core.agents", "core.agents.routing", "core.agents.ancestry", "core.sources.binding"},
                     A_SESSION | COPY),
     "hook claude": Command(("hook", "claude", "--session", "{session}"), 0, SETTLES | HOOKS, A_SESSION,
                            STOP),

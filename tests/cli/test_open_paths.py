@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import build_parser
-from core.opening import Opened
-from core.session import SessionLog
+from core.cli.main import build_parser
+from core.catalog.opening import Opened
+from core.session.log import SessionLog
 
 
 def opener(got: list[Opened]):

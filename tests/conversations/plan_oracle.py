@@ -1,6 +1,6 @@
 """The plan an agent's own tool calls imply, read from its raw transcript lines: an oracle for the
 replay tests, written from the sample READMEs (tests/fixtures/agent-transcripts/) and nothing of
-``core.conversations``, so that pideck's readers are checked against an independent reading.
+``core.sources``, so that pideck's readers are checked against an independent reading.
 
 Each oracle is fed the transcript's lines in order (``feed``) and answers, after any line, the
 plan as pideck's todo model writes it (``todos``): ``content``, ``status`` and ``id``, plus what

@@ -17,8 +17,8 @@ import pytest
 
 from transcript_samples import SAMPLES, Sample, task_folder
 
-from core.cli import main
-from core.conversations.log import agent_read_only
+from core.cli.main import main
+from core.sources.log import agent_read_only
 
 REFUSED_WRITES = [
     ("run", "/agent-state add a Do it"),

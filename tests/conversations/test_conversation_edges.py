@@ -10,9 +10,9 @@ from pathlib import Path
 from hostile_transcripts import C_SESSION, CLAUDE, serialise, update
 from transcript_samples import BY_NAME as SAMPLES
 
-from core.conversations.detect import detect_kind
-from core.conversations.log import ConversationLog
-from core.deck import Deck
+from core.sources.detect import detect_kind
+from core.sources.log import ConversationLog
+from core.deck.deck import Deck
 
 SNAPSHOT = {"type": "file-history-snapshot", "messageId": "m1", "isSnapshotUpdate": False,
             "snapshot": {"messageId": "m1", "trackedFileBackups": {}, "timestamp": "2026-12-01T07:15:51.945Z"}}

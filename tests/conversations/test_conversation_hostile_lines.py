@@ -11,8 +11,8 @@ import pytest
 
 from hostile_transcripts import FORMATS, Format, Case, expected_warnings, serialise, transcript
 
-from core.conversations.log import ConversationLog
-from core.deck import Deck
+from core.sources.log import ConversationLog
+from core.deck.deck import Deck
 
 CASES = [(fmt, case) for fmt in FORMATS.values() for case in fmt.cases]
 

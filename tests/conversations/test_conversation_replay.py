@@ -19,8 +19,8 @@ import pytest
 from plan_oracle import plans_by_line
 from transcript_samples import BY_NAME, GEMINI_STUB, SAMPLES, Sample, task_folder
 
-from core.conversations.log import ConversationLog
-from core.deck import Deck
+from core.sources.log import ConversationLog
+from core.deck.deck import Deck
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAN_CHANGES = {"claude-tasks": 12, "claude-todowrite": 8, "codex-update-plan": 8, "gemini-write-todos": 8,
@@ -120,7 +120,7 @@ def test_inspect_json_at_the_snapshot_moments(sample: Sample, tmp_path: Path, pi
 def test_inspect_json_as_a_separate_process(sample: Sample, tmp_path: Path) -> None:
     """The whole CLI, once per format: the final transcript in a copied home."""
     path = sample.copy_home(tmp_path / "home")
-    done = subprocess.run([sys.executable, "-m", "core.cli", "inspect", "--json", "--session", str(path)],
+    done = subprocess.run([sys.executable, "-m", "core.cli.main", "inspect", "--json", "--session", str(path)],
                           cwd=tmp_path / "project", capture_output=True, text=True, timeout=60,
                           env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert (done.returncode, done.stderr) == (0, "")

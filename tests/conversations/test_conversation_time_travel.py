@@ -13,7 +13,7 @@ import pytest
 from plan_oracle import plans_by_line
 from transcript_samples import BY_NAME, SAMPLES, Sample
 
-from core.conversations.mirror import Mirror
+from core.sources.mirror import Mirror
 
 
 def line_of_each_entry(sample: Sample, folder: Path) -> list[int]:

@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.conversations.discovery import claude_folder_name
+from core.sources.discovery import claude_folder_name
 
 SAMPLES = Path(__file__).resolve().parent.parent / "fixtures" / "agent-transcripts"
 SAMPLE_CWD = "/home/user/project"

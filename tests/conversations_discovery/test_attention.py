@@ -13,8 +13,8 @@ import pytest
 
 from discovery_helpers import BETWEEN_TURNS, CLAUDE_TASKS, CODEX, SESSION_IDS
 
-from core.session import SessionLog
-from core.deck import Deck
+from core.session.log import SessionLog
+from core.deck.deck import Deck
 
 HOOKS = Path(__file__).resolve().parent.parent / "fixtures" / "agent-hooks"
 OPEN_TODO = {"todos": [{"id": "t1", "content": "Parse", "status": "in_progress", "priority": "high", "confidence": 80}]}
@@ -130,13 +130,13 @@ def test_watch_prints_every_state_then_each_change_until_interrupted(homes) -> N
     path = homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
     homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "busy")
     now_stamp(path, -5)
-    watch = subprocess.Popen([sys.executable, "-m", "core.cli", "watch", "--json", "--interval", "0.05"],
+    watch = subprocess.Popen([sys.executable, "-m", "core.cli.main", "watch", "--json", "--interval", "0.05"],
                              cwd=homes.cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = json.loads(read_line(watch.stdout))
         assert (first["kind"], first["conversation"], first["state"], first["previous"], first["todos"]) == (
             "claude", SESSION_IDS[CLAUDE_TASKS], "working", None, {"settled": 1, "total": 4})
-        hook = subprocess.run([sys.executable, "-m", "core.cli", "hook", "claude"], cwd=homes.cwd, text=True,
+        hook = subprocess.run([sys.executable, "-m", "core.cli.main", "hook", "claude"], cwd=homes.cwd, text=True,
                               input=json.dumps(sample_input("claude-notification.json", homes, CLAUDE_TASKS)),
                               capture_output=True, timeout=60)
         assert (hook.returncode, hook.stdout) == (0, "")
@@ -150,7 +150,7 @@ def test_watch_prints_every_state_then_each_change_until_interrupted(homes) -> N
 
 
 def test_status_keeps_its_line_while_nothing_it_depends_on_changed(homes, pideck) -> None:
-    from core.status import kept_path
+    from core.cli.status import kept_path
 
     path = homes.install(CLAUDE_TASKS, lines=BETWEEN_TURNS[CLAUDE_TASKS])
     homes.claude_live(os.getpid(), SESSION_IDS[CLAUDE_TASKS], "idle")
@@ -196,8 +196,8 @@ def test_a_codex_thread_by_its_rollout(homes, pideck, lines, state, evidence) ->
 
 
 def test_a_pi_session_and_a_session_whose_gates_gave_up(homes, pideck) -> None:
-    from core.demo import write_pi_example
-    from core.session.discovery import pi_sessions_dir
+    from core.cli.demo import write_pi_example
+    from core.config.places import pi_sessions_dir
 
     folder = pi_sessions_dir(homes.cwd)
     folder.mkdir(parents=True)

@@ -9,8 +9,8 @@ import os
 import pytest
 
 from discovery_helpers import CLAUDE_TASKS, CLAUDE_TODOWRITE, CODEX, GEMINI, MTIMES, digests
-from core.opening import Opened, choose_session
-from core.session import SessionLog
+from core.catalog.opening import Opened, choose_session
+from core.session.log import SessionLog
 
 
 def opened_by(pideck, *args: str) -> Opened:

@@ -13,11 +13,11 @@ import pytest
 from discovery_helpers import (
     CLAUDE_TASKS, CLAUDE_TODOWRITE, CODEX, GEMINI, LINES, MTIMES, SESSION_IDS, digests,
 )
-from core.cli import human_size
-from core.conversations.discovery import (
-    AgentFolders, claude_folder_name, conversations, read_head,
-)
-from core.session import SessionLog, list_sessions, newest_session, pideck_sessions_dir
+from core.cli.main import human_size
+from core.sources.discovery import AgentFolders, claude_folder_name, conversations, read_head
+from core.session.log import SessionLog
+from core.catalog.sessions import list_sessions, newest_session
+from core.config.places import pideck_sessions_dir
 
 HEADER = "KIND    ENTRIES      SIZE  LAST CHANGE          PATH\n"
 
@@ -214,7 +214,7 @@ def test_newest_of_one_agent(homes, kind):
 def test_finding_the_newest_reads_heads_from_the_newest_down(homes, monkeypatch):
     """`pideck` at start-up: a rollout's directory is only in its head, but the heads of older
     rollouts than the first one that belongs are never read."""
-    from core.conversations import discovery
+    from core.sources import discovery
 
     for k in range(5):
         homes.install(CODEX, cwd=f"/srv/other-{k}", session_id=f"00000000-0000-0000-0000-00000000000{k}", mtime=5000 + k)

@@ -13,11 +13,12 @@ from discovery_helpers import (
     BETWEEN_TURNS, CLAUDE_TASKS, CLAUDE_TODOWRITE, CODEX, FIRST_PROMPTS, GEMINI, LINES, SESSION_IDS, SOURCES,
     digests,
 )
-from core.deck import Deck
-from core.opening import open_log
-from core.overview import Overview, overview_table, row_of
-from core.session import SessionLog
-from core.todo.model import is_open
+from core.deck.deck import Deck
+from core.catalog.opening import open_log
+from core.catalog.overview import Overview, row_of
+from core.views.overview_table import overview_table
+from core.session.log import SessionLog
+from core.primitives.todo.model import is_open
 
 NOW = 1796109600  # 2026-12-01T07:20:00Z, after every copy's modification time
 
@@ -57,7 +58,8 @@ def test_overview_json_of_a_conversation(homes, pideck):
     assert rows[0].pop("attention")["state"] == "stopped with open work"
     assert code == 0 and rows == [{
         "path": str(path), "name": FIRST_PROMPTS[CODEX], "cwd": str(homes.cwd), "kind": "codex", "readOnly": True,
-        "entries": 7, "todos": {"settled": 1, "total": 4, "lowestConfidence": None},
+        "entries": BETWEEN_TURNS[CODEX],  # (its transcript's lines, as `pideck sessions` counts them)
+        "todos": {"settled": 1, "total": 4, "lowestConfidence": None},
         "workItems": {"open": 0, "in_progress": 0, "blocked": 0, "done": 0},
         "milestones": {"declared": 0, "recorded": 0}, "packets": 0,
         "lastActivity": "2026-12-01T07:17:00.000Z", "flag": "waiting", "warnings": 0,

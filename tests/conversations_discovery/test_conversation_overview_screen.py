@@ -9,8 +9,8 @@ from typing import Any
 from textual.widgets import DataTable, OptionList
 
 from discovery_helpers import BETWEEN_TURNS, CODEX, GEMINI
-from core.opening import open_log
-from core.deck import Deck
+from core.catalog.opening import open_log
+from core.deck.deck import Deck
 from tui.app import PideckApp
 from tui.screens.overview import OverviewScreen, ReturningDeckScreen
 from tui.screens.picker import SessionPicker

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
+from core.cli.main import main
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 
 pytestmark = pytest.mark.read_three_ways  # (how lines are read: the split scan too, tests/conftest.py)
 
@@ -88,7 +89,7 @@ def test_a_session_holding_a_deep_line_opens_and_inspects(session: Path, deep: b
 def test_inspect_in_its_own_process_survives_a_deep_line(session: Path, tmp_path: Path) -> None:
     with session.open("ab") as fh:
         fh.write(DEEP_LINES["deep entry"])
-    done = subprocess.run([sys.executable, "-m", "core.cli", "inspect", "--json", "--session", str(session)],
+    done = subprocess.run([sys.executable, "-m", "core.cli.main", "inspect", "--json", "--session", str(session)],
                           capture_output=True, text=True, cwd=tmp_path)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     assert json.loads(done.stdout)["progress"]["currentMilestones"] == MILESTONES

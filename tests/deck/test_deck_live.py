@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from core.adapters.host import Notice
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
+from core.primitives.host import Notice
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 from core.session.errors import OPENED_READ_ONLY
-from core.todo.config import TodoConfig
+from core.config.settings import TodoConfig
 
 START = datetime(2026, 11, 30, 12, 0, 0, tzinfo=timezone.utc)
 

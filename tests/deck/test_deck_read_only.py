@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from core.adapters.host import Notice
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
+from core.primitives.host import Notice
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 from core.session.errors import OPENED_READ_ONLY
 
 

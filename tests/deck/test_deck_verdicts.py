@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from core.deck import Deck
-from core.session import SessionLog
-from core.view import build_view
+from core.deck.deck import Deck
+from core.session.log import SessionLog
+from core.views.view import build_view
 
 VERDICT = "pideck/progress-verdict"
 
@@ -89,14 +89,14 @@ def test_a_foreign_verdict_entry_of_the_wrong_shape_reads_as_none(tmp_path):
 
 
 def test_a_pi_session_is_told_apart(tmp_path):
-    from core.demo import write_pi_example
+    from core.cli.demo import write_pi_example
 
     deck = Deck(SessionLog.open(write_pi_example(tmp_path, "/p"), writable=False))
     assert build_view(deck).pi_session
 
 
 def test_the_activity_tells_of_a_judge_that_found_nothing_new(tmp_path):
-    from core.activity import Activity
+    from core.views.activity import Activity
 
     path = tmp_path / "s.jsonl"
     deck = Deck(SessionLog.create(path, cwd="/p"))

@@ -4,9 +4,9 @@ MemoryLog (docs/primitives.md#how-parity-is-tested)."""
 import copy
 import json
 
-from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
-from core.adapters.agent_handoff.mutations import create_packet, remove_packet
-from core.adapters.host import Notice
+from core.primitives.handoff.adapter import AgentHandoffAdapter
+from core.primitives.handoff.mutations import create_packet, remove_packet
+from core.primitives.host import Notice
 from memory_log import MemoryLog
 from core.jsutil import compact_json
 

@@ -3,9 +3,9 @@ command table, non-dict params and restore details."""
 
 import pytest
 
-from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
-from core.adapters.agent_handoff.mutations import clear_state, remove_packet
-from core.adapters.host import Notice
+from core.primitives.handoff.adapter import AgentHandoffAdapter
+from core.primitives.handoff.mutations import clear_state, remove_packet
+from core.primitives.host import Notice
 from memory_log import MemoryLog
 from core.jsutil import compact_json
 

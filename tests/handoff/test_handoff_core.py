@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from core import handoff
-from core.handoff import HandoffError, create_handoff
+from core.primitives.handoff import core as handoff
+from core.primitives.handoff.core import HandoffError, create_handoff
 from core.jsutil import compact_json
 
 MESSAGE = "Invalid handoff input."

@@ -6,10 +6,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
-from core.adapters.agent_handoff.mutations import create_packet, remove_packet
+from core.primitives.handoff.adapter import AgentHandoffAdapter
+from core.primitives.handoff.mutations import create_packet, remove_packet
 from memory_log import MemoryLog
-from core.handoff import HandoffError, create_handoff
+from core.primitives.handoff.core import HandoffError, create_handoff
 from core.jsutil import JS_WHITESPACE, compact_json, is_non_empty_string
 
 KEYS = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.adapters.agent_handoff.adapter import AgentHandoffAdapter
+from core.primitives.handoff.adapter import AgentHandoffAdapter
 from memory_log import MemoryLog
 
 PACKET = {"schemaVersion": 1, "id": "a", "source": "s", "goal": "g"}

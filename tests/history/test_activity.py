@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from core.activity import Activity, picked_by_activity
-from core.deck import Deck
-from core.demo import counter_ids, write_demo
-from core.points import point_of
-from core.session import SessionLog
+from core.deck.entries import picked_by_activity
+from core.views.activity import Activity
+from core.deck.deck import Deck
+from core.cli.demo import counter_ids, write_demo
+from core.views.points import point_of
+from core.session.log import SessionLog
 from history_helpers import BRANCHED, BRANCHED_084, PI_FIXTURES, PiSession, cut, todo
 
 
@@ -172,7 +173,7 @@ def test_sources_in_a_pi_session(tmp_path):
 
 
 def test_ownership_rejection_errors_and_gate_entries(tmp_path):
-    from core.todo.constants import OWNERSHIP_CONTINUATION
+    from core.primitives.todo.constants import OWNERSHIP_CONTINUATION
 
     s = pi_session(tmp_path / "pi.jsonl")
     s.todo_write("c2", [todo("t1"), todo("t2"), todo("t3", "in_progress")])

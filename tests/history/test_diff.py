@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.diff import diff_points, diff_text
-from core.points import Point
+from core.views.diff import diff_points, diff_text
+from core.views.points import Point
 
 
 def state(*items, objective=None, decisions=()):

@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core.overview import Overview, OverviewRow, ago, overview_table
-from core.session import encode_cwd
+from core.catalog.overview import Overview, OverviewRow
+from core.clock import ago
+from core.views.overview_table import overview_table
+from core.config.places import encode_cwd
 from history_helpers import BRANCHED, HEADER, PiSession, todo
 
 CWD = "/home/user/project"

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
-import core.timetravel as timetravel
-from core.deck import Deck
-from core.demo import counter_ids, write_demo
-from core.inspect import inspect_json
-from core.session import ReadOnlySession, SessionLog
-from core.timetravel import TimeMachine, UnknownEntry
-from core.view import build_view
+import core.views.timetravel as timetravel
+from core.deck.deck import Deck
+from core.cli.demo import counter_ids, write_demo
+from core.cli.inspect import inspect_json
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
+from core.views.timetravel import TimeMachine, UnknownEntry
+from core.views.view import build_view
 from history_helpers import BRANCHED, PI_FIXTURES, cut, random_session
 
 

@@ -3,8 +3,8 @@ Expected values follow the generator's drawing of the tree (tests/fixtures/make_
 
 from __future__ import annotations
 
-from core.session import SessionLog
-from core.session.tree import Branch, Label, Summary, read_tree
+from core.session.log import SessionLog
+from core.views.tree import Branch, Label, Summary, read_tree
 from history_helpers import BRANCHED, BRANCHED_084, SPEC_15_2, PiSession
 
 

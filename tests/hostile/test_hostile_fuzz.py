@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.cli import main
-from core.session import SessionLog
+from core.cli.main import main
+from core.session.log import SessionLog
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 TOOLS = ["agent_state_add_work_item", "agent_state_add_decision", "agent_progress_add_milestone",

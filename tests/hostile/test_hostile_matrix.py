@@ -27,10 +27,10 @@ from typing import Callable, Iterator
 
 import pytest
 
-from core.cli import main
+from core.cli.main import main
 from disk_faults import disk_full, read_only_filesystem
 from core.session.errors import PI_SESSION_READ_ONLY
-from core.session.discovery import encode_cwd
+from core.config.places import encode_cwd
 from core.session.writer import serialise
 
 SECONDS_PER_RUN = 30  # a run that takes longer hangs (a FIFO read, /dev/zero read without end)

@@ -1,4 +1,4 @@
-"""The app's follower (tui/notifications.py), in a Pilot run with a scripted AttentionWatch: one
+"""The app's follower (tui/notifications.py), in a Pilot run with a scripted catalog as the app's: one
 notification per change on each channel (the terminal's bytes as the app's driver got them, the
 notifier's command line recorded), one message log line each, none for the conversation on screen
 while the app has focus, held while the person types; the help says what was chosen."""
@@ -14,8 +14,8 @@ from textual.widgets import Static
 from notify_helpers import CLAUDE, TOLD, open_work, seen, working
 from tui_fixtures import demo_deck, make_app, run, wait_for
 
-from core.attention import NEEDS_YOU
-from core.todo.config import NotifyConfig
+from core.catalog.states import NEEDS_YOU
+from core.config.settings import NotifyConfig
 from tui.notifications import AttentionNotifications
 
 LINUX = {"TERM": "foot", "DISPLAY": ":0"}
@@ -26,20 +26,30 @@ def which(name: str) -> str | None:
 
 
 class ScriptedWatch:
-    """``AttentionWatch``'s two members the follower uses; each look returns the next scripted
-    changes (none when the script is out)."""
+    """The members of ``Catalog`` the app's catalog model reads; each look returns the next
+    scripted changes (none when the script is out)."""
+
+    rows: list = []
+    moved = True  # (every look is posted: the test counts them)
+    pending = 0
 
     def __init__(self, first: list) -> None:
         self.script: deque[list] = deque([first])
-        self.seen: dict[str, Any] = {}
+        self.records: dict[str, Any] = {}
         self.calls = 0
 
     def look(self) -> list:
         changed = self.script.popleft() if self.script else []
         for s in changed:
-            self.seen[s.path] = s
+            self.records[s.path] = s
         self.calls += 1
         return changed
+
+    def ranked(self) -> list:
+        return list(self.records.values())
+
+    def attentions(self) -> dict:
+        return {}
 
 
 class Rig:
@@ -53,8 +63,7 @@ class Rig:
         self.follower: AttentionNotifications | None = None
 
     def make(self, app: Any) -> AttentionNotifications:
-        self.follower = AttentionNotifications(app, NotifyConfig(), "/p", watch=lambda: self.watch, every=0.01,
-                                               run=self.run, env=self.env, platform="linux", which=which,
+        self.follower = AttentionNotifications(app, NotifyConfig(), run=self.run, env=self.env, platform="linux", which=which,
                                                clock=lambda: self.now)
         return self.follower
 
@@ -80,7 +89,7 @@ class Rig:
 
 
 def app_with(tmp_path, rig: Rig) -> Any:
-    return make_app(demo_deck(tmp_path), notifications=rig.make)
+    return make_app(demo_deck(tmp_path), notifications=rig.make, catalog=lambda scope: rig.watch, overview_poll=0.01)
 
 
 def test_one_notification_per_change_by_each_channel_through_tmux(tmp_path) -> None:
@@ -200,11 +209,11 @@ def test_the_real_watch_follows_the_directory(tmp_path) -> None:
     made: list[AttentionNotifications] = []
 
     def make(app: Any) -> AttentionNotifications:
-        made.append(AttentionNotifications(app, NotifyConfig(), str(tmp_path), every=0.01, env={}))
+        made.append(AttentionNotifications(app, NotifyConfig(), env={}))
         return made[0]
 
     async def scenario(pilot):
-        assert await wait_for(pilot, lambda: made[0].looks >= 2)
+        assert await wait_for(pilot, lambda: made[0].looks >= 1 and pilot.app.catalog_thread.model.looks >= 2)
         assert [m for m in pilot.app.deck_screen.message_log.messages if m[1] == "notify"] == []
 
-    run(make_app(demo_deck(tmp_path), notifications=make), scenario)
+    run(make_app(demo_deck(tmp_path), notifications=make, overview_poll=0.01), scenario)

@@ -1,4 +1,4 @@
-"""core/notify.py: the words, the escape sequences (exact bytes, written to a StringIO), tmux's
+"""core/catalog/notify.py: the words, the escape sequences (exact bytes, written to a StringIO), tmux's
 passthrough, the notifier's command line (a recorder in place of running it), which channel the
 environment gets, and when a change is told (once, never on screen, rate-limited, held while
 typing) — docs/notifications.md."""
@@ -14,12 +14,16 @@ import pytest
 
 from notify_helpers import ASK, CLAUDE, CODEX, TOLD, open_work, seen, working
 
-from core.attention import NEEDS_YOU, OPEN_WORK, AttentionWatch, record_event
-from core.notify import (Notifier, choose, deliver, desktop_argv, notification_text, sanitise, terminal_choice,
-                         terminal_sequence)
-from core.overview import OverviewRow
-from core.todo.config import (ConfigError, NotifyConfig, TodoConfig, load_notify_config, set_config_value,
-                              show_config)
+from core.catalog.states import NEEDS_YOU, OPEN_WORK
+from core.catalog.attention import record_event
+from core.catalog.catalog import Catalog
+from core.catalog.notify import (
+    Notifier, choose, deliver, desktop_argv, notification_text, sanitise, terminal_choice, terminal_sequence,
+)
+from core.catalog.overview import OverviewRow
+from core.config.settings import (
+    ConfigError, NotifyConfig, TodoConfig, load_notify_config, set_config_value, show_config,
+)
 
 HOOKS = Path(__file__).resolve().parent.parent / "fixtures" / "agent-hooks"
 LINUX = {"TERM": "foot", "DISPLAY": ":0"}
@@ -230,19 +234,19 @@ class FixedOverview:
 
 def test_a_real_notification_hook_input_is_told_once(tmp_path) -> None:
     """The Notification hook's real input (tests/fixtures/agent-hooks), recorded as `pideck hook
-    claude` records it, followed by an AttentionWatch: one sequence, one notifier call."""
+    claude` records it, followed by an Catalog: one sequence, one notifier call."""
     hook = json.loads((HOOKS / "claude-notification.json").read_text())[0]["stdin"]
     transcript = tmp_path / f"{hook['session_id']}.jsonl"
     transcript.write_text("{}\n")
     os.utime(transcript, (1_000, 1_000))
     row = OverviewRow(str(transcript), transcript.name, "/home/user/project", "claude", True, 1, 0, 2, None,
                       (0, 0, 0, 0), 0, 0, 0, 1_000_000, None, 0, status="working", session_id=hook["session_id"])
-    watch = AttentionWatch(None, todo_config=TodoConfig(), now_ms=lambda: 2_000_000, overview=FixedOverview([row]))
+    watch = Catalog(None, todo_config=TodoConfig(), now_ms=lambda: 2_000_000, overview=FixedOverview([row]))
     notifier, out, commands = Notifier(NotifyConfig()), io.StringIO(), []
     choice = choose(NotifyConfig(), LINUX, "linux", which)
 
     def look(now: int) -> None:
-        for told in notifier.take(watch.look(), watch.seen, now, nowhere):
+        for told in notifier.take(watch.look(), watch.records, now, nowhere):
             deliver(choice, notification_text(told), write=out.write, run=commands.append)
 
     look(1_000)
@@ -253,7 +257,7 @@ def test_a_real_notification_hook_input_is_told_once(tmp_path) -> None:
     text = "Claude Code conversation 0e768ad0 needs you: Claude needs your permission to use Bash"
     assert out.getvalue() == f"\x1b]777;notify;pideck;{text}\x07"
     assert commands == [["/usr/bin/notify-send", "--app-name=pideck", "--", "pideck", text]]
-    assert watch.seen[str(transcript)].attention.evidence == ASK
+    assert watch.records[str(transcript)].attention.evidence == ASK
 
 
 # -- the settings ---------------------------------------------------------------------------------

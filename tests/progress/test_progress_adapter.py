@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from core.adapters.agent_progress.adapter import AgentProgressAdapter
-from core.adapters.host import Notice
+from core.primitives.progress.adapter import AgentProgressAdapter
+from core.primitives.host import Notice
 from memory_log import MemoryLog
 from core.jsutil import compact_json
 

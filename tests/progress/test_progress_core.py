@@ -11,9 +11,9 @@ from types import MappingProxyType
 
 import pytest
 
-import core.progress as progress_module
+import core.primitives.progress.core as progress_module
 from core.jsutil import compact_json
-from core.progress import ProgressError, judge_progress
+from core.primitives.progress.core import ProgressError, judge_progress
 
 
 def judge(prev, cur):
@@ -40,7 +40,7 @@ def test_progress_core_public_boundary_and_no_agent_state_dependency():
     assert sorted(progress_module.__all__) == ["ProgressError", "judge_progress"]
     with open(progress_module.__file__, encoding="utf-8") as file:
         source = file.read()
-    assert "core.state" not in source and "agent_state" not in source
+    assert "core.primitives.state.core" not in source and "agent_state" not in source
     assert issubclass(ProgressError, Exception)
     assert compact_json(judge([], ["plain-observation"])) == (
         '{"outcome":"progress","newMilestones":["plain-observation"],'

@@ -6,18 +6,11 @@ import copy
 
 import pytest
 
-from core.adapters.agent_progress.format import (
-    format_progress_state,
-    format_progress_verdict,
+from core.primitives.progress.format import format_progress_state, format_progress_verdict
+from core.primitives.progress.mutations import (
+    add_milestone, empty_state, is_fresh_state, judge_state, withdraw_milestone,
 )
-from core.adapters.agent_progress.mutations import (
-    add_milestone,
-    empty_state,
-    is_fresh_state,
-    judge_state,
-    withdraw_milestone,
-)
-from core.progress import ProgressError
+from core.primitives.progress.core import ProgressError
 
 
 def state(has_baseline=False, current=(), recorded=()):

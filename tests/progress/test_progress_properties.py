@@ -8,10 +8,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.adapters.agent_progress.adapter import AgentProgressAdapter
+from core.primitives.progress.adapter import AgentProgressAdapter
 from memory_log import MemoryLog
 from core.jsutil import JS_WHITESPACE, compact_json, is_blank
-from core.progress import ProgressError, judge_progress
+from core.primitives.progress.core import ProgressError, judge_progress
 
 # Small alphabet so that sets overlap often; JS and Python-only whitespace included on purpose.
 _ALPHABET = "ab " + JS_WHITESPACE[:4] + "\x85\x1c\ufeff\u3000é"

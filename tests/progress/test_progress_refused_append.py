@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.adapters.agent_progress.adapter import AgentProgressAdapter
+from core.primitives.progress.adapter import AgentProgressAdapter
 from memory_log import MemoryLog
 
 

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from core.deck import Deck
-from core.inspect import inspect_json
-from core.session import ReadOnlySession, SessionLog, sidecar
+from core.deck.deck import Deck
+from core.cli.inspect import inspect_json
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
+from core.session import sidecar
 from core.session.tail import Tailer
 
 
@@ -317,7 +319,7 @@ class FoldSpy:
     """Where each fold of this test started: 0 from the root, else where a kept fold stopped."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        from core.todo.replay import Replayer
+        from core.primitives.todo.replay import Replayer
 
         self.starts: list[int] = []
         real = Replayer.feed_picked
@@ -371,8 +373,8 @@ def kept(session: Path) -> Path:
                                     "not a fold", "foreign", "file replaced"])
 def test_a_kept_fold_that_no_longer_applies_is_folded_again(
         todo_session: Path, monkeypatch: pytest.MonkeyPatch, change: str) -> None:
-    from core.todo import adapter
-    from core.todo.config import TodoConfig
+    from core.primitives.todo import adapter
+    from core.config.settings import TodoConfig
 
     config = None
     if change == "configuration":

@@ -42,7 +42,7 @@ def fail(why: str) -> None:
 
 
 def deck_loop(session: str, prefix: str, stop: Path) -> None:
-    from core.opening import open_deck
+    from core.catalog.opening import open_deck
 
     deck = open_deck(session, create=False).deck
     n = 0

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from private_homes import use_private_homes
 
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 from core.session import writer
 from core.session.errors import EmptySession, NoSession
 from pideck_run import pideck  # noqa: F401  (the fixture)

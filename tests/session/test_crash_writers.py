@@ -38,8 +38,8 @@ from typing import Any
 import pytest
 from session_helpers import reference_read
 
-from core.opening import open_deck
-from core.session import SessionLog
+from core.catalog.opening import open_deck
+from core.session.log import SessionLog
 from core.session.writer import custom_entry, serialise
 
 ROOT = Path(__file__).resolve().parents[2]

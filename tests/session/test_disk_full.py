@@ -14,8 +14,9 @@ from disk_faults import read_only_filesystem
 from private_homes import use_private_homes
 from session_helpers import entry, session_bytes
 
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 from core.session import writer
 from pideck_run import pideck  # noqa: F401  (the fixture)
 

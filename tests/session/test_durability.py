@@ -10,9 +10,10 @@ import pytest
 from private_homes import use_private_homes
 from session_helpers import session_bytes
 
-from core.session import ReadOnlySession, SessionLog
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 from core.session import append
-from core.todo.config import load_session_config
+from core.config.settings import load_session_config
 
 
 @pytest.fixture

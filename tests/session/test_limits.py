@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 
-from core.deck import Deck
+from core.deck.deck import Deck
 from core.limits import MAX_ENTRY_BYTES, MAX_FIELD_CHARS
-from core.session import SessionLog
+from core.session.log import SessionLog
 from pideck_run import pideck  # noqa: F401  (the fixture)
 
 TOO_LONG = "x" * (MAX_FIELD_CHARS + 1)

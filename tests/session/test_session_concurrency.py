@@ -9,12 +9,12 @@ from pathlib import Path
 
 from session_helpers import reference_read
 
-from core.session import SessionLog
+from core.session.log import SessionLog
 
 ROOT = Path(__file__).resolve().parents[2]
 WRITER = """
 import sys
-from core.session import SessionLog
+from core.session.log import SessionLog
 log = SessionLog.open(sys.argv[1])
 for i in range(100):
     if i % 2:

@@ -8,10 +8,10 @@ import re
 import pytest
 from session_helpers import HEADER, entry, session_bytes
 
-from core.session import (
-    SessionLog, encode_cwd, is_pi_session_path, list_sessions, new_session_path, newest_session,
-    pi_sessions_dir, pideck_sessions_dir,
-)
+from core.session.log import SessionLog
+from core.config.places import encode_cwd, is_pi_session_path, pi_sessions_dir, pideck_sessions_dir
+from core.catalog.sessions import list_sessions, newest_session
+from core.session.naming import new_session_path
 
 
 @pytest.fixture
@@ -92,7 +92,7 @@ def test_finding_the_newest_session_reads_only_headers(tmp_path, monkeypatch):
 
     from session_helpers import entry, session_bytes
 
-    from core.session import discovery
+    from core.catalog import sessions as discovery
 
     monkeypatch.setenv("PI_CODING_AGENT_DIR", str(tmp_path / "agent"))
     monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "deck"))

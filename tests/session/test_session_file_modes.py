@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import stat
 
-from core.session import SessionLog
+from core.session.log import SessionLog
 
 
 def mode(path) -> int:

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from session_helpers import HEADER, NotSession, entry, identity, line, message, read_back, reference_read, session_bytes
 
 from core.jsutil import escape_lone_surrogates
-from core.session import NotASession, ReadOnlySession, SessionLog
+from core.session.errors import NotASession, ReadOnlySession
+from core.session.log import SessionLog
 from core.session.indexing import Indexer
 
 IDS = [f"{i:08x}" for i in range(12)]  # a small pool: duplicates, cycles and missing parents happen
@@ -307,9 +308,9 @@ def test_an_entry_that_is_its_own_parent_after_a_saved_index_is_a_cycle(tmp_path
 @FUZZ
 @given(data=session_files())
 def test_every_fuzzed_session_can_be_derived_shown_and_printed(tmp_path, data, capsys):
-    from core.cli import main
-    from core.deck import Deck
-    from core.view import build_view
+    from core.cli.main import main
+    from core.deck.deck import Deck
+    from core.views.view import build_view
 
     path = fresh(tmp_path, data)
     log = open_or_none(path)

@@ -9,7 +9,8 @@ import pytest
 
 from session_helpers import HEADER, entry, line, message
 
-from core.session import SessionLog, read_header
+from core.session.log import SessionLog
+from core.session.parse import read_header
 
 pytestmark = pytest.mark.read_three_ways  # (how lines are read: the split scan too, tests/conftest.py)
 

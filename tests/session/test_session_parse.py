@@ -8,7 +8,8 @@ import json
 import pytest
 from session_helpers import FIXTURES, HEADER, entry, line, message, reference_read, session_bytes
 
-from core.session import NotASession, SessionLog
+from core.session.errors import NotASession
+from core.session.log import SessionLog
 
 pytestmark = pytest.mark.read_three_ways  # (how lines are read: the split scan too, tests/conftest.py)
 
@@ -77,7 +78,7 @@ def test_branched_session_matches_pi_observations():
 
 
 def test_branch_entries_satisfy_the_adapter_interface():
-    from core.adapters.host import latest_custom
+    from core.primitives.host import latest_custom
 
     log = SessionLog.open(BRANCHED)
     entries = log.branch_entries()

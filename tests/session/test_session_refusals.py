@@ -11,9 +11,10 @@ import pytest
 from file_faults import not_writable, opening_to_write_fails
 from session_helpers import HEADER, entry, line, session_bytes
 
-from core.adapters.host import Notice
-from core.deck import Deck
-from core.session import NotASession, ReadOnlySession, SessionLog
+from core.primitives.host import Notice
+from core.deck.deck import Deck
+from core.session.errors import NotASession, ReadOnlySession
+from core.session.log import SessionLog
 from core.session.errors import (
     FILE_GONE, NO_HEADER, OPENED_READ_ONLY, PI_SESSION_READ_ONLY, NotARegularFile, cannot_write, version_read_only,
 )

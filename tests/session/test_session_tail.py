@@ -6,7 +6,8 @@ import os
 
 from session_helpers import HEADER, entry, line, session_bytes
 
-from core.session import SessionLog, Tailer
+from core.session.log import SessionLog
+from core.session.tail import Tailer
 
 
 def append(path, data: bytes) -> None:

@@ -11,7 +11,8 @@ from itertools import count
 import pytest
 from session_helpers import HEADER, entry, line, session_bytes
 
-from core.session import ReadOnlySession, SessionLog
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
 from core.session.errors import OPENED_READ_ONLY, PI_SESSION_READ_ONLY
 from core.session.writer import iso_timestamp, uuid7
 

@@ -9,8 +9,8 @@ import os
 import threading
 import time
 
-from core.deck import Deck
-from core.session import SessionLog
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 from core.session import append as append_module
 from pideck_run import pideck  # noqa: F401  (the fixture)
 

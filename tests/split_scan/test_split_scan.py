@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from core.session import SessionLog
+from core.session.log import SessionLog
 from core.session import log as log_module
 from core.session import split
 
@@ -202,7 +202,7 @@ def test_a_split_read_with_sigchld_ignored(tmp_path: Path) -> None:
     path = write(tmp_path / "s.jsonl", plain_session(2000))
     script = (
         "import signal, sys, json; signal.signal(signal.SIGCHLD, signal.SIG_IGN)\n"
-        "from core.session import SessionLog; from core.session import log\n"
+        "from core.session.log import SessionLog; from core.session import log\n"
         "log.SCAN_MIN_BYTES = 0\n"
         "read = SessionLog.open(sys.argv[1], saved_index=False)\n"
         "print(json.dumps([list(read.index.ids), [r.id for r in read.branch()], read.warnings]))\n"

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from core.adapters.agent_state.adapter import AgentStateAdapter
-from core.adapters.host import Notice
+from core.primitives.state.adapter import AgentStateAdapter
+from core.primitives.host import Notice
 from memory_log import MemoryLog
 from core.jsutil import compact_json
 

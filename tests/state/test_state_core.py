@@ -8,12 +8,7 @@ from contextlib import contextmanager
 import pytest
 
 from core.jsutil import compact_json
-from core.state import (
-    AgentStateError,
-    create_agent_state,
-    restore_agent_state,
-    summarize_agent_state,
-)
+from core.primitives.state.core import AgentStateError, create_agent_state, restore_agent_state, summarize_agent_state
 
 INPUT = "Invalid agent state input."
 SNAPSHOT = "Invalid agent state snapshot."

@@ -9,15 +9,10 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.adapters.agent_state.adapter import AgentStateAdapter
+from core.primitives.state.adapter import AgentStateAdapter
 from memory_log import MemoryLog
 from core.jsutil import JS_WHITESPACE, compact_json
-from core.state import (
-    AgentStateError,
-    create_agent_state,
-    restore_agent_state,
-    summarize_agent_state,
-)
+from core.primitives.state.core import AgentStateError, create_agent_state, restore_agent_state, summarize_agent_state
 
 STATUSES = ["open", "in_progress", "blocked", "done"]
 # Python-only whitespace and JS-only whitespace side by side, so blankness bugs surface quickly.

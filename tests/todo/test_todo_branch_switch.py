@@ -12,9 +12,10 @@ import json
 from datetime import datetime, timezone
 from pathlib import Path
 
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
-from core.todo.config import TodoConfig
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
+from core.config.settings import TodoConfig
 
 WHEN = "2026-11-30T12:00:00.000Z"
 

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from core.todo.config import (KEYS, ConfigError, NotifyConfig, TodoConfig, TuiConfig, config_path, load_config,
-                              load_notify_config, load_tui_config, set_config_value, show_config)
+from core.config.settings import (
+    KEYS, ConfigError, NotifyConfig, TodoConfig, TuiConfig, config_path, load_config, load_notify_config, load_tui_config, set_config_value, show_config,
+)
 from pideck_run import pideck  # noqa: F401  (the fixture)
 
 
@@ -21,7 +22,7 @@ def paths(tmp_path, monkeypatch):
     json_path = tmp_path / "pi" / "config.json"
     json_path.parent.mkdir()
     monkeypatch.setenv("PIDECK_CONFIG", str(toml_path))
-    monkeypatch.setattr("core.todo.config.pi_jtodo_config_path", lambda: json_path)
+    monkeypatch.setattr("core.config.settings.pi_jtodo_config_path", lambda: json_path)
     return toml_path, json_path
 
 
@@ -86,7 +87,7 @@ def test_config_set_keeps_the_values_read_from_the_pi_jtodo_json(tmp_path, monke
     # writing defaults for the keys the user did not set would silently undo the JSON's values.
     toml_path, json_path = tmp_path / "config.toml", tmp_path / "config.json"
     json_path.write_text(json.dumps({"autoPoke": False, "watchdogIdleMs": 1000}))
-    monkeypatch.setattr("core.todo.config.pi_jtodo_config_path", lambda: json_path)
+    monkeypatch.setattr("core.config.settings.pi_jtodo_config_path", lambda: json_path)
     before, _ = load_config(toml_path)
     assert (before.auto_poke, before.watchdog_idle_ms) == (False, 1000)
     set_config_value("widget_max_lines", "8", toml_path)
@@ -158,7 +159,7 @@ def test_config_set_replaces_the_file_whole_and_keeps_a_symbolic_link(paths, tmp
     def full_disk(fd, data):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("core.session.files.write_all", full_disk)
+    monkeypatch.setattr("core.files.write_all", full_disk)
     with pytest.raises(ConfigError, match="No space left on device"):
         set_config_value("widget_max_lines", "4")
     assert tomllib.loads(dotfiles.read_text())["todo"]["widget_max_lines"] == 3

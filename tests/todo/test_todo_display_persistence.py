@@ -8,12 +8,12 @@ import json
 from todo_fixtures import EXAMPLE_STATE, example_log
 from todo_helpers import item, make, tool_result, assistant
 
-from core.adapters.host import Notice
+from core.primitives.host import Notice
 from memory_log import MemoryLog
-from core.todo.adapter import TodoAdapter
-from core.todo import constants as c
-from core.todo import commands as cmd
-from core.todo.display import band
+from core.primitives.todo.adapter import TodoAdapter
+from core.primitives.todo import constants as c
+from core.primitives.todo import commands as cmd
+from core.primitives.todo.display import band
 
 
 def test_D01_strip_examples():

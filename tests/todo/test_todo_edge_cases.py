@@ -11,11 +11,11 @@ import json
 
 from todo_helpers import GOOD_GOAL, GOOD_PLAN, assistant, item, make, todo_state
 
-from core.todo import constants as c
-from core.todo.followups import completion_text
-from core.todo.gate_checks import confidence_summary
-from core.todo.model import TodoItem, TodoState
-from core.todo.write import apply_todo_call
+from core.primitives.todo import constants as c
+from core.primitives.todo.followups import completion_text
+from core.primitives.todo.gate_checks import confidence_summary
+from core.primitives.todo.model import TodoItem, TodoState
+from core.primitives.todo.write import apply_todo_call
 
 
 def test_B03_the_digest_is_sent_once_per_cycle_even_when_new_points_arrive_after_it():

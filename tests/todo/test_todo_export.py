@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from core.adapters.host import Notice
-from core.deck import Deck
-from core.session import SessionLog
-from core.session.discovery import pideck_sessions_dir
-from core.todo import commands as cmd
+from core.primitives.host import Notice
+from core.deck.deck import Deck
+from core.session.log import SessionLog
+from core.config.places import pideck_sessions_dir
+from core.primitives.todo import commands as cmd
 
 
 def deck_in(tmp_path: Path, todo_text: str = "Write the parser") -> Deck:
@@ -121,7 +121,7 @@ def test_a_failed_write_leaves_the_old_file_whole(tmp_path, monkeypatch):
     def full_disk(fd, data):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("core.session.files.write_all", full_disk)
+    monkeypatch.setattr("core.files.write_all", full_disk)
     assert export(deck, "--force") == could_not(target, "No space left on device")
     assert target.read_text() == "mine\n" and no_temporary_files(tmp_path)
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from todo_helpers import GOOD_GOAL, item, make
 
-from core.todo import constants as c
-from core.todo.followups import build_gate_digest
-from core.todo.model import TodoGoal, TodoPlan
-from core.todo.observations import Observation
+from core.primitives.todo import constants as c
+from core.primitives.todo.followups import build_gate_digest
+from core.primitives.todo.model import TodoGoal, TodoPlan
+from core.primitives.todo.observations import Observation
 
 
 def test_digest_still_raises_a_point_whose_score_climbed_late():

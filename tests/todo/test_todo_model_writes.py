@@ -6,9 +6,9 @@ import json
 
 from todo_helpers import item, todo_state
 
-from core.todo.constants import INTENT_CONTINUATION, OWNERSHIP_CONTINUATION
-from core.todo.model import TodoState
-from core.todo.write import apply_todo_call
+from core.primitives.todo.constants import INTENT_CONTINUATION, OWNERSHIP_CONTINUATION
+from core.primitives.todo.model import TodoState
+from core.primitives.todo.write import apply_todo_call
 
 
 def run(*calls):

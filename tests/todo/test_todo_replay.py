@@ -5,8 +5,8 @@ from __future__ import annotations
 from todo_helpers import assistant, item, tool_result
 
 from memory_log import MemoryLog
-from core.todo.adapter import TodoAdapter
-from core.todo import constants as c
+from core.primitives.todo.adapter import TodoAdapter
+from core.primitives.todo import constants as c
 
 WEAK_WRITE = {"todos": [item("a")], "plan": {"understands_user_intent": 50}}
 WEAK_STATE = {"todos": [dict(item("a"), confidence_history=[70])],

@@ -14,9 +14,9 @@ import random
 
 from todo_helpers import item
 
-from core.session import SessionLog
-from core.todo.adapter import TodoAdapter
-from core.todo.config import TodoConfig
+from core.session.log import SessionLog
+from core.primitives.todo.adapter import TodoAdapter
+from core.config.settings import TodoConfig
 
 CONFIG = TodoConfig(idle_nudge_after_assistant_turns=2, max_consecutive_pokes_without_progress=2)
 

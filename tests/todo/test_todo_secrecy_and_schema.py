@@ -8,9 +8,9 @@ import re
 
 from todo_helpers import GOOD_GOAL, item, make, assistant
 
-from core.todo.tool_schema import TODO_TOOL
-from core.todo.adapter import TodoAdapter
-from core.todo import constants as c
+from core.primitives.todo.tool_schema import TODO_TOOL
+from core.primitives.todo.adapter import TodoAdapter
+from core.primitives.todo import constants as c
 
 SECRETS = re.compile(r"96|60|15|threshold", re.IGNORECASE)
 
@@ -92,8 +92,8 @@ def test_tool_definition():
 
 def test_core_never_imports_textual():
     import pathlib
-    import core.todo
-    root = pathlib.Path(core.todo.__file__).parent
+    import core.primitives.todo as todo
+    root = pathlib.Path(todo.__file__).parent
     for path in root.glob("*.py"):  # (a theme's name such as "textual-dark" is only data)
         text = path.read_text()
         assert "import textual" not in text and "from textual" not in text, path

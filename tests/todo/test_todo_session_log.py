@@ -6,9 +6,9 @@ import json
 
 from todo_helpers import item
 
-from core.session import SessionLog
-from core.todo.adapter import TodoAdapter
-from core.todo import constants as c
+from core.session.log import SessionLog
+from core.primitives.todo.adapter import TodoAdapter
+from core.primitives.todo import constants as c
 
 
 def _write_line(log: SessionLog, entry: dict) -> None:

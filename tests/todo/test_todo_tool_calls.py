@@ -7,11 +7,11 @@ import json
 from todo_helpers import GOOD_GOAL, item, make, todo_state
 
 from core.jsutil import compact_json
-from core.todo import constants as c
-from core.todo.followups import build_gate_digest
-from core.todo.model import TodoGoal, TodoPlan, TodoState
-from core.todo.observations import Observation, record_reframe_observations
-from core.todo.restore import restore_state_data
+from core.primitives.todo import constants as c
+from core.primitives.todo.followups import build_gate_digest
+from core.primitives.todo.model import TodoGoal, TodoPlan, TodoState
+from core.primitives.todo.observations import Observation, record_reframe_observations
+from core.primitives.todo.restore import restore_state_data
 
 PARSER_WRITE = json.loads(
     '{"todos":[{"content":"Write the parser","status":"in_progress","priority":"high",'

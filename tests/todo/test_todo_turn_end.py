@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from todo_helpers import GOOD_GOAL, GOOD_PLAN, item, kinds, make, user
 
-from core.todo import constants as c
-from core.todo.followups import build_gate_digest, completion_text
-from core.todo.gate_checks import confidence_summary, spike_completed
-from core.todo.model import TodoGoal, TodoItem, TodoPlan
-from core.todo.observations import Observation
+from core.primitives.todo import constants as c
+from core.primitives.todo.followups import build_gate_digest, completion_text
+from core.primitives.todo.gate_checks import confidence_summary, spike_completed
+from core.primitives.todo.model import TodoGoal, TodoItem, TodoPlan
+from core.primitives.todo.observations import Observation
 
 
 def complete(adapter, cc, id="a", conf=90, **extra):
@@ -64,7 +64,7 @@ def test_B02_a_poke_resets_the_attempts():
 
 
 def _stalled():
-    from core.adapters.host import Notice
+    from core.primitives.host import Notice
     return Notice(c.NOTICE_GATE_STALLED, "warning")
 
 
@@ -92,7 +92,7 @@ def test_B03_digest_once_per_cycle_before_the_gates_and_again_after_rearm():
 
 
 def _done(label):
-    from core.adapters.host import Notice
+    from core.primitives.host import Notice
     return Notice(c.NOTICE_DONE.format(label=label))
 
 

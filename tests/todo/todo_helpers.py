@@ -7,9 +7,9 @@ from datetime import datetime, timezone
 from typing import Any
 
 from memory_log import MemoryLog
-from core.todo.adapter import TodoAdapter
-from core.todo.config import TodoConfig
-from core.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState
+from core.primitives.todo.adapter import TodoAdapter
+from core.config.settings import TodoConfig
+from core.primitives.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState
 
 START_MS = 1_795_000_000_000
 

@@ -6,7 +6,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from core.session import encode_cwd, pideck_home, pi_sessions_dir
+from core.config.places import encode_cwd, pideck_home, pi_sessions_dir
 from tui_fixtures import CWD, demo_deck, make_app, open_deck, wait_for
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from core.deck import Deck
-from core.session import SessionLog
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 from tui.widgets.events import ActivityPanel, EventList
 from tui.widgets.keyed_table import KeyedTable
 from tui_fixtures import (demo_deck, drawn_lines, make_app, open_deck, pi_session, run, settled, take_in,

@@ -7,9 +7,9 @@ from datetime import timedelta
 
 import pytest
 
-from core.deck import Deck
-from core.session import SessionLog
-from core.todo.config import set_config_value
+from core.deck.deck import Deck
+from core.session.log import SessionLog
+from core.config.settings import set_config_value
 from tui.widgets.header import DeckHeader, agent_status
 from tui.widgets.message_log import MessageLog
 from tui_fixtures import FIXED_MS, MOMENT, demo_deck, make_app, run, settled, take_in

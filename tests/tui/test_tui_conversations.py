@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.conversations.log import ConversationLog
-from core.deck import Deck
-from core.session import SessionLog
+from core.sources.log import ConversationLog
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 from tui.screenshots import CONVERSATION_MS, TRANSCRIPTS, conversation_app, conversation_copy
 from tui.widgets.conversation import ConversationPane
 from tui.widgets.header import DeckHeader
@@ -164,7 +164,7 @@ def test_the_pideck_session_is_picked_up_live_and_the_command_line_writes_there(
     """No pideck session yet: the pane says so, commands are refused. The agent's first pideck
     call makes one: its panes appear beside the conversation's, and a command goes into it (never
     into the agent's transcript)."""
-    from core.conversations import binding
+    from core.sources import binding
     from tui.widgets.panes import StatePane
 
     path = conversation_copy(agent_home, sample, lines, CONVERSATION_MS - 3000)
@@ -205,7 +205,7 @@ def header_line(app) -> str:
 def test_the_overview_has_one_row_per_conversation_with_its_pideck_session(agent_home, monkeypatch):
     """The bound pideck session has no row of its own: its work items, milestones, packets and
     todos are on the conversation's row (pideck's todos, the list the Stop hook gates)."""
-    from core.overview import Overview
+    from core.catalog.overview import Overview
     from tui.screenshots import CWD, bound_session
 
     monkeypatch.delenv("CLAUDE_CONFIG_DIR")  # (~/.claude, where the copy is)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from core.deck import Deck
+from core.deck.deck import Deck
 from core.session.log import SessionLog
 from tui.text import clock_time, spans_days
 from tui.widgets.events import EventList, event_line
@@ -45,7 +45,7 @@ def test_the_activity_dates_its_times_once_the_session_spans_days(tmp_path):
 def test_a_detail_lists_the_newest_changes_and_counts_the_rest():
     """A work item of a long session changed thousands of times: its detail lists the newest
     ``HISTORY_SHOWN`` and says how many older ones the timeline has."""
-    from core.activity import Event
+    from core.views.activity import Event
     from tui.screens.detail import HISTORY_SHOWN, history_text
 
     events = [Event(f"{n:08x}", "2026-11-30T14:55:13.000Z", n, "state", None, f"change {n}")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main as cli_main
+from core.cli.main import main as cli_main
 from tui import launcher
 from tui.app import PideckApp
 from tui.widgets.message_log import MessageLog

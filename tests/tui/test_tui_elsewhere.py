@@ -3,8 +3,8 @@ session of the same directory; the header names it and f6 opens it (docs/tui.md#
 
 from __future__ import annotations
 
-from core.demo import counter_ids, write_demo
-from core.session.discovery import pideck_sessions_dir
+from core.cli.demo import counter_ids, write_demo
+from core.config.places import pideck_sessions_dir
 from tui.models.deck import LOOK_S
 from tui.screenshots import CONVERSATION_MS, bound_session, conversation_copy
 from tui.widgets.header import DeckHeader
@@ -89,8 +89,8 @@ def test_after_clear_the_ended_conversation_names_the_next_one_of_its_process(tm
     import json
     import os
 
-    from core.conversations import binding
-    from core.opening import open_deck as open_any
+    from core.sources import binding
+    from core.catalog.opening import open_deck as open_any
 
     monkeypatch.setenv("HOME", str(tmp_path))
     transcript = conversation_copy(tmp_path, "claude-tasks", 67, CONVERSATION_MS - 3000)

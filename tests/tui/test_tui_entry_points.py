@@ -6,8 +6,8 @@ import tempfile
 
 import pytest
 
-from core.session.discovery import pi_sessions_dir
-from core.demo import write_pi_example
+from core.config.places import pi_sessions_dir
+from core.cli.demo import write_pi_example
 from tui import launcher
 from tui.app import PideckApp
 from tui.widgets.header import DeckHeader, render_header

@@ -10,7 +10,7 @@ import os
 import pytest
 from file_faults import not_writable, opening_to_write_fails
 
-from core.opening import Opened
+from core.catalog.opening import Opened
 from core.session.errors import FILE_GONE, NO_HEADER, cannot_write
 from tui.app import PideckApp
 from tui.models.thread import error_log

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from core.deck import Deck
+from core.deck.deck import Deck
 from core.session.errors import SessionError
 from core.session.log import SessionLog
 from tui import launcher
@@ -230,14 +230,14 @@ def test_the_app_is_told_of_its_first_frame(tmp_path):
 
 FIRST_FRAME_UNLOADED = ("markdown_it", "rich.pretty", "tui.screens.todos", "tui.screens.timeline",
                         "tui.screens.overview", "tui.screens.help", "tui.screens.detail", "tui.screens.packet_form",
-                        "tui.screens.picker", "tui.notifications", "tui.widgets.message_log", "core.attention",
-                        "core.conversations.log")
+                        "tui.screens.picker", "tui.notifications", "tui.widgets.message_log", "core.catalog.attention",
+                        "core.sources.log")
 """What the app's start never imports: later screens and dialogs, the notifications' follower, the
 message log's widget (Rich's pretty printer with it), the inbox's and a conversation's modules."""
 
 
 def test_the_app_imports_only_what_its_first_frame_needs():
-    code = ("import json, sys; import tui.launcher, core.cli, core.opening; import tui.app; "
+    code = ("import json, sys; import tui.launcher, core.cli.main, core.catalog.opening; import tui.app; "
             f"print(json.dumps([m for m in {list(FIRST_FRAME_UNLOADED)!r} if m in sys.modules]))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert done.returncode == 0, done.stderr

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from core.demo import TODOS
+from core.cli.demo import TODOS
 from tui.widgets.todos import GoalTable
 from tui_fixtures import demo_deck, drawn_lines, make_app, run, settled, take_in
 

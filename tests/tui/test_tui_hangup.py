@@ -138,7 +138,7 @@ def test_an_app_ended_by_force_still_runs_its_cleanup(monkeypatch):
         def exit(self, *args):
             pass
 
-        def call_from_thread(self, *args):
+        def post_message(self, message):
             pass
 
     monkeypatch.setattr(launcher_module.os, "_exit", lambda status: done.append(f"exit {status}"))

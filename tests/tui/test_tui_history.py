@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main as cli_main
+from core.cli.main import main as cli_main
 from textual.widgets import DataTable, Static, Tree
 from history_fixtures import (
     branched_copy, overview_app, overview_ready, overview_sessions, screen_of, shown, timeline_app, timeline_ready,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.cli import main
-from core.deck import Deck
-from core.session import SessionLog
+from core.cli.main import main
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 from tui.widgets.events import EventList
 from tui_fixtures import demo_deck, drawn_lines, make_app, open_deck, run, settled
 
@@ -116,7 +116,7 @@ def test_a_pokes_detail_shows_what_was_said_to_the_agent(tmp_path, who_pokes):
         await pilot.pause()
         body = str(app.screen.query_one("#detail-body").render())
         assert "poke sent" in body and "Said to the agent" in body, body
-        # the follow-up's own text (core/todo/constants.py POKE_TEXT), which it read as only an id and a time
+        # the follow-up's own text (core/primitives/todo/constants.py POKE_TEXT), which it read as only an id and a time
         assert "You have 4 incomplete todos. Continue working, or update the todo tool." in body, body
 
     run(app, scenario)

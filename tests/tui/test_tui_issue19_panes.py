@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from core.deck import Deck
-from core.view import build_view
+from core.deck.deck import Deck
+from core.views.view import build_view
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.panes import ProgressPane
 from tui.widgets.todos import TodoStrip, gave_up_news, gave_up_text

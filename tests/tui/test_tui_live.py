@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from datetime import datetime, timezone
 
-from core.deck import Deck
-from core.session import SessionLog
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 from tui.widgets.header import DeckHeader
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
@@ -180,7 +180,7 @@ def test_a_long_session_shows_its_panes_first_and_its_todos_right_after(tmp_path
     built on the UI thread."""
     import threading
 
-    from core.view import build_view
+    from core.views.view import build_view
     from tui.models import deck as deck_model
 
     monkeypatch.setattr(deck_model, "FOLD_LATER", 1)  # every session counts as long here

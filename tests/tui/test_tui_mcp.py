@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from core.opening import open_deck
+from core.catalog.opening import open_deck
 from mcp_client import client_session, server_params
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.todos import TodoStrip

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from core.deck import Deck
+from core.deck.deck import Deck
 from core.session.log import SessionLog
 from history_fixtures import shown, timeline_app
 from test_tui_command_line import burst

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.command import CommandList, CommandPalette
 
-from core.deck import READ_ONLY_HINT
+from core.deck.deck import READ_ONLY_HINT
 from tui.commands import SlashCommandProvider
 from tui.widgets.command_line import CommandLine
 from tui.widgets.message_log import MessageLog

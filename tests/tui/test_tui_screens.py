@@ -6,7 +6,7 @@ from textual.widgets import Input, OptionList, Static, TextArea
 
 from tui.screens.packet_form import form_params
 from tui.widgets.keyed_table import KeyedTable
-from core.opening import Opened
+from core.catalog.opening import Opened
 from tui_fixtures import demo_deck, make_app, open_deck, run, settled, wait_for
 
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from core.deck import Deck
-from core.history import history_path
-from core.session import SessionLog
-from core.todo.config import TuiConfig, set_config_value, show_config
+from core.deck.deck import Deck
+from core.config.history import history_path
+from core.session.log import SessionLog
+from core.config.settings import TuiConfig, set_config_value, show_config
 from tui.widgets.command_line import CommandLine
 from tui.widgets.header import DeckHeader
 from tui.widgets.message_log import MessageLog
@@ -33,7 +33,7 @@ def test_the_theme_is_remembered(tmp_path):
     async def scenario(pilot):
         assert app.theme == "textual-dark"
         app.theme = "nord"  # what the palette's "Change theme" does
-        await app.workers.wait_for_complete()
+        assert await wait_for(pilot, lambda: not app.jobs.busy)  # (saved on the app's jobs thread)
 
     run(app, scenario)
     assert tomllib.loads(config_file().read_text())["tui"]["theme"] == "nord"
@@ -51,7 +51,7 @@ def test_command_history_is_remembered(tmp_path):
     async def scenario(pilot):
         await type_line(pilot, "/agent-state status")
         await type_line(pilot, "/agent-handoff status")
-        await app.workers.wait_for_complete()
+        assert await wait_for(pilot, lambda: not app.jobs.busy)  # (saved on the app's jobs thread)
 
     run(app, scenario)
     assert history_path().parent == config_file().parent
@@ -74,7 +74,7 @@ def test_history_keeps_the_configured_number_of_lines(tmp_path):
     async def scenario(pilot):
         for n in range(4):
             await type_line(pilot, f"/agent-progress add m{n}")
-        await app.workers.wait_for_complete()
+        assert await wait_for(pilot, lambda: not app.jobs.busy)  # (saved on the app's jobs thread)
         assert app.history == ["/agent-progress add m2", "/agent-progress add m3"]
 
     run(app, scenario)

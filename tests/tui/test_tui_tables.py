@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.deck import Deck
-from core.session import SessionLog
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.todos import GoalTable
 from tui_fixtures import demo_deck, drawn_lines, make_app, run, take_in, type_line

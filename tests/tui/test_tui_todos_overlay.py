@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from textual.containers import VerticalScroll
 
-from core.deck import Deck
-from core.session import SessionLog
+from core.deck.deck import Deck
+from core.session.log import SessionLog
 from tui.screens.todos import TodosScreen
 from tui_fixtures import demo_deck, make_app, run, wait_for
 

@@ -14,7 +14,7 @@ from textual.app import App, ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
-from core.todo.overlay import EMPTY, overlay_markdown
+from core.primitives.todo.overlay import EMPTY, overlay_markdown
 from core.untrusted import markdown_literal
 from tui.screens.todos import TodosDocument, TodosScreen
 from tui.text import clean
@@ -181,7 +181,7 @@ def test_the_overlay_draws_what_the_markdown_widget_drew(tmp_path):
     deck.call_tool("todo", {"todos": [*deck.todo.state.to_json()["todos"], {
         "id": "[i]", "content": INJECTED + "\n# not a heading", "status": "in_progress", "priority": "high",
         "confidence": 70, "group": "[bold]g"}]}).text
-    # the overlay's source as the deck's view makes it (core/view.py), cleaned as the screen does
+    # the overlay's source as the deck's view makes it (core/views/view.py), cleaned as the screen does
     source = clean(deck.todo.overlay_markdown(markdown_literal), multiline=True)
     assert_drawn_alike(source, 60)  # two panes of 30 columns: much wrapping under bullets
     assert_drawn_alike(source, 122, "textual-light")  # 61 columns, the light theme's colours

@@ -8,11 +8,12 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Awaitable, Callable
 
-from core.deck import Deck
-from core.session import ReadOnlySession, SessionLog
-from core.session.discovery import SessionInfo
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
+from core.catalog.sessions import SessionInfo
 from tui.app import PideckApp
-from core.demo import counter_ids, write_demo, write_pi_example
+from core.cli.demo import counter_ids, write_demo, write_pi_example
 
 CWD = "/home/user/project"
 FIXED_MS = 1796050513000

@@ -1,7 +1,6 @@
 """The deck screen's model: every Deck operation, in order, on the screen's thread.
 
-The screen hands over jobs (a command line, a tool call, a reload, the follow flag, the inbox's
-scope); between jobs the thread has it take in what the files gained while the screen follows. After
+The screen hands over jobs (a command line, a tool call, a reload, the follow flag); between jobs the thread has it take in what the files gained while the screen follows. After
 each job or change it builds the new ``DeckView`` and posts it (``DeckUpdated``), so the UI thread
 never waits on the disk or the log's lock and never touches the Deck.
 """
@@ -9,26 +8,21 @@ never waits on the disk or the log's lock and never touches the Deck.
 from __future__ import annotations
 
 import dataclasses
-import os
 import sys
 from typing import TYPE_CHECKING, Any, Callable
 
-from core.activity import Activity
-from core.conversations import binding
-from core.deck import ALL_PARTS, TODO, Deck, DeckChange
-from core.session.errors import SessionError
-from core.session.log import SessionLog
-from core.todo import constants as todo_constants
-from core.verdicts import ENTRY_TYPE as VERDICT_TYPE
-from core.view import DeckView, Inbox, build_view, with_session
+from core.catalog.opening import FILE_PROBLEMS, SessionDeck, gets_a_session, open_bound_session
+from core.deck.deck import ALL_PARTS, TODO, DeckChange
+from core.deck.entries import PIDECKS_OWN
+from core.views.activity import Activity
+from core.views.view import DeckView, build_view, with_session
 from tui.messages import DeckUpdated
-from tui.models.thread import FILE_PROBLEMS, FileWatch, Model, file_problem
+from tui.models.thread import FileWatch, Model, file_problem
 
 if TYPE_CHECKING:  # (the looks beyond the file start after the first view: their modules are imported then)
-    from core.attention import AttentionWatch
-    from core.overview import WriteWatch
+    from core.catalog.elsewhere import WriteWatch
 
-Job = Callable[[Deck[SessionLog]], Any]
+Job = Callable[[SessionDeck], Any]
 
 PIECE = 4_000
 """Entries of the branch one piece of the activity's first walk takes in (about a quarter of a
@@ -39,11 +33,7 @@ after (``finish_opening``): on a long session the fold costs more than the rest 
 
 LOOK_S = 0.5
 """How often (seconds) the worker looks for a conversation's pideck session and for writes that
-go to another session of the directory (between polls of the file, which run far more often).
-The inbox (who else needs the person) is looked at as often."""
-INBOX_BUDGET_S = 0.05
-"""Seconds of reading the directory's conversations per look of the inbox: a directory with
-hundreds of them is read over a few looks, and the file's own polls are never held up long."""
+go to another session of the directory (between polls of the file, which run far more often)."""
 
 
 class DeckModel(Model):
@@ -55,21 +45,19 @@ class DeckModel(Model):
 
     look_s = LOOK_S
 
-    def __init__(self, deck: Deck[SessionLog], *, inbox_all: bool | None = None) -> None:
-        """``inbox_all``: whether the header counts who needs the person among every session pideck
-        knows (else among the directory's); None: no inbox."""
+    def __init__(self, deck: SessionDeck) -> None:
         super().__init__()
         self.name = f"deck {deck.log.path.name}"
         self.deck = deck
         self.own: DeckView  # the view of ``deck`` alone, from ``open`` on
         self._opened = False
-        self.bound: Deck[SessionLog] | None = None
+        self.bound: SessionDeck | None = None
         self.bound_view: DeckView | None = None
         log = deck.log
         # (an agent's conversation is a ConversationLog, whose module is loaded once there is one)
-        conversations = sys.modules.get("core.conversations.log")
+        conversations = sys.modules.get("core.sources.log")
         kind = log.kind if conversations is not None and isinstance(log, conversations.ConversationLog) else None
-        self._agent = kind if kind in binding.AGENTS else None
+        self._agent = kind if gets_a_session(kind) else None
         self._idle_ms = deck.todo.config.watchdog_idle_ms
         self._files = FileWatch()
         self._todo_later = False
@@ -78,9 +66,6 @@ class DeckModel(Model):
         self._bound_activity: Activity | None = None
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
         self._writes: WriteWatch | None = None
-        self._inbox_all = inbox_all
-        self._inbox: AttentionWatch | None = None  # made at the first look
-        self._inbox_scope: bool | None = None  # the scope it was made for (True: every session)
 
     @property
     def view(self) -> DeckView:
@@ -177,13 +162,6 @@ class DeckModel(Model):
         self._files.take(keys)
         self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS)))
 
-    def set_inbox_all(self, inbox_all: bool) -> None:
-        """The scope of the header's count of who needs the person (the app's ``show_all``)."""
-        if self._inbox_all is not None and inbox_all != self._inbox_all:
-            self._inbox_all = inbox_all
-            if self._opened and self._look_inbox():
-                self._take_in(news=True)
-
     # -- between jobs -----------------------------------------------------------------------------
 
     def _opening_first(self) -> None:
@@ -202,7 +180,6 @@ class DeckModel(Model):
         bound = moved = False
         if look:
             bound, moved = self._bind(), self._look_elsewhere()
-            moved = self._look_inbox() or moved
         if self._files.changed(self._watched()) or bound or moved:
             self._take_in(ALL_PARTS if bound else frozenset(), bound or moved)
 
@@ -213,13 +190,10 @@ class DeckModel(Model):
     def _bind(self) -> bool:
         """Open the followed conversation's pideck session once it exists (the agent's first
         pideck tool call or Stop hook makes it). True when it was opened now."""
-        session_id = self.deck.log.session_id if self._agent is not None and self.bound is None else None
-        path = binding.bound_session(self._agent, session_id) if self._agent and session_id else None
-        if path is None:
+        if self._agent is None or self.bound is not None:
             return False
-        try:
-            deck = Deck(SessionLog.open(path), todo_config=self.deck.todo.config, clock=self.deck.todo.clock)
-        except (OSError, SessionError, ValueError):
+        deck = open_bound_session(self._agent, self.deck.log.session_id, self.deck)
+        if deck is None:
             return False  # looked at again in a moment
         self.bound = deck
         self._bound_activity = Activity(deck.log) if self._activity is not None else None
@@ -230,7 +204,7 @@ class DeckModel(Model):
         """Whether another session of the directory is being written changed (the header says so)."""
         cwd = self.deck.log.cwd
         if self._writes is None and cwd:
-            from core.overview import WriteWatch
+            from core.catalog.elsewhere import WriteWatch
 
             self._writes = WriteWatch(cwd)
         if self._writes is None:
@@ -243,37 +217,12 @@ class DeckModel(Model):
         self.own = dataclasses.replace(self.own, elsewhere=found)
         return True
 
-    def _look_inbox(self) -> bool:
-        """Whether who needs the person changed (the header counts them; ctrl+g goes to them):
-        one ``AttentionWatch`` over the directory's sessions and conversations (every one pideck
-        knows with ``inbox_all``), looked at on this thread, so a state keeps the time it was
-        entered while it lasts."""
-        if self._inbox_all is None:
-            return False
-        scope = self._inbox_all
-        cwd = None if scope else self.deck.log.cwd or os.getcwd()  # (a Gemini chat does not say its directory)
-        if self._inbox is None or scope != self._inbox_scope:
-            from core.attention import AttentionWatch
-            from core.overview import Overview
-
-            config = self.deck.todo.config
-            self._inbox_scope = scope
-            self._inbox = AttentionWatch(cwd, todo_config=config, now_ms=self.deck.todo.clock,
-                                         overview=Overview(cwd, todo_config=config, budget_s=INBOX_BUDGET_S))
-        self._inbox.look()
-        inbox = Inbox.of(self._inbox.ranked())
-        if inbox == self.own.inbox:
-            return False
-        self.own = dataclasses.replace(self.own, inbox=inbox)
-        return True
-
     def _note_writers(self) -> None:
         """When another writer last appended (the agent): the newest entry appended since the last
         look, leaving out the todo gates' and pideck's verdict entries."""
         records = self.deck.log.records
         for record in reversed(records[max(self._counted, len(records) - 20):]):
-            if record.custom_type not in (todo_constants.CYCLE_CUSTOM_TYPE, todo_constants.FOLLOWUP_CUSTOM_TYPE,
-                                          VERDICT_TYPE):
+            if record.custom_type not in PIDECKS_OWN:
                 stamp = record.get("timestamp")
                 if isinstance(stamp, str):
                     self.own = dataclasses.replace(self.own, agent_at=stamp)

@@ -28,13 +28,11 @@ from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from textual.message import Message
 
-from core.session.discovery import pideck_home
-from core.session.errors import SessionError
+from core.catalog.opening import FILE_PROBLEMS  # (what a file can do to a model: shown, never an end)
+from core.config.places import pideck_home
 from tui.messages import FileTrouble, JobDone, ModelFailed
 
 FileKey = tuple[int, int, int, int]
-FILE_PROBLEMS = (OSError, SessionError)
-"""What a file can do to a model: shown in the header, never an end of the screen."""
 
 
 def file_key(path: Path) -> FileKey | None:
@@ -194,6 +192,12 @@ class ModelThread(Generic[M]):
         self._stopped.set()
         self._painted.set()
         self._jobs.put(None)
+
+    def join(self, timeout: float) -> None:
+        """Wait at most ``timeout`` seconds for the jobs handed over before ``stop`` to have run (the
+        app's last saves, as it ends)."""
+        if self._thread is not None:
+            self._thread.join(timeout)
 
     def release(self) -> list[Message]:
         """(``first_paint``, on the UI thread) What the model posted so far, for the screen to take

@@ -8,19 +8,18 @@ preview ticket): the model never reads the screen, and the screen never touches 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-from core.activity import Activity
-from core.diff import diff_points
-from core.opening import open_log
-from core.points import point_of
-from core.session.log import SessionLog
-from core.session.tree import read_tree
-from core.timetravel import TimeMachine
-from core.todo.config import TodoConfig
-from core.view import build_view
+from core.catalog.opening import open_log
+from core.config.settings import TodoConfig
+from core.views.activity import Activity
+from core.views.diff import diff_points
+from core.views.points import point_of
+from core.views.timetravel import TimeMachine
+from core.views.tree import read_tree
+from core.views.view import build_view
 from tui.messages import DiffShown, PointShown, TimelineChanged
 from tui.models.thread import FileWatch, Model, file_problem
-
 
 FIRST_PIECE = 1_500
 """Entries of the branch the first view of the events walks (a few tenths of a second on a long
@@ -37,7 +36,7 @@ class TimelineModel(Model):
         super().__init__()
         self.path = path
         self._todo_config = todo_config
-        self._log: SessionLog | None = None
+        self._log: Any = None  # (the log ``open_log`` opened, once it is open)
         self._machine: TimeMachine | None = None
         self._activity: Activity | None = None
         self._branch: str | None = None  # the leaf of the branch shown, None: the current one

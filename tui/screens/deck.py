@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import sys
-from pathlib import Path
 from datetime import datetime, timezone
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from textual import events, on
@@ -20,34 +21,39 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 from textual.containers import Horizontal
-from textual.css.query import NoMatches
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.notifications import SeverityLevel
 from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Static
 
-from core.adapters.host import Notice
-from core.conversations.plan import token_text
-from core.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck, DeckChange
-from core.session.log import SessionLog
-from core.todo.config import TuiConfig
-from core.todo.model import is_open, open_items
-from core.activity import GATE, Event
-from core.deck import READ_ONLY_HINT
-from core.todo.config import TodoConfig
-from core.view import DeckView, Glances, opening_view
-from tui.keys import with_key
+from core.catalog.opening import SessionDeck
+from core.config.settings import TodoConfig, TuiConfig
+from core.deck.deck import ALL_PARTS, HANDOFF, PROGRESS, READ_ONLY_HINT, STATE, TODO, DeckChange, Notice
+from core.views.activity import GATE, Event
+from core.views.items import is_open, open_items, token_text
+from core.views.view import DeckView, Glances, Inbox, opening_view
 from tui.filtering import Rule, filtered, next_status
-from tui.messages import DeckUpdated, FirstFrame
+from tui.keys import with_key
+from tui.messages import CatalogChanged, DeckUpdated, FirstFrame
 from tui.models.deck import DeckModel, Job
 from tui.models.thread import ModelThread
 from tui.screens.base import ModelScreen
 from tui.text import clean
 from tui.widgets.command_line import CommandLine, FilterBar, FilterRow, InOrderInput
-from tui.widgets.events import ActivityPanel, EventList
 from tui.widgets.conversation import ConversationPane
-from tui.widgets.header import (DeckHeader, HeaderInfo, agent_status, conversation_badge, conversation_detail, idle_text,
-                                inbox_text)
+from tui.widgets.events import ActivityPanel, EventList
+from tui.widgets.header import (
+    STATE_STYLES,
+    DeckHeader,
+    HeaderInfo,
+    agent_status,
+    conversation_badge,
+    conversation_detail,
+    idle_text,
+    inbox_text,
+    state_text,
+)
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.panes import PANE_TITLES, HandoffPane, ProgressPane, StatePane
 from tui.widgets.todos import GoalTable, TodoStrip, gave_up_news, goal_key, more_goals_text
@@ -55,6 +61,7 @@ from tui.widgets.todos import GoalTable, TodoStrip, gave_up_news, goal_key, more
 if TYPE_CHECKING:  # (the dialogs' modules are imported when one first opens: not while the app starts)
     from textual.screen import Screen
 
+    from core.catalog.catalog import Record
     from tui.screens.detail import Detail
     from tui.screens.todos import TodosScreen
     from tui.widgets.message_log import MessageLog
@@ -161,7 +168,7 @@ class DeckScreen(ModelScreen):
 
     def __init__(
         self,
-        deck: Deck[SessionLog],
+        deck: SessionDeck,
         *,
         follow: bool = True,
         poll: float = 0.05,
@@ -197,9 +204,10 @@ class DeckScreen(ModelScreen):
         self._opening_warnings = list(warnings)
         self._reported: set[str] = set()
         self._idle_ms = self.todo_config.watchdog_idle_ms
-        self.inbox_all = False  # the header counts who needs the person among every session (the app's scope)
+        self.inbox: Inbox | None = None  # who needs the person, from the app's catalog (None: not looked yet)
+        self.record: Record | None = None  # this screen's own record in the app's catalog
         self.looked_note = ""  # "5 new since you last looked", until the person presses a key
-        self.model = DeckModel(deck, inbox_all=self.inbox_all)  # (only its methods are handed to the thread)
+        self.model = DeckModel(deck)  # (only its methods are handed to the thread)
         self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow, first_paint=True)
         self._started = False
         self._held_log = HeldLog()
@@ -247,7 +255,7 @@ class DeckScreen(ModelScreen):
             self.on_deck_updated(first)
         for message in held:
             self.post_message(message)
-        self.set_inbox_all()
+        self.take_app_catalog()
         thread.call(self.model.finish_opening)
         thread.call(self.model.start_activity)
         self.set_interval(1.0, self.tick)
@@ -285,12 +293,23 @@ class DeckScreen(ModelScreen):
         if not self._later.is_set():
             await self.mount_later()
 
-    def set_inbox_all(self) -> None:
-        """The header's count of who needs the person follows the app's scope (the overview's a)."""
-        inbox_all = bool(getattr(self.app, "show_all", False))
-        if inbox_all != self.inbox_all:
-            self.inbox_all = inbox_all
-            self.model_thread.call(self.model.set_inbox_all, inbox_all)
+    def take_app_catalog(self) -> None:
+        """What the app's catalog said last, if it said anything yet."""
+        said = getattr(self.app, "catalog", None)
+        if isinstance(said, CatalogChanged):
+            self.take_catalog(said)
+
+    def take_catalog(self, message: CatalogChanged) -> None:
+        """The app's catalog read a change (``PideckApp``): who needs the person (the header's count,
+        ctrl+g) and this screen's own state and entry count, as every other view says them."""
+        self.inbox = Inbox.of(message.records)
+        here = {os.path.realpath(p) for p in self.here()}
+        self.record = next((r for r in message.records if os.path.realpath(r.path) in here), None)
+        if self.opened:  # (else the first view draws the header)
+            try:
+                self.update_header()
+            except NoMatches:  # (the screen is being taken down)
+                pass
 
     def first_drawn(self) -> None:
         """The model's first view is on screen: what the person last saw of it can be told."""
@@ -313,7 +332,7 @@ class DeckScreen(ModelScreen):
     def on_screen_resume(self) -> None:
         """A dialog closed: the command line has focus again (Textual would give it back to the
         table the dialog was opened from, and the next keys would drive the table)."""
-        self.set_inbox_all()
+        self.take_app_catalog()
         if self.opened and self.glances is not None:
             self.glances.shown(self.view.path, self.seen_entries())
         self.call_after_refresh(self.action_focus_command)
@@ -583,23 +602,27 @@ class DeckScreen(ModelScreen):
         else:
             agent, active = agent_status(view.agent_at, self.clock(), self._idle_ms)
             detail = token_text(view.tokens) if view.tokens else ""  # (pi's assistant usage)
+        record = self.record
+        state = state_text(record.attention.state, record.attention.since_ms, self.clock()) if record is not None else ""
         self.query_one(DeckHeader).show(HeaderInfo(
             opening=not self.opened,
             name=self.path_label or view.name,
             cwd=view.cwd,
-            entries=view.entries,
+            entries=record.entries if record is not None else view.entries,
             following=self.following and self.problem is None,
             writable=view.writable,
             warnings=len(view.warnings),
             clock=clock,
             problem=self.problem,
-            idle=self.idle_state(),
+            idle="" if state else self.idle_state(),
+            state=state,
+            state_style=STATE_STYLES.get(record.attention.state, "") if record is not None else "",
             elsewhere=view.elsewhere.label if view.elsewhere is not None else "",
-            agent=agent,
+            agent="" if state else agent,
             agent_active=active,
             filter=self.rule.describe(),
             detail=detail,
-            inbox=inbox_text(*view.inbox.others(self.here())) if view.inbox is not None else "",
+            inbox=inbox_text(*self.inbox.others(self.here())) if self.inbox is not None else "",
             looked=self.looked_note,
         ))
 
@@ -611,7 +634,7 @@ class DeckScreen(ModelScreen):
         """Open the next session or conversation that needs the person (the header's count): in
         the inbox's order, after this one, so the key visits each in turn
         (docs/tui.md#who-needs-you)."""
-        inbox = self.view.inbox
+        inbox = self.inbox
         target = inbox.next_after(self.here()) if inbox is not None else None
         if target is None:
             said = ("Nothing else needs you here." if inbox is not None
@@ -865,8 +888,7 @@ class DeckScreen(ModelScreen):
 
     def show_row(self, kind: str, key: str) -> None:
         """The detail of one row of the current view (the palette's "Show …", Enter on a row)."""
-        from tui.screens.detail import (decision_detail, goal_detail, milestone_detail, todo_detail,
-                                        work_item_detail)
+        from tui.screens.detail import decision_detail, goal_detail, milestone_detail, todo_detail, work_item_detail
 
         view = self.view
         if kind == "packet":

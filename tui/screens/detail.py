@@ -19,10 +19,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from core.activity import Event
-from core.diff import change_line
-from core.todo.display import icon as todo_icon
-from core.view import DeckView
+from core.views.activity import Event
+from core.views.diff import change_line
+from core.views.items import icon as todo_icon
+from core.views.view import DeckView
 from tui.text import clean, safe, spans_days
 from tui.widgets.events import event_line
 
@@ -108,7 +108,7 @@ def todo_detail(view: DeckView, todo_id: str) -> Detail | None:
     field_text(body, "Status", status)
     agent_plan = view.todo_state.agent_plan
     if agent_plan is not None:  # an item of the agent's own plan: what its tool gave it, no scores
-        from core.conversations.plan import NO_SCORES
+        from core.views.items import NO_SCORES
 
         noun = str(agent_plan.get("noun") or "todo")
         field_text(body, noun.capitalize(), todo.content)

@@ -11,8 +11,8 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from core.diff import FIELD_NAMES, Change, side_text
-from core.timetravel import AsOf
+from core.views.diff import FIELD_NAMES, Change, side_text
+from core.views.timetravel import AsOf
 from tui.text import one_line
 
 PART_STYLES = {"state": "cyan", "progress": "green", "handoff": "magenta", "todo": "yellow", "session": "blue"}

@@ -1,14 +1,13 @@
 """The sessions overview, the inbox: one live row per session and conversation of this directory
 (or of every directory), who needs the person first (docs/tui.md#who-needs-you).
 
-The rows come from ``core.overview.Overview`` in the screen's ``OverviewModel`` on its own thread
-(``tui/models/overview.py``), which re-reads only the files that changed, and their states from a
-``core.attention.AttentionWatch`` over it on the same thread (a state keeps the time it was entered
-while it lasts). Enter opens a session's deck on top
+The rows and their states are the app's one catalog's (``tui/models/catalog.py``, on its own
+thread), which re-reads only the files that changed (a state keeps the time it was entered while it
+lasts); the screen only draws what it posts. Enter opens a session's deck on top
 of the overview, and Esc there comes back. The agents' conversations are read within a budget per
 tick, the most recently changed first: every row is listed at once, and a conversation not read
 yet shows ``…`` until the next ticks (which follow at once while any is left) fill it in. A row that
-changed since the person last had it on screen is marked ``●`` (``core.view.Glances``).
+changed since the person last had it on screen is marked ``●`` (``core.views.view.Glances``).
 """
 
 from __future__ import annotations
@@ -22,30 +21,28 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
-from core import attention as att
-from core.attention import Attention
-from core.overview import OverviewRow, in_state, row_cells, token_cell
-from core.session.discovery import AGENT_KINDS
-from core.todo.config import TodoConfig
-from core.view import Glance, Glances
-from tui.messages import RowsChanged
-from tui.models.overview import OverviewModel
-from tui.models.thread import ModelThread
-from tui.screens.base import ModelScreen
+from core.catalog import attention as att
+from core.catalog import states
+from core.catalog.attention import Attention
+from core.catalog.rows import OverviewRow
+from core.config.places import AGENT_KINDS
+from core.views.overview_table import in_state, row_cells, token_cell
+from core.views.view import Glance, Glances
+from tui.messages import CatalogChanged
 from tui.screens.deck import DeckScreen
 from tui.text import clean, one_line
 from tui.widgets.command_line import CommandLine
+from tui.widgets.header import STATE_STYLES
 from tui.widgets.keyed_table import KeyedTable
 
 COLUMNS = [("", "mark"), ("State", "state"), ("In", "in"), ("Kind", "kind"), ("Session", "session"),
            ("Todos", "todos"), ("Conf", "conf"), ("Tokens", "tokens"), ("Last message", "message")]
-STATE_LABELS = {att.NEEDS_YOU: "needs you", att.OPEN_WORK: "open work", att.WORKING: "working",
-                att.WAITING: "waiting", att.ENDED: "ended"}
+STATE_LABELS = {states.NEEDS_YOU: "needs you", states.OPEN_WORK: "open work", states.WORKING: "working",
+                states.WAITING: "waiting", states.ENDED: "ended"}
 """The state column's words (the detail line under the table says the state in full)."""
-STATE_STYLES = {att.NEEDS_YOU: "bold white on red", att.OPEN_WORK: "bold yellow", att.WORKING: "bold green",
-                att.WAITING: "cyan", att.ENDED: "dim"}
 KIND_STYLES = {"pi": "bold magenta", "pideck": "bold cyan"}
 AGENT_STYLE = "bold green"
 MARK = "●"
@@ -106,7 +103,7 @@ class ReturningDeckScreen(DeckScreen):
             self.action_focus_command()
 
 
-class OverviewScreen(ModelScreen):
+class OverviewScreen(Screen[None]):
     DEFAULT_CSS = """
     #overview-title { height: 1; background: $panel; }
     #overview-filter { height: 1; border: none; padding: 0 1; background: $boost; }
@@ -127,8 +124,6 @@ class OverviewScreen(ModelScreen):
         cwd: str | None,
         *,
         clock: Callable[[], int],
-        poll: float = 0.5,
-        todo_config: TodoConfig | None = None,
         show_all: bool = False,
     ) -> None:
         super().__init__()
@@ -141,8 +136,6 @@ class OverviewScreen(ModelScreen):
         self.filter_text = ""
         self.scope = ""
         self._own_glances = Glances()  # (an app without one: marks for this screen's life)
-        self.model = OverviewModel(self.cwd, clock=clock, todo_config=todo_config)
-        self.model_thread = ModelThread(self.model, self.post_message, poll=poll)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="overview-title")
@@ -155,8 +148,12 @@ class OverviewScreen(ModelScreen):
     def on_mount(self) -> None:
         self.query_one("#overview-filter", Input).display = False
         self.query_one("#overview-rows", KeyedTable).focus()
-        self.model_thread.start()
-        self.model_thread.call(self.model.restart, self.show_all)
+        start = getattr(self.app, "start_catalog", None)
+        if start is not None:
+            start()  # (the overview is the first screen: the catalog starts with it)
+        said = getattr(self.app, "catalog", None)
+        if isinstance(said, CatalogChanged):
+            self.take_catalog(said)
         self.set_interval(1.0, self.draw)  # "12s" in a state moves on
 
     def on_screen_resume(self) -> None:
@@ -169,13 +166,16 @@ class OverviewScreen(ModelScreen):
         glances = getattr(self.app, "glances", None)
         return glances if isinstance(glances, Glances) else self._own_glances
 
-    def problem_changed(self) -> None:
-        self.draw()
+    @property
+    def busy(self) -> bool:
+        """The app's catalog has a look waiting or running (tests wait for this)."""
+        thread = getattr(self.app, "catalog_thread", None)
+        return thread is not None and thread.busy
 
     # -- the UI's side ------------------------------------------------------------------------------
 
-    @on(RowsChanged)
-    def on_rows_changed(self, message: RowsChanged) -> None:
+    def take_catalog(self, message: CatalogChanged) -> None:
+        """What the app's catalog read (``PideckApp``'s ``CatalogChanged``)."""
         if message.show_all != self.show_all:
             return  # read for the scope the person just left
         self.rows, self.scope, self.attentions = message.rows, message.scope, message.attentions
@@ -209,9 +209,10 @@ class OverviewScreen(ModelScreen):
         summary = att.summary([a for a in self.attentions.values()])
         if summary:
             title.append(f" · {summary}", "dim")
-        if self.problem is not None:
+        problem = getattr(self.app, "catalog_problem", None)
+        if problem is not None:
             title.append(" ")
-            title.append(f" {clean(self.problem)} ", "bold white on red")
+            title.append(f" {clean(problem)} ", "bold white on red")
         self.query_one("#overview-title", Static).update(title)
         hint = f"enter: open · /: filter · a: all directories · {MARK}: changed since you last looked"
         if not self.rows:
@@ -269,11 +270,11 @@ class OverviewScreen(ModelScreen):
 
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all
-        if hasattr(self.app, "show_all"):
-            self.app.show_all = self.show_all  # (the decks' count of who needs you follows)
         self.rows, self.attentions = [], {}
         self.draw()
-        self.model_thread.call(self.model.restart, self.show_all)
+        set_scope = getattr(self.app, "set_scope", None)
+        if set_scope is not None:
+            set_scope(self.show_all)  # (the decks' count of who needs you and the notifications follow)
 
     def action_back(self) -> None:
         box = self.query_one("#overview-filter", Input)

@@ -6,8 +6,8 @@ from typing import Sequence
 
 from rich.text import Text
 
-from core.activity import Event
 from core.shapes import Packet
+from core.views.activity import Event
 from tui.screens.detail import Detail, DetailScreen, field_text
 from tui.text import clean, safe
 

@@ -1,6 +1,6 @@
 """The whole deck as it was at one entry: the live deck's panes over a past ``DeckView``, read-only.
 
-The view was derived on the timeline's thread (``core/timetravel.py``); this screen only draws it,
+The view was derived on the timeline's thread (``core/views/timetravel.py``); this screen only draws it,
 under a banner that says which point it is. There is no command line: the past takes no writes.
 """
 
@@ -14,8 +14,8 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from core.timetravel import AsOf
-from core.view import DeckView
+from core.views.timetravel import AsOf
+from core.views.view import DeckView
 from tui.screens.packet import PacketScreen
 from tui.screens.todos import TodosScreen
 from tui.widgets.conversation import ConversationPane

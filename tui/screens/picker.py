@@ -14,7 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.session.discovery import SessionInfo
+from core.catalog.sessions import SessionInfo
 from core.jsutil import plural
 from tui.text import clean
 

@@ -1,8 +1,8 @@
 """The timeline of one session: its branch's events, pi's tree of branches, and any point in the past.
 
 Everything that reads the session runs on the screen's own thread, in its ``TimelineModel``
-(``tui/models/timeline.py``) over its own read-only log: the events (``core/activity.py``), the
-tree (``core/session/tree.py``) and the deck as of a point (``core/timetravel.py``). Moving the cursor previews the point under it; Enter
+(``tui/models/timeline.py``) over its own read-only log: the events (``core/views/activity.py``), the
+tree (``core/views/tree.py``) and the deck as of a point (``core/views/timetravel.py``). Moving the cursor previews the point under it; Enter
 shows the whole deck as it was (``PastScreen``); ``m`` marks a point and ``d`` shows what changed
 from it to the point under the cursor (``DiffScreen``).
 """
@@ -19,15 +19,15 @@ from textual.binding import Binding
 from textual.widgets import Footer, Static, Tree
 from textual.widgets.tree import TreeNode
 
-from core.activity import Event
-from core.session.tree import SessionTree
-from core.todo.config import TodoConfig
-from core.view import DeckView
+from core.config.settings import TodoConfig
+from core.views.activity import Event
+from core.views.tree import SessionTree
+from core.views.view import DeckView
 from tui.messages import DiffShown, PointShown, TimelineChanged
 from tui.models.thread import ModelThread
 from tui.models.timeline import TimelineModel
-from tui.screens.diff import PART_STYLES, DiffScreen
 from tui.screens.base import ModelScreen
+from tui.screens.diff import PART_STYLES, DiffScreen
 from tui.screens.past import PastScreen
 from tui.text import clean, clock_time, one_line
 from tui.widgets.events import EventList, source_word

@@ -1,6 +1,6 @@
 """The `/todos` overlay: the full list, plan, goals with feedback-loop texts and histories.
 
-The overlay's text is Markdown (``DeckView.todo_overlay``, core/view.py). Textual's ``Markdown``
+The overlay's text is Markdown (``DeckView.todo_overlay``, core/views/view.py). Textual's ``Markdown``
 widget made one widget per block and per list item: about a thousand widgets for 40 todos, whose
 styling and layout took 0.7-1.4 s before the overlay showed, while keys typed behind f2 waited or
 went to a document not laid out yet (issue 19). ``TodosDocument`` draws the same document as one

@@ -13,12 +13,12 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.message import Message
 from textual.expand_tabs import expand_tabs_inline
+from textual.message import Message
 from textual.strip import Strip
 from textual.widgets import Input, Static
 
-from core.view import DeckView
+from core.views.view import DeckView
 from tui.completion import CommandSuggester, completion, words_for
 from tui.filtering import Rule
 from tui.text import clean, one_to_one

@@ -18,12 +18,10 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from core.conversations.binding import AGENTS
-from core.conversations.plan import NO_SCORES, plan_title, status_words, token_text
-from core.todo.display import icon
+from core.catalog.opening import gets_a_session
 from core.jsutil import plural
-from core.todo.model import TodoState
-from core.view import DeckView
+from core.views.items import NO_SCORES, TodoState, icon, plan_title, status_words, token_text
+from core.views.view import DeckView
 from tui.text import clean
 
 _STYLES = {"in_progress": "bold cyan", "completed": "dim", "cancelled": "dim strike", "blocked": "dark_orange"}
@@ -58,7 +56,7 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckV
     if session is not None:
         short = Path(session.path).stem.rpartition("_")[2][:8]  # (pideck names its files <time>_<session id>)
         fact("pideck", f"session {short}, {session.entries} {plural(session.entries, 'entry', 'entries')}")
-    elif agent.get("kind") in AGENTS:
+    elif gets_a_session(agent.get("kind")):
         text.append(f"{'pideck':<11}", "bold")
         text.append(clean(not_written_yet(agent)) + "\n", "dim italic")
     text.append("\n")

@@ -1,4 +1,4 @@
-"""The activity view (f3): the branch's events, newest first, live (``core/activity.py``).
+"""The activity view (f3): the branch's events, newest first, live (``core/views/activity.py``).
 
 A session can hold thousands of events and the newest go on top, which a ``DataTable`` could only do
 by rebuilding every row. ``EventList`` draws only the lines on screen from the view's tuple of events
@@ -21,14 +21,14 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from core.activity import COMMAND, GATE, TOOL, Event
+from core.views.activity import COMMAND, GATE, TOOL, Event
 from tui.text import clean, clock_time, spans_days
 from tui.widgets.keyed_table import FLASH
 
 PART_STYLES = {"state": "cyan", "progress": "green", "handoff": "magenta", "todo": "yellow", "session": "blue"}
 SOURCE_WORDS = {TOOL: "agent", COMMAND: "person", GATE: "gate", "": "unknown"}
 """Who wrote an event (``Event.source``); "" is an entry whose writer the log does not tell, said
-as such rather than left blank (core/activity.py ``Activity._source_of``)."""
+as such rather than left blank (core/views/activity.py ``Activity._source_of``)."""
 
 
 def source_word(event: Event) -> str:

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
 from datetime import datetime, timezone
+from typing import Any, Mapping
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual.widget import Widget
 
+from core import clock
+from core.catalog.states import ENDED, NEEDS_YOU, OPEN_WORK, WAITING, WORKING
+from core.clock import iso_ms
 from core.jsutil import plural
-from core.conversations.plan import token_text
-from core.conversations.reader import iso_ms
+from core.views.items import token_text
 from tui.text import clean
 
 
@@ -36,6 +38,8 @@ class HeaderInfo:
     inbox: str = ""  # "2 need you · 1 stopped": the directory's others (``inbox_text``; ctrl+g goes there)
     looked: str = ""  # "5 new since you last looked"
     opening: bool = False  # the first view is being read (the count is not known yet)
+    state: str = ""  # "stopped with open work 3m": the app's catalog's state of this session (docs/attention.md)
+    state_style: str = ""
 
 
 class DeckHeader(Widget):
@@ -63,6 +67,16 @@ class DeckHeader(Widget):
         detail = Text(" " + clean(self.info.detail), "dim", no_wrap=True, overflow="ellipsis")
         detail.truncate(self.size.width, overflow="ellipsis")
         return Text("\n").join([line, detail])
+
+
+STATE_STYLES = {NEEDS_YOU: "bold white on red", OPEN_WORK: "bold yellow", WORKING: "bold green",
+                WAITING: "cyan", ENDED: "dim"}
+"""The style of each state, wherever a state is drawn (the header, the overview's rows)."""
+
+
+def state_text(state: str, since_ms: int | None, now_ms: int) -> str:
+    """``stopped with open work 3m``: a state and how long it has held."""
+    return f"{state} {clock.ago(since_ms, now_ms, short=True).removesuffix(' ago')}"
 
 
 def badges(info: HeaderInfo) -> list[tuple[str, str]]:
@@ -104,7 +118,9 @@ def render_header(info: HeaderInfo, width: int) -> Text:
     if info.elsewhere:
         right.append(" ")
         right.append(f" writes go to {clean(info.elsewhere)} · f6 ", "bold black on yellow")
-    if info.idle:
+    if info.state:
+        right.append(f" {info.state}", info.state_style)
+    elif info.idle:
         right.append(f" ⏸ {info.idle}", "bold yellow")
     elif info.agent:
         right.append(f" {'●' if info.agent_active else '○'} {info.agent}", "green" if info.agent_active else "yellow")

@@ -8,10 +8,6 @@ from __future__ import annotations
 
 from typing import Any, Mapping, Sequence
 
-from core.jsutil import plural
-from core.shapes import Packet, ProgressState, StateSnapshot
-from core.view import DeckView
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
@@ -19,6 +15,9 @@ from textual.geometry import Size
 from textual.widget import Widget
 from textual.widgets import Static
 
+from core.jsutil import plural
+from core.shapes import Packet, ProgressState, StateSnapshot
+from core.views.view import DeckView
 from tui.text import clean, clock_time, one_line, safe
 from tui.widgets.keyed_table import KeyedTable
 
@@ -185,7 +184,7 @@ def progress_text(view: DeckView) -> Text:
     if hidden:
         text.append(f"  the filter hides {hidden} {plural(hidden, 'milestone')}\n", "dim italic")
     text.append("Last verdict ", "bold")
-    if verdict is None:  # pideck records the judges it runs (core/verdicts.py); pi's are in no entry
+    if verdict is None:  # pideck records the judges it runs (core/primitives/progress/verdicts.py); pi's are in no entry
         text.append("none recorded", "dim")
         if view.pi_session:
             text.append("\n  pi's own judges are not recorded", "dim italic")

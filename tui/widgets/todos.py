@@ -9,9 +9,10 @@ from rich.text import Text
 from textual.message import Message
 from textual.widgets import Static
 
-from core.activity import GAVE_UP_WHY, gave_up_words
-from core.todo.display import GOAL_COLUMNS, GoalRow, StripLine
-from core.view import DeckView
+from core.deck.entries import GAVE_UP_WHY
+from core.views.activity import gave_up_words
+from core.views.items import GOAL_COLUMNS, GoalRow, StripLine
+from core.views.view import DeckView
 from tui.text import clean, one_line
 from tui.widgets.keyed_table import KeyedTable
 
@@ -22,7 +23,7 @@ ALERT = "bold dark_orange"
 
 def gave_up_text(view: DeckView) -> str:
     """What a header says while the todo gates stay given up on the agent (``todo gates gave up: no
-    progress between stops``), else "". The strip's header says it already (core/view.py with_alert)."""
+    progress between stops``), else "". The strip's header says it already (core/views/view.py with_alert)."""
     return gave_up_words(view.gave_up) if view.gave_up else ""
 
 

@@ -1,1 +1,0 @@
-"""Adapters: the pi-extension behaviour of each primitive, written against a small log interface."""

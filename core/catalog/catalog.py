@@ -1,0 +1,139 @@
+"""The catalog: every session and conversation in scope (a directory, or every one pideck knows),
+one ``Record`` each with its one state from one vocabulary (``core/catalog/attention.py``) and the
+evidence for it, kept current by one watch that reads only what changed (``Overview``).
+
+Every view of a state reads a catalog and nothing else: the deck's header and the inbox,
+notifications, the overview screen, ``pideck status``, ``watch``, ``overview`` and ``sessions``.
+So they cannot disagree: a state and an entry count are worked out here once. The app keeps exactly
+one catalog (``tui/models/catalog.py``); a command makes one for its own run.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
+
+from core.catalog import attention as att
+from core.catalog import states
+from core.catalog.attention import Attention, attention_of, sort_key
+from core.catalog.overview import Overview
+from core.catalog.rows import OverviewRow
+from core.catalog.sessions import SessionInfo
+from core.clock import wall_clock_ms
+from core.config.settings import TodoConfig, load_config
+
+
+def ranked(rows: Iterable[OverviewRow], attentions: Mapping[str, att.Attention]) -> list[OverviewRow]:
+    """The rows who needs the person first (``core.catalog.attention.sort_key``: needs you, stopped with
+    open work, working, waiting, ended; within a state the longest in it first), then by path; a
+    row without a state (a conversation not read yet) last, the most recently active first."""
+    def key(row: OverviewRow) -> tuple[int, int, int, str]:
+        state = attentions.get(row.path)
+        if state is None:
+            return len(states.ORDER), 0, -(row.last_activity_ms or 0), row.path
+        return (*att.sort_key(state), 0, row.path)
+    return sorted(rows, key=key)
+
+
+class Record(NamedTuple):
+    """One session or conversation as the catalog last saw it: its row (kind, name, counts, last
+    activity) and its state, since when it holds and what says so."""
+
+    path: str
+    kind: str
+    name: str
+    attention: Attention
+    todos: tuple[int, int]  # settled, total
+    previous: str | None = None  # the state it changed from (None: first seen)
+    session_id: str | None = None  # an agent's conversation: its id
+    entries: int = 0  # the entries of its log (a conversation's: of the agent's transcript, as read)
+    row: OverviewRow | None = None
+
+    def json(self) -> dict[str, Any]:
+        return {"path": self.path, "kind": self.kind, "name": self.name, "conversation": self.session_id,
+                **self.attention.json(), "previous": self.previous, "entries": self.entries,
+                "todos": {"settled": self.todos[0], "total": self.todos[1]}}
+
+
+class Catalog:
+    """The records of every session and conversation of ``cwd`` (None: of every one pideck knows),
+    and which changed state at each ``look``. Not thread-safe: one thread looks (in the app, the
+    catalog's own model thread).
+
+    ``budget_s`` (the app): a look reads conversations for at most that long and leaves the rest
+    pending for the next looks (``Overview``); None (the commands): everything in one look."""
+
+    def __init__(self, cwd: str | os.PathLike[str] | None, *, todo_config: TodoConfig | None = None,
+                 now_ms: Callable[[], int] | None = None, budget_s: float | None = None,
+                 overview: Overview | None = None) -> None:
+        self.cwd = None if cwd is None else os.fspath(cwd)
+        self.config = todo_config if todo_config is not None else load_config()[0]
+        self.overview = overview if overview is not None else Overview(cwd, todo_config=self.config,
+                                                                        budget_s=budget_s)
+        self._now_ms = now_ms or wall_clock_ms
+        self.records: dict[str, Record] = {}
+
+    def look(self) -> list[Record]:
+        """Read what changed, and return the records whose state changed since the last look (at
+        the first look, every one), who needs the person first. One that is gone is dropped."""
+        self.overview.refresh()
+        now = self._now_ms()
+        rows = {row.path: row for row in self.overview.rows if not row.pending}
+        changed: list[Record] = []
+        for path in [p for p in self.records if p not in rows]:
+            del self.records[path]
+        for path, row in rows.items():
+            state = attention_of(row, now, self.config.watchdog_idle_ms)
+            before = self.records.get(path)
+            todos = (row.todos_settled, row.todos_total)
+            if before is not None and before.attention.state == state.state:
+                # the same state: since when it is in it stays as first seen, the evidence is now's
+                self.records[path] = before._replace(
+                    name=row.name, todos=todos, entries=row.entries, row=row,
+                    attention=state._replace(since_ms=before.attention.since_ms))
+                continue
+            record = Record(path, row.kind, row.name, state, todos, before.attention.state if before else None,
+                            row.session_id, row.entries, row)
+            self.records[path] = record
+            changed.append(record)
+        return sorted(changed, key=lambda r: sort_key(r.attention))
+
+    def ranked(self) -> list[Record]:
+        """Every record, who needs the person first."""
+        return sorted(self.records.values(), key=lambda r: sort_key(r.attention))
+
+    def record(self, path: str | os.PathLike[str]) -> Record | None:
+        """The record of one file, however it is named (a symbolic link, a relative path)."""
+        found = self.records.get(os.fspath(path))
+        if found is not None:
+            return found
+        real = os.path.realpath(path)
+        return next((r for p, r in self.records.items() if os.path.realpath(p) == real), None)
+
+    @property
+    def rows(self) -> list[OverviewRow]:
+        """Every row, read or still pending, the most recently active first."""
+        return self.overview.rows
+
+    @property
+    def moved(self) -> bool:
+        """The last look found a row new, changed or gone (a state may stay while its counts move)."""
+        tick = self.overview.last_tick
+        return bool(tick.changed or tick.removed)
+
+    @property
+    def pending(self) -> int:
+        """Conversations listed but left for the next looks (a look with a budget)."""
+        return self.overview.last_tick.pending
+
+    def attentions(self) -> dict[str, Attention]:
+        """The state of every row read, by path."""
+        return {path: record.attention for path, record in self.records.items()}
+
+
+def with_entries(sessions: Iterable[SessionInfo], records: Iterable[Record]) -> list[SessionInfo]:
+    """The sessions listed (``core/catalog/sessions.py``) with the entry count the catalog has for
+    each it knows, so that a list of files says the number every other view says (a conversation:
+    the entries read from its transcript, not the transcript's lines)."""
+    counts = {os.path.realpath(r.path): r.entries for r in records}
+    return [s._replace(entries=counts.get(os.path.realpath(s.path), s.entries)) for s in sessions]

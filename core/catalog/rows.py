@@ -1,0 +1,296 @@
+"""The rows of the catalog: what one session or conversation is, in numbers a person reads at a
+glance (``OverviewRow``), made from a session's Deck (``row_of``) or a conversation's mirror
+(``conversation_row``), and the flag the row carries when the agent stopped with work open."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping
+
+from core.catalog.states import FLAG_ENDED, FLAG_GAVE_UP, FLAG_POKED, FLAG_WAITING
+from core.clock import iso_from_ms
+from core.config.places import (
+    AGENT_KINDS,
+    Kind,
+)
+from core.deck.deck import Deck
+from core.deck.entries import GATE_GAVE_UP, picked_by_activity
+from core.primitives.state.core import WORK_ITEM_STATUSES
+from core.primitives.todo import constants as c
+from core.primitives.todo.model import TodoItem, display_confidence, is_open
+from core.primitives.todo.replay import timestamp_ms
+from core.primitives.todo.restore import restore_tool_details
+from core.session.log import SessionLog
+from core.session.parse import loads_line
+from core.shapes import WorkItem
+from core.sources.discovery import (
+    Head,
+)
+from core.sources.reader import AGENT_ENDED, AGENT_WAITING
+
+if TYPE_CHECKING:
+    from core.sources.mirror import Mirror
+
+
+
+
+FLAG_REACH = 256
+"""How far back from the leaf the flag looks for the agent's or the gates' last word."""
+
+
+@dataclass(frozen=True)
+class OverviewRow:
+    path: str
+    name: str  # pi's session_info name, else the file name (untrusted text)
+    cwd: str  # the header's working directory (untrusted text)
+    kind: Kind
+    read_only: bool
+    entries: int
+    todos_settled: int
+    todos_total: int
+    lowest_confidence: int | None  # of the todos not cancelled
+    work_items: tuple[int, ...]  # counts per status, in WORK_ITEM_STATUSES order
+    milestones: int  # declared
+    recorded: int
+    packets: int
+    last_activity_ms: int | None  # the last entry's timestamp, else the file's modification time
+    flag: str | None  # FLAG_POKED, FLAG_WAITING, FLAG_GAVE_UP, FLAG_ENDED (an agent's conversation only) or None
+    warnings: int
+    status: str | None = None  # an agent's conversation: working, waiting or ended; None for a session
+    pending: bool = False  # a conversation listed but not read yet (the overview screen fills it in)
+    session_id: str | None = None  # an agent's conversation: its id (where its hooks' records are)
+    last_message: str | None = None  # the first line of the agent's last message (untrusted text)
+    tokens: int | None = None  # the last turn's tokens, all of them (input, output, cache read and written)
+    context_share: float | None = None  # the share of the model's context window the last turn used
+
+    def json(self) -> dict[str, Any]:
+        out = {
+            "path": self.path, "name": self.name, "cwd": self.cwd, "kind": self.kind, "readOnly": self.read_only,
+            "entries": self.entries,
+            "todos": {"settled": self.todos_settled, "total": self.todos_total,
+                      "lowestConfidence": self.lowest_confidence},
+            "workItems": dict(zip(WORK_ITEM_STATUSES, self.work_items)),
+            "milestones": {"declared": self.milestones, "recorded": self.recorded},
+            "packets": self.packets,
+            "lastActivity": iso_from_ms(self.last_activity_ms),
+            "flag": self.flag,
+            "warnings": self.warnings,
+            "lastMessage": self.last_message,
+            "tokens": {"total": self.tokens, "contextShare": self.context_share} if self.tokens is not None else None,
+        }
+        if self.kind in AGENT_KINDS:
+            out["status"] = self.status
+        return out
+
+    def matches(self, text: str) -> bool:
+        """The filter of the overview screen: case-insensitive, on name, directory, kind, path and
+        (of a conversation) status."""
+        needle = text.casefold()
+        values = (self.name, self.cwd, self.kind, self.path, self.status or "")
+        return any(needle in value.casefold() for value in values)
+
+
+def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None) -> OverviewRow:
+    """The row of one session's Deck."""
+    log = deck.log
+    replay = deck.todo.replay()
+    todos = replay.state.todos
+    scores = [s for t in todos if t.status != "cancelled" and (s := display_confidence(t)) is not None]
+    items: list[WorkItem] = deck.state.snapshot()["workItems"]
+    progress = deck.progress.state()
+    leaf = log.leaf
+    last = timestamp_ms(leaf) if leaf is not None else None
+    total, share = token_counts(log.last_turn_tokens())
+    return OverviewRow(
+        path=str(log.path),
+        name=log.name or log.path.name,
+        cwd=log.cwd or "",
+        kind=kind,
+        read_only=kind == "pi" or log.version < 3,
+        entries=log.entry_count,
+        todos_settled=sum(1 for t in todos if not is_open(t)),
+        todos_total=len(todos),
+        lowest_confidence=min(scores) if scores else None,
+        work_items=tuple(sum(1 for w in items if w["status"] == s) for s in WORK_ITEM_STATUSES),
+        milestones=len(progress["currentMilestones"]),
+        recorded=len(progress["recordedMilestones"]),
+        packets=len(deck.handoff.packets()),
+        last_activity_ms=last if last is not None else mtime_ms,
+        flag=flag_of(deck),
+        warnings=len(deck.warnings) + len(log.warnings),
+        last_message=last_words(deck),
+        tokens=total,
+        context_share=share,
+    )
+
+
+def token_counts(tokens: Mapping[str, Any] | None) -> tuple[int | None, float | None]:
+    """(every token of the turn, the share of the context window) of a turn's token use
+    (docs/agent-conversations.md#the-agent-object); None where the log does not say."""
+    if not isinstance(tokens, Mapping):
+        return None, None
+    total = tokens.get("totalTokens")
+    if type(total) is not int:
+        parts = [tokens.get(k) for k in ("input", "output", "cacheRead", "cacheWrite")]
+        total = sum(p for p in parts if type(p) is int) if any(type(p) is int for p in parts) else None
+    share = tokens.get("contextShare")
+    return total, float(share) if isinstance(share, (int, float)) and not isinstance(share, bool) else None
+
+
+def last_words(deck: Deck[SessionLog]) -> str | None:
+    """The first line of the newest assistant message with text on the branch (its last
+    ``FLAG_REACH`` entries), or None."""
+    from core.sources.plan import first_line
+
+    branch = deck.log.branch()
+    for record in list(branch[max(0, len(branch) - FLAG_REACH):])[::-1]:
+        if record.type != "message" or record.role != "assistant":
+            continue
+        message = record.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        texts = [b.get("text") for b in content if isinstance(b, dict) and b.get("type") == "text"
+                 and isinstance(b.get("text"), str)] if isinstance(content, list) else []
+        line = first_line("\n".join(texts), MESSAGE_LIMIT) if texts else None  # type: ignore[arg-type]
+        if line:
+            return line
+    return None
+
+
+def flag_of(deck: Deck[SessionLog]) -> str | None:
+    """With open todos: FLAG_GAVE_UP when the gates disarmed themselves (they stopped poking), FLAG_POKED when
+    the newest thing on the branch is a gate's follow-up the agent has not acted on, FLAG_WAITING when it
+    is an assistant message that ended the agent's turn. None otherwise (no open todos, or the agent
+    is at work)."""
+    replay = deck.todo.replay()
+    if not any(is_open(t) for t in replay.state.todos):
+        return None
+    if not replay.flags.armed and replay.flags.last_disarm_reason in GATE_GAVE_UP:
+        return FLAG_GAVE_UP
+    branch = deck.log.branch()
+    for record in list(branch[max(0, len(branch) - FLAG_REACH):])[::-1]:
+        if not picked_by_activity(record.type, record.custom_type, record.role, record.tool_name):
+            continue
+        if record.type in ("label", "branch_summary", "session_info"):
+            continue
+        if record.type == "custom_message":
+            return FLAG_POKED
+        if record.type == "message" and record.role == "assistant":
+            message = record.get("message")
+            stop = message.get("stopReason") if isinstance(message, dict) else None
+            return FLAG_WAITING if stop in ("stop", "length") else None
+        if record.type == "custom" and record.custom_type == c.CYCLE_CUSTOM_TYPE:
+            continue
+        return None
+    return None
+
+
+NAME_LIMIT = 60
+"""A conversation's name is the first line of its first prompt, cut at this many characters."""
+
+
+MESSAGE_LIMIT = 200
+"""The agent's last message is kept as its first line, cut at this many characters."""
+
+
+def plan_todos(mirror: Mirror) -> list[TodoItem]:
+    """The agent's plan as the Deck of the conversation holds it: the mirror's newest todo result
+    holds exactly the reader's plan, restored the same way."""
+    state = restore_tool_details({"todos": list(mirror.reader.plan), "agentPlan": {"agent": mirror.kind}})
+    return state.todos if state is not None else []
+
+
+def conversation_flag(open_work: bool, status: str | None) -> str | None:
+    """The flag of a conversation, in the flag column's sense (the agent stopped with work open):
+    ``waiting`` when its turn ended with items open, ``ended`` when its process is gone with items
+    open; none while it works, or with everything settled."""
+    if not open_work:
+        return None
+    return FLAG_WAITING if status == AGENT_WAITING else FLAG_ENDED if status == AGENT_ENDED else None
+
+
+def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int | None, name: str | None = None,
+                     cwd: str | None = None) -> OverviewRow:
+    """The row of an agent's conversation from its mirror: the plan's items settled of total, no
+    confidence, no work items, milestones or packets (pideck's own panes are empty there), the
+    transcript's last change as its last activity."""
+    todos = plan_todos(mirror)
+    info = mirror.reader.info
+    known = info.get("cwd")
+    total, share = token_counts(info.get("tokens"))
+    message = info.get("lastMessage")
+    return OverviewRow(
+        path=str(path),
+        name=name or path.name,
+        cwd=known if isinstance(known, str) and known else cwd or "",
+        kind=mirror.kind,  # type: ignore[arg-type]
+        read_only=True,
+        entries=int(mirror.state.get("lines", 0)),  # (as ``ConversationLog.entry_count``)
+        todos_settled=sum(1 for t in todos if not is_open(t)),
+        todos_total=len(todos),
+        lowest_confidence=None,  # an agent's plan has no scores
+        work_items=(0,) * len(WORK_ITEM_STATUSES),
+        milestones=0,
+        recorded=0,
+        packets=0,
+        last_activity_ms=mtime_ms,
+        flag=conversation_flag(any(is_open(t) for t in todos), status),
+        warnings=len(mirror.warnings),
+        status=status,
+        session_id=sid if isinstance(sid := info.get("sessionId"), str) else None,
+        last_message=message if isinstance(message, str) and message else None,
+        tokens=total,
+        context_share=share,
+    )
+
+
+def with_session_row(row: OverviewRow, session: OverviewRow) -> OverviewRow:
+    """A conversation's row with its pideck session's counts (docs/tui.md#one-screen-per-conversation):
+    the todos are pideck's when the session has any (the list the Stop hook gates), else the
+    agent's plan; work items, milestones and packets are the session's; the last activity is the
+    later of the two; the flag is the gates' ``gave up``, else the conversation's over the todos shown."""
+    todos = session if session.todos_total else row
+    flag = FLAG_GAVE_UP if session.flag == FLAG_GAVE_UP else (
+        conversation_flag(todos.todos_settled < todos.todos_total, row.status) if session.todos_total else row.flag)
+    return replace(
+        row, todos_settled=todos.todos_settled, todos_total=todos.todos_total,
+        lowest_confidence=todos.lowest_confidence, work_items=session.work_items, milestones=session.milestones,
+        recorded=session.recorded, packets=session.packets,
+        last_activity_ms=max((t for t in (row.last_activity_ms, session.last_activity_ms) if t is not None),
+                             default=None),
+        flag=flag, warnings=row.warnings + session.warnings,
+    )
+
+
+def pending_row(path: Path, kind: str, head: Head, mtime_ms: int) -> OverviewRow:
+    """A conversation found but not read yet."""
+    return OverviewRow(path=str(path), name=path.name, cwd=head.cwd or "", kind=kind, read_only=True,  # type: ignore[arg-type]
+                       entries=0, todos_settled=0, todos_total=0, lowest_confidence=None,
+                       work_items=(0,) * len(WORK_ITEM_STATUSES), milestones=0, recorded=0, packets=0,
+                       last_activity_ms=mtime_ms, flag=None, warnings=0, status=None, pending=True)
+
+
+def first_prompt(mirror_path: Path, limit: int = NAME_LIMIT) -> str | None:
+    """The first line of the first prompt in a mirror (its first 64 KiB), or None."""
+    from core.sources.plan import first_line
+
+    try:
+        with open(mirror_path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return None
+    for raw in head.split(b"\n")[1:-1]:  # the header first; whole lines only
+        try:
+            entry = loads_line(raw)
+        except (ValueError, RecursionError):
+            return None
+        message = entry.get("message") if isinstance(entry, dict) else None
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        content = message.get("content")
+        texts = [b.get("text") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)] \
+            if isinstance(content, list) else []
+        line = first_line("\n".join(texts), limit)  # type: ignore[arg-type]
+        if line:
+            return line
+    return None

@@ -1,0 +1,180 @@
+"""The sessions of a directory: pi's and pideck's session files (in the folders of
+``core/config/places.py``) and the agents' conversations, listed and the newest chosen.
+
+- the agents' own conversations (Claude Code, Codex, Gemini CLI): ``core/sources/discovery.py``
+  knows their folders; ``list_sessions`` lists them beside the sessions, and ``newest_session``
+  considers them when asked (``agents=True``).
+"""
+
+# (No ``from __future__ import annotations`` here: typing would compile the string annotations of
+# the NamedTuples below, and the first compile() of a process costs every command ~1 ms; see
+# core/slotted.py.)
+
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+from core.config.places import (
+    AGENT_KINDS,
+    Kind,
+    normalise_cwd,
+    pi_custom_session_dir,
+    pi_sessions_dir,
+    pi_sessions_root,
+    pideck_home,
+    pideck_sessions_dir,
+)
+from core.session.parse import read_header
+
+
+class SessionInfo(NamedTuple):
+    """One session file found for a working directory. (A NamedTuple, as in core/primitives/host.py:
+    every command that opens a session loads this module.)"""
+
+    path: Path
+    kind: Kind
+    id: str
+    cwd: str | None
+    entries: int | None  # complete lines after the header (blank or bad lines included); None: not counted
+    size: int
+    mtime: float
+    conversation: dict | None = None
+    """A pideck session's conversation (its ``pideck/conversation`` entry's data); on a
+    conversation, the same data of its pideck session with ``session`` (the file) added."""
+
+
+def _count_lines(path: Path) -> int:
+    count = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            count += chunk.count(b"\n")
+    return count
+
+
+def _scan(folder: Path, kind: Kind, cwd_filter: str | None, count: bool = True) -> list[SessionInfo]:
+    from core.sources.binding import conversation_in_file
+
+    found: list[SessionInfo] = []
+    try:
+        candidates = [p for p in folder.iterdir() if p.suffix == ".jsonl" and p.is_file()]
+    except OSError:
+        return found
+    for path in candidates:
+        header = read_header(path)
+        if header is None:
+            continue
+        cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else None
+        if cwd_filter is not None and (cwd is None or normalise_cwd(cwd) != cwd_filter):
+            continue
+        try:
+            st = path.stat()
+            entries = max(_count_lines(path) - 1, 0) if count else None
+        except OSError:
+            continue
+        conversation = conversation_in_file(path) if kind == "pideck" else None
+        found.append(SessionInfo(path, kind, header["id"], cwd, entries, st.st_size, st.st_mtime, conversation))
+    return found
+
+
+def _sessions(cwd: str | os.PathLike[str], count: bool, kind: Kind | None = None) -> list[SessionInfo]:
+    target = normalise_cwd(cwd)
+    custom = pi_custom_session_dir()
+    sessions: list[SessionInfo] = []
+    if kind in (None, "pi"):
+        sessions += _scan(pi_sessions_dir(cwd), "pi", target if custom is not None else None, count)
+    if kind in (None, "pideck"):
+        sessions += _scan(pideck_sessions_dir(cwd), "pideck", None, count)
+    sessions.sort(key=lambda s: s.mtime, reverse=True)
+    return sessions
+
+
+def _every_session(count: bool) -> list[SessionInfo]:
+    """pi's and pideck's sessions of every directory."""
+    custom = pi_custom_session_dir()
+    folders: list[tuple[Path, Kind]] = [(custom, "pi")] if custom is not None else []
+    roots: tuple[tuple[Path, Kind], ...] = ((pi_sessions_root(), "pi"), (pideck_home() / "sessions", "pideck"))
+    for root, kind in roots:
+        try:
+            folders += sorted((p, kind) for p in root.iterdir() if p.is_dir())
+        except OSError:
+            continue
+    return [s for folder, kind in folders for s in _scan(folder, kind, None, count)]
+
+
+def _conversations(cwd: str | os.PathLike[str] | None, count: bool, kinds: tuple[Kind, ...] = AGENT_KINDS
+                   ) -> list[SessionInfo]:
+    from core.sources.discovery import conversations
+
+    found: list[SessionInfo] = []
+    for path, kind, head, mtime in conversations(cwd):
+        if kind not in kinds:  # (kinds holds agent kinds only: kind is one of them below)
+            continue
+        try:
+            size = path.stat().st_size
+            entries = _count_lines(path) if count else None
+        except OSError:
+            continue
+        found.append(SessionInfo(path, kind, head.session_id or path.stem, head.cwd, entries, size, mtime))
+    return found
+
+
+def _newest_conversation(cwd: str | os.PathLike[str], kinds: tuple[Kind, ...] = AGENT_KINDS) -> list[SessionInfo]:
+    from core.sources.discovery import newest_conversation
+
+    found = newest_conversation(cwd, kinds)
+    if found is None:
+        return []
+    path, kind, head, mtime = found
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return []
+    return [SessionInfo(path, kind, head.session_id or path.stem, head.cwd, None, size, mtime)]  # type: ignore[arg-type]
+
+
+def list_sessions(cwd: str | os.PathLike[str] | None) -> list[SessionInfo]:
+    """pi's and pideck's sessions and the agents' conversations for ``cwd`` (None: of every
+    directory), newest modification first (pi's ``--continue`` order). A conversation's
+    ``entries`` are its transcript's complete lines."""
+    sessions = _sessions(cwd, count=True) if cwd is not None else _every_session(count=True)
+    sessions += _conversations(cwd, count=True)
+    sessions.sort(key=lambda s: s.mtime, reverse=True)
+    return sessions
+
+
+def newest_session(cwd: str | os.PathLike[str], kind: Kind | None = None, *, agents: bool = False,
+                   unbound: bool = False) -> SessionInfo | None:
+    """The session ``pi --continue`` would pick for ``cwd`` (over both folders, or only the folder
+    of ``kind``); with ``agents``, the agents' conversations compete too (``kind`` may name one
+    agent: then only its conversations are looked at). Only headers are read: counting lines would
+    read the chosen file in full, which the open that follows (from its saved index) never does;
+    its ``entries`` is None. ``unbound`` leaves out the pideck sessions of agent conversations:
+    each belongs to its own conversation, and a caller that found none must not write into one."""
+    if kind in AGENT_KINDS:
+        sessions = _newest_conversation(cwd, kinds=(kind,))
+    else:
+        sessions = _sessions(cwd, count=False, kind=kind)
+        if agents and kind is None:
+            sessions += _newest_conversation(cwd)
+    if unbound:
+        sessions = [s for s in sessions if s.conversation is None]
+    sessions.sort(key=lambda s: s.mtime, reverse=True)
+    if agents and sessions:
+        return as_conversation(sessions[0])
+    return sessions[0] if sessions else None
+
+
+def as_conversation(info: SessionInfo) -> SessionInfo:
+    """A pideck session that belongs to an agent conversation stands for the conversation, whose
+    screen shows both (docs/agent-conversations.md#one-pideck-session-per-conversation); a
+    conversation whose transcript is gone leaves the session itself."""
+    data = info.conversation
+    transcript = data.get("transcript") if data is not None else None
+    if info.kind != "pideck" or data is None or data.get("agent") not in AGENT_KINDS or not isinstance(transcript, str):
+        return info
+    try:
+        st = os.stat(transcript)
+    except (OSError, ValueError):
+        return info
+    return SessionInfo(Path(transcript), data["agent"], data["agentSessionId"], info.cwd, None, st.st_size,
+                       max(st.st_mtime, info.mtime), {**data, "session": str(info.path)})

@@ -1,0 +1,137 @@
+"""`pideck demo`: a session with every pane populated, written through the Deck like a user would."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+from core.deck.deck import Deck
+from core.session.errors import ReadOnlySession
+from core.session.log import SessionLog
+
+STATE_LINES = (
+    "/agent-state objective Ship the streaming JSONL parser behind a --follow flag",
+    "/agent-state add parse Write the streaming parser",
+    "/agent-state add flag Wire the --follow CLI flag",
+    "/agent-state add bench Benchmark 100 MB session files",
+    "/agent-state add docs Document the flag in the README",
+    "/agent-state set parse in_progress",
+    "/agent-state set bench blocked",
+    "/agent-state set docs done",
+    "/agent-state decide poll Poll the file every 100 ms instead of using inotify",
+    "/agent-state decide lazy Keep message bodies on disk and index them by offset",
+)
+
+PROGRESS_LINES = (
+    "/agent-progress add header-parsed",
+    "/agent-progress add entries-indexed",
+    "/agent-progress judge",  # sets the baseline
+    "/agent-progress add tail-follows-appends",
+    "/agent-progress withdraw header-parsed",
+    "/agent-progress judge",  # progress: one new, one withdrawn
+    "/agent-progress add truncation-detected",  # declared after the verdict: not judged yet
+)
+
+PACKETS = (
+    {"schemaVersion": 1, "id": "review-parser", "source": "builder", "destination": "reviewer",
+     "goal": "Review the streaming parser for partial-line handling",
+     "constraints": ["Do not change the on-disk format", "Keep the parser free of UI code"],
+     "openItems": ["CRLF line endings", "a 2 GB line"], "evidenceReferences": ["tests/session/test_tail.py"]},
+    {"schemaVersion": 1, "id": "bench-handover", "source": "builder",
+     "goal": "Finish the 100 MB benchmark once the CI runner has more disk",
+     "openItems": ["runner disk quota"]},
+)
+
+TODOS = {
+    "plan": {"user_intention": "Follow a pi session live without re-reading the whole file",
+             "understands_user_intent": 88},
+    "todos": [
+        {"id": "parse", "content": "Write the streaming parser", "status": "in_progress",
+         "priority": "high", "confidence": 80, "group": "parser"},
+        {"id": "lex", "content": "Split lines on bytes, keep the partial tail", "status": "completed",
+         "priority": "high", "confidence": 90, "completion_confidence": 97, "group": "parser"},
+        {"id": "crlf", "content": "Handle CRLF endings", "status": "pending", "priority": "medium",
+         "confidence": 55, "group": "parser"},
+        {"id": "flag", "content": "Wire the --follow CLI flag", "status": "pending", "priority": "medium",
+         "confidence": 70, "group": "cli"},
+        {"id": "color", "content": "Colour the output", "status": "cancelled", "priority": "low",
+         "confidence": 40, "group": "cli"},
+        {"id": "readme", "content": "Document the flag", "status": "pending", "priority": "low",
+         "confidence": 92},
+    ],
+    "goals": [
+        {"group": "parser", "closed_feedback_loop": 90,
+         "feedback_loop": "pytest tests/session: partial lines, truncation, replacement, CRLF"},
+        {"group": "cli", "closed_feedback_loop": 45, "feedback_loop": "run pideck --follow on a growing file"},
+    ],
+}
+
+
+def write_demo(
+    path: Path,
+    cwd: str | None = None,
+    clock: Callable | None = None,
+    ids: Callable | None = None,
+    todo_clock: Callable[[], int] | None = None,
+) -> Deck:
+    """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict)."""
+    options: dict[str, Any] = {}
+    if clock is not None:
+        options["clock"] = clock
+    if ids is not None:
+        options["id_factory"] = ids
+    log = SessionLog.create(path, cwd=cwd or os.getcwd(), **options)
+    deck = Deck(log, clock=todo_clock)
+    for line in STATE_LINES + PROGRESS_LINES:
+        deck.apply(line)
+    for packet in PACKETS:
+        deck.call_tool("agent_handoff_create", packet)
+    deck.call_tool("todo", TODOS)
+    deck.apply("/todos poke trigger")  # a follow-up naming the open items: the 👉 targets
+    deck.refresh()
+    return deck
+
+
+def demo_why(path: Path, keep: bool = False) -> str:
+    """What the message log says of the demo session as the app starts: where it is, so another
+    shell can drive it, and what becomes of it."""
+    import shlex
+
+    fate = "kept" if keep else "removed"
+    return (f"a demo session at {path}, {fate} when the app ends; drive it from another shell with "
+            f"`pideck tool --session {shlex.quote(str(path))} NAME [JSON]`")
+
+
+def counter_ids() -> Callable[[], str]:
+    """Deterministic 8-hex entry ids (tests and screenshots)."""
+    numbers = itertools.count(1)
+    return lambda: f"{next(numbers):08x}"
+
+
+PI_SESSION_NAME = "2026-11-30T14-55-13-547Z_01a22cf3-ee8a-76c4-ac31-d27625d5469f.jsonl"
+
+
+def write_pi_example(folder: Path, cwd: str) -> Path:
+    """A small session as pi writes it, with an invalid Agent State entry (a restore warning),
+    a packet whose goal has brackets, a session name and a torn last line (a skipped-line warning)."""
+    entries = [
+        {"type": "session", "version": 3, "id": "01a22cf3-ee8a-76c4-ac31-d27625d5469f",
+         "timestamp": "2026-11-30T14:55:13.547Z", "cwd": cwd},
+        {"type": "message", "id": "f09a4425", "parentId": None, "timestamp": "2026-11-30T14:55:13.754Z",
+         "message": {"role": "user", "content": [{"type": "text", "text": "Ship the parser"}]}},
+        {"type": "custom", "customType": "agent-state-state", "id": "4f566eac", "parentId": "f09a4425",
+         "timestamp": "2026-11-30T14:55:13.758Z", "data": {"schemaVersion": 1, "state": {"turns": 1}}},
+        {"type": "custom", "customType": "agent-handoff-state", "id": "5b0c1d2e", "parentId": "4f566eac",
+         "timestamp": "2026-11-30T14:55:14.000Z", "data": {"schemaVersion": 1, "packets": [
+             {"schemaVersion": 1, "id": "to-reviewer", "source": "pi",
+              "goal": "Review the [parser] (literal brackets)"}]}},
+        {"type": "session_info", "id": "6c1d2e3f", "parentId": "5b0c1d2e", "timestamp": "2026-11-30T14:55:15.000Z",
+         "name": "parser work (pi)"},
+    ]
+    path = folder / PI_SESSION_NAME
+    text = "".join(json.dumps(e) + "\n" for e in entries) + '{"type":"message","id":"torn"\n'
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,73 @@
+"""``pideck inspect``: the Deck's derived state as one JSON object or as the adapters' texts."""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from core.deck.deck import Deck
+from core.session.interface import SessionFile
+from core.sources.binding import conversation_of
+
+F = TypeVar("F", bound=SessionFile)
+
+
+def session_summary(deck: Deck[F]) -> dict[str, Any]:
+    log = deck.log
+    header = log.header or {}  # an open log always has its header
+    return {
+        "path": str(log.shown_path),
+        "id": header.get("id"),
+        "cwd": header.get("cwd"),
+        "writable": log.writable,
+        "entries": len(log.records),
+        "leaf": log.leaf_id,
+        "branch_length": len(log.branch()),
+        **({"tokens": tokens} if (tokens := log.last_turn_tokens()) is not None else {}),
+        **({"conversation": bound} if (bound := conversation_of(log.records)) is not None else {}),
+    }
+
+
+def inspect_json(deck: Deck[F]) -> dict[str, Any]:
+    return {
+        "session": session_summary(deck),
+        "state": deck.state.snapshot() if deck.restored[deck.state.ENTRY_TYPE] else None,
+        "progress": deck.progress.state(),  # {hasBaseline, currentMilestones, recordedMilestones}
+        "handoff": {"packets": deck.handoff.packets()},
+        "todo": deck.todo.snapshot() if deck.has_todo_state() else None,
+        "warnings": list(deck.warnings) + list(deck.log.warnings),
+        **({"agent": agent} if (agent := deck.log.agent()) is not None else {}),
+    }
+
+
+def agent_text(agent: dict[str, Any]) -> str:
+    """A followed conversation's agent in a few lines (docs/agent-conversations.md#the-agent-object)."""
+    who = " ".join(str(v) for v in (agent.get("name"), agent.get("version")) if v)
+    lines = [f"Agent: {who}" + (f", {agent['status']}" if agent.get("status") else "")
+             + (f" (last line {agent['lastActivity']})" if agent.get("lastActivity") else "")]
+    for label, key in (("Model", "model"), ("Session", "sessionId"), ("Folder", "cwd"), ("Last said", "lastMessage")):
+        if agent.get(key):
+            lines.append(f"{label}: {agent[key]}")
+    tokens = agent.get("tokens")
+    if isinstance(tokens, dict):
+        from core.sources.plan import token_text
+
+        lines.append(f"Last turn: {token_text(tokens)}")
+    return "\n".join(lines)
+
+
+def inspect_text(deck: Deck[F]) -> str:
+    """The adapters' own status texts (read-only commands: nothing is appended)."""
+    s = session_summary(deck)
+    agent = deck.log.agent()
+    parts = [
+        f"Session: {s['path']} ({s['entries']} entries, {'writable' if s['writable'] else 'read-only'})",
+        *([agent_text(agent)] if agent is not None else []),
+        deck.state.call_tool("agent_state_get", {}).text,
+        deck.progress.call_tool("agent_progress_get", {}).text,
+        deck.handoff.call_tool("agent_handoff_get", {}).text,
+        deck.todo.overlay_markdown(),
+    ]
+    warnings = list(deck.warnings) + list(deck.log.warnings)
+    if warnings:
+        parts.append("Warnings:\n" + "\n".join(f"- {w}" for w in warnings))
+    return "\n\n".join(parts)

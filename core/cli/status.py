@@ -1,0 +1,115 @@
+"""``pideck status``: who needs you, in one line, fast enough for a shell prompt (docs/attention.md).
+
+Working the states out reads every session and conversation of the directory (``attention.py``
+over the overview), which takes longer than a prompt may wait. So the line is kept under pideck's
+home with a fingerprint of what it was worked out from: every folder it depends on (pi's and
+pideck's session folders, the agents' transcript folders, Claude Code's live-session files, the
+hooks' records) with its modification time and the size and time of each file in it. While the
+fingerprint is the same and no state can have changed by the clock alone, the kept line is the
+answer; this path imports nothing of the overview.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+
+MAX_AGE_MS = 60_000
+"""A kept line is worked out again after this long anyway: an agent that died without a trace
+(no file changed) is seen as ended within a minute."""
+
+
+def folders(cwd: str | None) -> list[Path]:
+    """Every folder the states of ``cwd``'s sessions and conversations (None: of all) depend on."""
+    from core.config.places import pi_sessions_dir, pi_sessions_root, pideck_home, pideck_sessions_dir
+    from core.sources.discovery import AgentFolders, claude_config_dir
+
+    if cwd is not None:
+        sessions = [pi_sessions_dir(cwd), pideck_sessions_dir(cwd)]
+    else:
+        sessions = [p for root in (pi_sessions_root(), pideck_home() / "sessions") for p in _subfolders(root)]
+    records = [p for p in _subfolders(pideck_home() / "attention") if p.name != "status"]  # (not the kept lines)
+    return [*sessions, *(place.folder for place in AgentFolders().places(cwd)), claude_config_dir() / "sessions",
+            *records]
+
+
+def _subfolders(root: Path) -> list[Path]:
+    try:
+        with os.scandir(root) as entries:
+            return sorted(Path(e.path) for e in entries if e.is_dir(follow_symlinks=False))
+    except OSError:
+        return []
+
+
+def fingerprint(paths: list[Path]) -> str:
+    """A digest of each folder's modification time and of the size and time of its files, and of
+    the config file (its idle time is in the rule)."""
+    from core.config.settings import config_path
+
+    digest = hashlib.sha256()
+    try:
+        st = os.stat(config_path())
+        digest.update(f"config\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+    except OSError:
+        digest.update(b"config\0-\0")
+    for folder in paths:
+        try:
+            with os.scandir(folder) as entries:
+                files = sorted((e.name, e.stat(follow_symlinks=False)) for e in entries if e.is_file(follow_symlinks=False))
+            digest.update(f"{folder}\0{os.stat(folder).st_mtime_ns}\0".encode("utf-8", "surrogateescape"))
+        except OSError:
+            digest.update(f"{folder}\0-\0".encode("utf-8", "surrogateescape"))
+            continue
+        for name, st in files:
+            digest.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()
+
+
+def kept_path(cwd: str | None) -> Path:
+    from core.config.places import pideck_home
+
+    key = hashlib.sha256((cwd if cwd is not None else "\0all").encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return pideck_home() / "attention" / "status" / f"{key}.json"
+
+
+def status_line(cwd: str | None, now_ms: int) -> str:
+    """The line for ``cwd`` (None: every directory): the kept one when nothing it depends on
+    changed, else worked out again and kept."""
+    seen = fingerprint(folders(cwd))
+    path = kept_path(cwd)
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        kept = None
+    if isinstance(kept, dict) and kept.get("fingerprint") == seen and isinstance(kept.get("until"), int) \
+            and now_ms < kept["until"] and isinstance(kept.get("line"), str):
+        return kept["line"]
+    line, until = work_out(cwd, now_ms)
+    from core.sources.binding import write_json
+
+    try:
+        # the fingerprint taken before the states were read: a change meanwhile is read next time
+        write_json(path, {"fingerprint": seen, "until": until, "line": line})
+    except OSError:
+        pass  # (a home pideck cannot write: the answer is still right, only slower next time)
+    return line
+
+
+def work_out(cwd: str | None, now_ms: int) -> tuple[str, int]:
+    """The line, from the catalog of every session and conversation, and until when the clock
+    alone cannot change it (a pideck session counts as working only until its idle time passed)."""
+    from core.catalog.attention import summary
+    from core.catalog.catalog import Catalog
+    from core.catalog.states import WORKING
+
+    catalog = Catalog(cwd, now_ms=lambda: now_ms)
+    catalog.look()
+    until = now_ms + MAX_AGE_MS
+    for record in catalog.records.values():
+        row = record.row
+        if record.attention.state == WORKING and row is not None and row.status is None \
+                and row.last_activity_ms is not None:
+            until = min(until, row.last_activity_ms + catalog.config.watchdog_idle_ms)
+    return summary([r.attention for r in catalog.records.values()]) or "nothing here", until

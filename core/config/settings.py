@@ -1,0 +1,324 @@
+"""pideck's configuration: the `[todo]` table (defaults, pi-jtodo's JSON, then pideck's TOML;
+docs/todo-views.md#configuration), the `[tui]` table of the terminal app (docs/tui.md#settings),
+its `[notify]` table (docs/notifications.md) and the `[session]` table of how session files are
+written (docs/session-format.md#durability).
+
+The calibration numbers are deliberately not keys here.
+"""
+
+# The tables are NamedTuples (immutable; ``_replace`` makes a changed copy), not frozen dataclasses:
+# every command loads this module (core/slotted.py). No ``from __future__ import annotations`` here:
+# typing would compile the tables' string annotations, and the first compile() of a process costs
+# every command ~1 ms.
+
+import json
+import os
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from core.config.places import pi_agent_dir
+from core.files import read_small_file, write_private_file
+
+_AT_LEAST_ONE = ("widget_max_lines", "watchdog_tick_ms", "max_gate_observations")
+
+DEFAULT_MAX_ATTEMPTS = 5
+"""How often the completion gate challenges before it gives up (pi-jtodo's default)."""
+DEFAULT_MAX_OBSERVATIONS = 256
+"""How many gate observations a todo keeps (pi-jtodo's default)."""
+
+
+class TodoConfig(NamedTuple):
+    """Every value is checked by ``check_value`` before a config is made from it."""
+
+    enabled: bool = True
+    auto_poke: bool = True
+    completion_gate_max_attempts: int = DEFAULT_MAX_ATTEMPTS
+    max_gate_observations: int = DEFAULT_MAX_OBSERVATIONS
+    max_consecutive_pokes_without_progress: int = 0
+    idle_nudge: bool = True
+    idle_nudge_after_assistant_turns: int = 50
+    widget_max_lines: int = 6
+    watchdog: bool = True
+    watchdog_idle_ms: int = 90_000
+    watchdog_tick_ms: int = 30_000
+    watchdog_max_re_pokes: int = 3
+    agent_plan_poke: bool = True
+    """``pideck hook claude|codex``: poke an agent that stops with items of its own plan (Claude
+    Code's tasks or TodoWrite list, Codex's update_plan) still open while pideck's own todo list is
+    empty (docs/mcp-and-hooks.md#the-agents-own-plan)."""
+
+
+class TuiConfig(NamedTuple):
+    """The terminal app's own settings (the app writes ``theme`` when the person picks one)."""
+
+    theme: str = "textual-dark"
+    watchdog: str = "own"
+    """Where the header shows the idle state (the todo watchdog's condition, for the person: the
+    app never appends a follow-up for it, docs/tui.md#the-idle-state): ``own`` pideck's own
+    sessions and the agents' conversations, ``all`` pi's too, ``off`` nowhere."""
+    bell: bool = True  # ring the terminal bell when the agent goes idle with open todos or a gate pokes it
+    history_size: int = 500  # command lines remembered between runs
+    prefer_kind: str = "any"
+    """What ``pideck`` opens in a directory without a session named: ``any`` the newest session or
+    agent conversation of any kind, or the newest of one kind (``pideck``, ``pi``, ``claude``,
+    ``codex``, ``gemini``) when the directory has one (docs/agent-conversations.md#finding-them)."""
+
+
+TERMINAL_CHOICES = ("auto", "osc9", "osc777", "osc99", "off")
+
+
+class NotifyConfig(NamedTuple):
+    """When and how the app tells the person that a session or conversation needs them
+    (docs/notifications.md): on a change into one of the states switched on here, by the channels
+    switched on here, at most as often as the limits say."""
+
+    needs_you: bool = True  # notify on a change into "needs you" (the agent asked for something)
+    open_work: bool = True  # notify on a change into "stopped with open work"
+    terminal: str = "auto"
+    """The terminal's own notification, by escape sequence: ``auto`` the one the environment names
+    (docs/notifications.md#which-channel), ``osc9``, ``osc777`` or ``osc99`` that one, ``off`` none."""
+    desktop: bool = True  # the system's notifier too, where there is one (notify-send, osascript)
+    bell: bool = True  # the terminal bell, when neither a terminal nor a desktop notification is chosen
+    quiet_while_typing: bool = True
+    """Hold notifications while the person typed in the app in the last few seconds (they are told
+    once the typing stops, if the state still holds)."""
+    per_conversation_s: int = 60
+    """At most one notification per session or conversation in this many seconds (0: no limit); a
+    change in between waits for its turn, and is told then if its state still holds."""
+    per_minute: int = 6  # at most this many notifications in any minute, all together (0: no cap)
+
+
+class SessionConfig(NamedTuple):
+    """How pideck writes session files (docs/session-format.md#durability)."""
+
+    sync: str = "data"
+    """``data``: every append is on disk (``fdatasync``) before the command, tool call or hook is
+    answered, so an acknowledged entry survives a power cut; ``off``: the system writes it back
+    when it likes (it still survives pideck being killed, not a crash of the machine)."""
+
+
+TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig, "session": SessionConfig}
+_TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
+_CHOICES = {("tui", "watchdog"): ("own", "all", "off"),
+            ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini"),
+            ("notify", "terminal"): TERMINAL_CHOICES,
+            ("session", "sync"): ("data", "off")}
+KEYS = TodoConfig._fields
+_DEFAULTS = _TABLE_DEFAULTS["todo"]
+
+
+def _camel(key: str) -> str:
+    head, *rest = key.split("_")
+    return head + "".join(p.capitalize() for p in rest)
+
+
+CAMEL_KEYS = {_camel(k): k for k in KEYS}
+
+
+class ConfigError(ValueError):
+    pass
+
+
+SWITCH_WORDS = {"on": True, "off": False}
+"""What a switch also takes in pideck's own config, as ``/todos poke on|off`` speaks."""
+
+
+def check_value(key: str, value: Any, table: str = "todo", words: bool = True) -> Any:
+    """The value if it is valid for ``key`` of ``table``; raises ConfigError naming the key otherwise.
+    ``words``: a switch takes ``on`` and ``off`` too (not in pi-jtodo's JSON, which pi-jtodo reads as
+    well: a word there must not mean one thing to pideck and another to it)."""
+    defaults = _TABLE_DEFAULTS[table]
+    if key not in defaults:
+        raise ConfigError(f"unknown key {key!r}")
+    choices = _CHOICES.get((table, key))
+    if choices is not None:
+        if value not in choices:
+            raise ConfigError(f"{key} must be one of {', '.join(choices)} (got {value!r})")
+        return value
+    if isinstance(defaults[key], str):
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{key} must be a non-empty string (got {value!r})")
+        return value
+    if isinstance(defaults[key], bool):
+        if words and isinstance(value, str) and value in SWITCH_WORDS:
+            return SWITCH_WORDS[value]
+        if not isinstance(value, bool):
+            raise ConfigError(f"{key} must be true or false{' (or on, off)' if words else ''} (got {value!r})")
+        return value
+    minimum = 1 if key in _AT_LEAST_ONE else 0
+    if type(value) is not int or value < minimum:
+        raise ConfigError(f"{key} must be an integer of at least {minimum} (got {value!r})")
+    return value
+
+
+def config_path() -> Path:
+    """``PIDECK_CONFIG``, else ``$PIDECK_HOME/config.toml``, else the platform config dir."""
+    if os.environ.get("PIDECK_CONFIG"):
+        return Path(os.environ["PIDECK_CONFIG"])
+    if os.environ.get("PIDECK_HOME"):
+        return Path(os.environ["PIDECK_HOME"]) / "config.toml"
+    import platformdirs  # (only here: most commands never need the platform's folders)
+
+    return Path(platformdirs.user_config_dir("pideck")) / "config.toml"
+
+
+def pi_jtodo_config_path() -> Path:
+    """pi-jtodo's JSON config, in pi's agent folder (``$PI_CODING_AGENT_DIR``, else ``~/.pi/agent``)."""
+    return pi_agent_dir() / "state" / "pi-jtodo" / "config.json"
+
+
+MAX_BYTES = 1 << 20
+"""A config file is small: anything larger (``PIDECK_CONFIG=/dev/zero``) is not read."""
+
+
+def _read_text(path: Path) -> str:
+    """The file's text. Raises FileNotFoundError, OSError, or ValueError (not a regular file, too
+    large, not UTF-8)."""
+    return read_small_file(path, MAX_BYTES).decode("utf-8")
+
+
+def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], source: Path,
+           warnings: list[str], table: str = "todo", words: bool = True) -> None:
+    for name, value in raw.items():
+        key = names.get(name)
+        if key is None:
+            warnings.append(f"{source}: unknown key {name!r} ignored.")
+            continue
+        try:
+            values[key] = check_value(key, value, table, words)
+        except ConfigError as exc:
+            warnings.append(f"{source}: {exc}; using {values[key]!r}.")
+
+
+def _read_toml(path: Path, warnings: list[str]) -> dict[str, Any]:
+    try:
+        text = _read_text(path)
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as exc:
+        warnings.append(f"{path}: cannot be read, ignored ({exc}).")
+        return {}
+    import tomllib  # (only for a file that exists: most runs have none)
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        warnings.append(f"{path}: not valid TOML, ignored ({exc}).")
+        return {}
+
+
+def load_config(
+    path: Path | None = None, json_path: Path | None = None, include_pi_jtodo: bool = True
+) -> tuple[TodoConfig, list[str]]:
+    """The effective config and the warnings met while reading it; never raises."""
+    warnings: list[str] = []
+    values = dict(_DEFAULTS)
+    json_path = json_path or pi_jtodo_config_path()
+    if include_pi_jtodo and os.path.lexists(json_path):
+        try:
+            raw = json.loads(_read_text(json_path))
+        except (OSError, ValueError, RecursionError) as exc:
+            warnings.append(f"{json_path}: not valid JSON, ignored ({exc}).")
+            raw = {}
+        if isinstance(raw, dict):
+            _apply(values, raw, CAMEL_KEYS, json_path, warnings, words=False)
+        else:
+            warnings.append(f"{json_path}: not a JSON object, ignored.")
+    path = path or config_path()
+    table = _read_toml(path, warnings).get("todo", {})
+    if isinstance(table, dict):
+        _apply(values, table, {k: k for k in KEYS}, path, warnings)
+    else:
+        warnings.append(f"{path}: [todo] is not a table, ignored.")
+    return TodoConfig(**values), warnings
+
+
+def load_table(name: str, path: Path | None = None) -> tuple[Any, list[str]]:
+    """The effective table ``name`` of pideck's TOML (not ``todo``, which pi-jtodo's JSON feeds
+    too: ``load_config``) and the warnings met while reading it; never raises."""
+    warnings: list[str] = []
+    values = dict(_TABLE_DEFAULTS[name])
+    path = path or config_path()
+    table = _read_toml(path, warnings).get(name, {})
+    if isinstance(table, dict):
+        _apply(values, table, {k: k for k in values}, path, warnings, name)
+    else:
+        warnings.append(f"{path}: [{name}] is not a table, ignored.")
+    return TABLES[name](**values), warnings
+
+
+def load_tui_config(path: Path | None = None) -> tuple[TuiConfig, list[str]]:
+    """The effective ``[tui]`` table and the warnings met while reading it; never raises."""
+    return load_table("tui", path)
+
+
+def load_session_config(path: Path | None = None) -> tuple[SessionConfig, list[str]]:
+    """The effective ``[session]`` table and the warnings met while reading it; never raises."""
+    return load_table("session", path)
+
+
+def load_notify_config(path: Path | None = None) -> tuple[NotifyConfig, list[str]]:
+    """The effective ``[notify]`` table and the warnings met while reading it; never raises."""
+    return load_table("notify", path)
+
+
+def parse_cli_value(key: str, text: str, table: str = "todo") -> Any:
+    """``pideck config set KEY VALUE``: VALUE is TOML-ish text (true/false or on/off, an integer, a word)."""
+    import tomllib
+
+    try:
+        value = tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = text
+    return check_value(key, value, table)
+
+
+def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConfig | TuiConfig | NotifyConfig:
+    """Validate and write one key (``tui.theme``, ``notify.bell``; a key without a table is a ``[todo]`` key); the
+    key's whole table is written, other tables kept.
+
+    A str value is parsed as the CLI gives it. Raises ConfigError naming the key when invalid.
+    """
+    name, _, key = key.rpartition(".")
+    table = name or "todo"
+    if table not in TABLES:
+        raise ConfigError(f"unknown table {table!r} (tables: {', '.join(TABLES)})")
+    value = parse_cli_value(key, value, table) if isinstance(value, str) else check_value(key, value, table)
+    path = path or config_path()
+    warnings: list[str] = []
+    document = _read_toml(path, warnings)
+    if warnings:
+        raise ConfigError(warnings[0])
+    # the effective values: the table holds every key and wins over pi-jtodo's JSON, so writing
+    # defaults for the keys not being set would silently undo what the JSON set
+    current = load_config(path)[0] if table == "todo" else load_table(table, path)[0]
+    values = {**current._asdict(), key: value}
+    document[table] = values
+    # a new file beside the old one, renamed over it: a failed write never leaves half a config
+    # (the rename goes to where a symbolic link points, so a linked dotfile stays linked)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    import tomli_w
+
+    try:
+        write_private_file(Path(os.path.realpath(path)), tomli_w.dumps(document).encode("utf-8"), replace=True)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+    return TABLES[table](**values)
+
+
+def show_config(path: Path | None = None) -> str:
+    """The effective tables (``[todo]``, ``[tui]``, ``[notify]``) as TOML, with the file they were
+    read from."""
+    import tomli_w
+
+    config, warnings = load_config(path)
+    tables = {"todo": config._asdict()}
+    for name in TABLES:
+        if name != "todo":
+            table, table_warnings = load_table(name, path)
+            tables[name] = table._asdict()
+            warnings += table_warnings
+    lines = [f"# {path or config_path()}"]
+    lines += [f"# warning: {w}" for w in warnings]
+    lines.append(tomli_w.dumps(tables).rstrip("\n"))
+    return "\n".join(lines) + "\n"

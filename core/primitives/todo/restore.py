@@ -1,0 +1,166 @@
+"""Structural, lenient restore of saved todo state from the log
+(docs/todo-replay.md#restoring-the-todo-state).
+
+Foreign data (pi-jtodo's own tool results) may hold statuses outside the enum or unknown keys;
+those are kept or dropped, but a wrong shape makes the whole candidate invalid.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.jsutil import is_non_empty_string, is_schema_version_one
+from core.primitives.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, normalise_group
+
+
+class _Invalid(Exception):
+    pass
+
+
+def _score(d: dict[str, Any], *keys: str) -> int | None:
+    for key in keys:
+        value = d.get(key)
+        if value is None:
+            continue
+        if type(value) is not int or not 0 <= value <= 100:
+            raise _Invalid(key)
+        return value
+    return None
+
+
+def _history(d: dict[str, Any], *keys: str) -> list[int]:
+    for key in keys:
+        value = d.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, list) or not all(type(v) is int and 0 <= v <= 100 for v in value):
+            raise _Invalid(key)
+        return list(value)
+    return []
+
+
+def _text(d: dict[str, Any], key: str) -> str | None:
+    value = d.get(key)
+    if value is not None and not isinstance(value, str):
+        raise _Invalid(key)
+    return value
+
+
+def _item(raw: Any, agent: bool = False) -> TodoItem:
+    """One item; ``agent``: an item of an agent's own plan, which has no priority and may carry
+    the agent tool's fields (docs/agent-conversations.md#the-plan-as-todos)."""
+    if not isinstance(raw, dict):
+        raise _Invalid("item")
+    for key in ("content", "status") if agent else ("content", "status", "priority"):
+        if not isinstance(raw.get(key), str):
+            raise _Invalid(key)
+    if not is_non_empty_string(raw.get("id")):
+        raise _Invalid("id")
+    item = TodoItem(
+        content=raw["content"],
+        status=raw["status"],
+        priority=_text(raw, "priority") if agent else raw["priority"],
+        id=raw["id"],
+        group=normalise_group(_text(raw, "group")),
+        confidence=_score(raw, "confidence"),
+        completion_confidence=_score(raw, "completion_confidence"),
+        confidence_history=_history(raw, "confidence_history"),
+    )
+    if agent:
+        item.active_form = _text(raw, "activeForm")
+        item.description = _text(raw, "description")
+        item.blocks = _ids(raw, "blocks")
+        item.blocked_by = _ids(raw, "blockedBy")
+    return item
+
+
+def _ids(d: dict[str, Any], key: str) -> list[str] | None:
+    value = d.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise _Invalid(key)
+    return list(value)
+
+
+def _plan(raw: dict[str, Any]) -> TodoPlan:
+    return TodoPlan(
+        user_intention=_text(raw, "user_intention"),
+        understands_user_intent=_score(
+            raw, "understands_user_intent", "alignment_score", "user_intention_alignment"
+        ),
+        understands_user_intent_history=_history(
+            raw,
+            "understands_user_intent_history",
+            "alignment_score_history",
+            "user_intention_alignment_history",
+        ),
+    )
+
+
+def _goal(raw: Any) -> TodoGoal:
+    if not isinstance(raw, dict):
+        raise _Invalid("goal")
+    return TodoGoal(
+        group=normalise_group(_text(raw, "group")),
+        closed_feedback_loop=_score(raw, "closed_feedback_loop", "hill_climbability"),
+        closed_feedback_loop_history=_history(
+            raw, "closed_feedback_loop_history", "hill_climbability_history"
+        ),
+        feedback_loop=_text(raw, "feedback_loop"),
+        end_to_end_ownership=_score(raw, "end_to_end_ownership"),
+        end_to_end_ownership_history=_history(raw, "end_to_end_ownership_history"),
+    )
+
+
+def _state(todos: Any, plan: Any, goals: Any, agent_plan: dict[str, Any] | None = None) -> TodoState | None:
+    if not isinstance(todos, list) or not isinstance(plan, dict) or not isinstance(goals, list):
+        return None
+    agent = agent_plan is not None
+    try:
+        return TodoState(
+            todos=[_item(t, agent) for t in todos], plan=_plan(plan), goals=[_goal(g) for g in goals],
+            agent_plan=agent_plan,
+        )
+    except _Invalid:
+        return None
+
+
+def restore_state_data(data: Any) -> TodoState | None:
+    """A ``pi-jtodo/state`` entry's data, or None when invalid."""
+    if not isinstance(data, dict) or not is_schema_version_one(data.get("schemaVersion")):
+        return None
+    return _state(data.get("todos"), data.get("plan"), data.get("goals"), _agent_plan(data))
+
+
+def is_state_details(details: Any) -> bool:
+    """A ``todo`` tool result's details that hold a todo state candidate: a dict with a list
+    ``todos`` (docs/todo-replay.md#restoring-the-todo-state). Anything else (no details, an
+    error's details) is not a candidate."""
+    return isinstance(details, dict) and isinstance(details.get("todos"), list)
+
+
+def restore_tool_details(details: dict[str, Any]) -> TodoState | None:
+    """A ``todo`` tool result's details (plan and goals may be absent), or None when invalid."""
+    plan, goals = details.get("plan"), details.get("goals")
+    plan = {} if plan is None else plan
+    return _state(details.get("todos"), plan, [] if goals is None else goals, _agent_plan(details))
+
+
+def _agent_plan(data: dict[str, Any]) -> dict[str, Any] | None:
+    """``agentPlan``: present only where pideck told an agent's own plan as todos (a conversation's
+    mirror), never in what pi-jtodo writes."""
+    value = data.get("agentPlan")
+    if not isinstance(value, dict):
+        return None
+    # Any session can hold such a result: only its words a view builds text from are kept, as
+    # strings, and the noun is one of the three the readers write.
+    plan = {key: value[key] for key in ("agent", "tool") if isinstance(value.get(key), str)}
+    plan["noun"] = value["noun"] if value.get("noun") in ("task", "step", "todo") else "todo"
+    if isinstance(value.get("explanation"), str):
+        plan["explanation"] = value["explanation"]
+    return plan
+
+
+def state_entry_data(state: TodoState) -> dict[str, Any]:
+    return {"schemaVersion": 1, **state.to_json()}

@@ -1,0 +1,219 @@
+"""Claude Code's transcript (``<config>/projects/<cwd>/<session id>.jsonl``): prompts, answers and
+the plan, from the Task tools or from TodoWrite (docs/agent-conversations.md#claude-code).
+
+A tool call and its result reach the file together, after the tool ran, so a change to the plan
+is taken from the result (a call that failed changes nothing): TaskCreate's result carries the new
+task's id, TaskUpdate's says it succeeded (the call's input holds the change), TaskList's and
+TaskGet's results restate tasks in full, TodoWrite's holds the whole new list. Sub-agents' lines
+(``isSidechain``) are their own conversation and are left out.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from core.sources.plan import plan_item, text_of, tidy
+from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
+
+TASK_TOOLS = ("TaskCreate", "TaskUpdate", "TaskList", "TaskGet")
+_INTERRUPTED = "[Request interrupted"
+
+
+class ClaudeReader(Reader):
+    KIND = "claude"
+
+    def feed(self, line: Any) -> list[dict[str, Any]]:
+        if not isinstance(line, dict) or line.get("isSidechain") is True:
+            return []
+        kind = line.get("type")
+        if kind not in ("user", "assistant"):
+            return []
+        self._set("sessionId", text_of(line.get("sessionId")))
+        self._set("cwd", text_of(line.get("cwd")))
+        self._set("version", text_of(line.get("version")))
+        message = line.get("message")
+        if not isinstance(message, dict):
+            return []
+        content = message.get("content")
+        timestamp = line.get("timestamp")
+        if kind == "assistant":
+            return self._assistant(message, content, timestamp)
+        if line.get("isMeta") is True:
+            return []
+        if isinstance(content, str):
+            return self._prompt(content, timestamp)
+        if not isinstance(content, list):
+            return []
+        out: list[dict[str, Any]] = []
+        texts = [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
+        if texts:
+            out += self._prompt("\n".join(texts), timestamp)
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                out += self._result(block, line.get("toolUseResult"), timestamp)
+        return out
+
+    def _prompt(self, text: str, timestamp: Any) -> list[dict[str, Any]]:
+        entries = self.user_prompt(text, timestamp)
+        if text.startswith(_INTERRUPTED):  # the person stopped the turn: the agent waits for them
+            self._status(AGENT_WAITING)
+        return entries
+
+    def _assistant(self, message: dict[str, Any], content: Any, timestamp: Any) -> list[dict[str, Any]]:
+        self._set("model", text_of(message.get("model")))
+        usage = message.get("usage")
+        used = None
+        if isinstance(usage, dict):
+            used = self.tokens(usage.get("input_tokens"), usage.get("output_tokens"),
+                               usage.get("cache_read_input_tokens"), usage.get("cache_creation_input_tokens"))
+        if not isinstance(content, list):
+            return []
+        out: list[dict[str, Any]] = []
+        ends = message.get("stop_reason") == "end_turn"
+        calls = self.extra.setdefault("calls", {})
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"].strip():
+                out += self.assistant_text(block["text"], timestamp, used, text_of(message.get("model")), ends)
+            elif block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+                self._status(AGENT_WORKING)
+                name = block.get("name")
+                if name in TASK_TOOLS or name == "TodoWrite":
+                    calls[block["id"]] = {"name": name, "input": block.get("input")}
+        return out
+
+    def _result(self, block: dict[str, Any], result: Any, timestamp: Any) -> list[dict[str, Any]]:
+        call_id = block.get("tool_use_id")
+        if not isinstance(call_id, str):
+            return []
+        call = self.extra.get("calls", {}).pop(call_id, None)
+        if call is None or block.get("is_error") is True:
+            return []
+        name, given = call["name"], call["input"] if isinstance(call["input"], dict) else {}
+        result = result if isinstance(result, dict) else {}
+        if name == "TodoWrite":
+            # the result's list is what Claude kept; the call's is what the model sent
+            todos = next((t for t in (result.get("newTodos"), given.get("todos")) if isinstance(t, list)), None)
+            if todos is None:
+                self.warn("TodoWrite without a list of todos (ignored)")
+                return []
+            return self.new_plan(self.whole_list(todos, "content", name, "todo"), timestamp, "TodoWrite", "todo", call_id)
+        tasks = self._tasks_after(name, given, result)
+        if tasks is None:
+            return []
+        return self.new_plan([tidy(t) for t in tasks], timestamp, "TaskCreate/TaskUpdate", "task", call_id)
+
+    def _tasks_after(self, name: str, given: dict[str, Any], result: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The task list after one Task tool's successful result; None when it says nothing new."""
+        tasks = [dict(t) for t in self.plan]
+        by_id = {t["id"]: t for t in tasks}
+        if name == "TaskCreate":
+            task = result.get("task")
+            task_id = task_id_of(task.get("id")) if isinstance(task, dict) else None
+            if not isinstance(task, dict) or task_id is None:
+                self.warn("TaskCreate's result names no task id (the new task is not shown)")
+                return None
+            new = plan_item(task_id, text_of(task.get("subject")) or text_of(given.get("subject")) or "",
+                            "pending", activeForm=text_of(given.get("activeForm")),
+                            description=text_of(task.get("description")) or text_of(given.get("description")),
+                            blocks=[], blockedBy=[])
+            if task_id in by_id:  # Claude never reuses an id; the newer task replaces the older
+                self.warn(f"TaskCreate's result names task #{task_id} again (the older one is replaced)")
+                return [new if t["id"] == task_id else t for t in tasks]
+            return tasks + [new]
+        if name == "TaskUpdate":
+            if result.get("success") is False:
+                return None
+            task_id = task_id_of(given.get("taskId"))
+            task = by_id.get(task_id or "")
+            if task is None:
+                self.warn(f"TaskUpdate of {'task #' + task_id + ', which is not in the plan' if task_id else 'no task id'} "
+                          "(ignored)")
+                return None
+            for key in ("subject", "status", "activeForm", "description"):
+                if given.get(key) is not None and not isinstance(given[key], str):
+                    self.warn(f"TaskUpdate: {key} is not text (ignored)")
+            if given.get("status") == "deleted":  # gone, and from what the others block and wait for
+                return [_without(t, task["id"]) for t in tasks if t is not task]
+            _apply(task, given)
+            # A dependency has two ends, and Claude records both: the task this one blocks waits
+            # for it, the task it waits for blocks it.
+            for key, field, other in (("addBlocks", "blocks", "blockedBy"), ("addBlockedBy", "blockedBy", "blocks")):
+                for other_id in _ids(given.get(key)):
+                    _add(task, field, other_id)
+                    if other_id in by_id:
+                        _add(by_id[other_id], other, task["id"])
+            return tasks
+        if name == "TaskList":
+            listed = result.get("tasks")
+            if not isinstance(listed, list):
+                self.warn("TaskList's result holds no list of tasks (ignored)")
+                return None
+            ids = [task_id_of(each.get("id")) if isinstance(each, dict) else None for each in listed]
+            if None in ids:  # the whole list or nothing: a task left out would read as deleted
+                self.warn("TaskList's result has tasks without an id (ignored)")
+                return None
+            out: dict[str, dict[str, Any]] = {}
+            for task_id, each in zip(ids, listed):
+                if task_id is not None and isinstance(each, dict):  # (every one, as checked above)
+                    known = out.get(task_id) or by_id.get(task_id) or plan_item(task_id, "", "pending")
+                    out[task_id] = _apply(dict(known), each)
+            return list(out.values())
+        if name == "TaskGet":
+            each = result.get("task")
+            got_id = task_id_of(each.get("id")) if isinstance(each, dict) else None
+            if not isinstance(each, dict) or got_id is None:
+                if each is not None:  # (a result without a task restates nothing)
+                    self.warn("TaskGet's result names no task id (ignored)")
+                return None
+            if got_id in by_id:
+                _apply(by_id[got_id], each)
+            else:
+                tasks.append(_apply(plan_item(got_id, "", "pending"), each))
+            return tasks
+        return None
+
+
+def _apply(task: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+    """A Task tool's fields (an update's input, or a task as TaskList/TaskGet restate it) over a
+    plan item; fields of the wrong type are left out."""
+    for key, target in (("subject", "content"), ("status", "status"), ("activeForm", "activeForm"),
+                        ("description", "description")):
+        value = text_of(fields.get(key))
+        if value is not None:
+            task[target] = value
+    for key in ("blocks", "blockedBy"):
+        value = fields.get(key)
+        if isinstance(value, list):
+            task[key] = _ids(value)
+    return task
+
+
+def _add(task: dict[str, Any], field: str, task_id: str) -> None:
+    if task_id not in (task.get(field) or []):
+        task[field] = [*(task.get(field) or []), task_id]
+
+
+def _without(task: dict[str, Any], task_id: str) -> dict[str, Any]:
+    for field in ("blocks", "blockedBy"):
+        if task_id in (task.get(field) or []):
+            task[field] = [i for i in task[field] if i != task_id]
+    return task
+
+
+def task_id_of(value: Any) -> str | None:
+    """A task id as Claude writes it (a string of digits), or a whole number taken as one; None for
+    anything else, the empty string among them (an item must have an id)."""
+    if isinstance(value, str):
+        return value or None
+    if type(value) is int:
+        return str(value)
+    return None
+
+
+def _ids(value: Any) -> list[str]:
+    """The task ids in a list of them (``blocks``, ``addBlockedBy``...); anything else is none."""
+    if not isinstance(value, list):
+        return []
+    return [i for i in map(task_id_of, value) if i is not None]

@@ -1,0 +1,99 @@
+"""Codex's rollout (``$CODEX_HOME/sessions/YYYY/MM/DD/rollout-<time>-<thread id>.jsonl``):
+``{timestamp, type, payload}`` lines (docs/agent-conversations.md#codex).
+
+The plan lives only in ``function_call`` lines named ``update_plan``, whose ``arguments`` is a
+JSON string holding the whole plan (and maybe an ``explanation``); the line is written as soon as
+the model asked, before the tool ran, and the tool only ever answers "Plan updated", so the call
+is the change. A turn runs from ``task_started`` to ``task_complete`` (or ``turn_aborted``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from core.sources.plan import first_line, text_of
+from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
+
+_CONTEXT_BLOCK = re.compile(r"\A\s*<([A-Za-z_][\w-]*)[^>]*>.*</\1>\s*\Z", re.DOTALL)
+"""A user message that is one tagged block (``<environment_context>...``) is context Codex adds,
+not something the person typed."""
+
+
+class CodexReader(Reader):
+    KIND = "codex"
+
+    def feed(self, line: Any) -> list[dict[str, Any]]:
+        if not isinstance(line, dict) or not isinstance(line.get("payload"), dict):
+            return []
+        kind, payload, timestamp = line.get("type"), line["payload"], line.get("timestamp")
+        if kind == "session_meta":
+            self._set("sessionId", text_of(payload.get("id")))
+            self._set("cwd", text_of(payload.get("cwd")))
+            self._set("version", text_of(payload.get("cli_version")))
+            self._moment(timestamp)
+            return []
+        if kind == "turn_context":
+            self._set("cwd", text_of(payload.get("cwd")))
+            self._set("model", text_of(payload.get("model")))
+            return []
+        if kind == "event_msg":
+            return self._event(payload, timestamp)
+        if kind == "response_item":
+            return self._item(payload, timestamp)
+        return []
+
+    def _event(self, payload: dict[str, Any], timestamp: Any) -> list[dict[str, Any]]:
+        event = payload.get("type")
+        if event == "task_started":
+            self._status(AGENT_WORKING)
+        elif event in ("task_complete", "turn_aborted"):
+            self._status(AGENT_WAITING)
+            self._moment(timestamp)
+            if (last := text_of(payload.get("last_agent_message"))) is not None and last.strip():
+                self.info["lastMessage"] = first_line(last)
+        elif event == "token_count" and isinstance(payload.get("info"), dict):
+            info = payload["info"]
+            last = info.get("last_token_usage")
+            if isinstance(last, dict):
+                total = last.get("input_tokens")
+                cached = last.get("cached_input_tokens")
+                fresh = total - cached if type(total) is int and type(cached) is int and total >= cached else total
+                self.tokens(fresh, last.get("output_tokens"), cached, last.get("cache_write_input_tokens"),
+                            info.get("model_context_window"), last.get("total_tokens"))
+        return []
+
+    def _item(self, payload: dict[str, Any], timestamp: Any) -> list[dict[str, Any]]:
+        item = payload.get("type")
+        if item == "message":
+            blocks = payload.get("content")
+            texts = [b["text"] for b in blocks if isinstance(b, dict) and b.get("type") in ("input_text", "output_text")
+                     and isinstance(b.get("text"), str)] if isinstance(blocks, list) else []
+            text = "\n".join(texts)
+            if not text.strip():
+                return []
+            role = payload.get("role")
+            if role == "user" and not _CONTEXT_BLOCK.match(text):
+                return self.user_prompt(text, timestamp)
+            if role == "assistant":
+                return self.assistant_text(text, timestamp, model=text_of(self.info.get("model")), ends_turn=False)
+            return []
+        if item == "function_call":
+            self._status(AGENT_WORKING)
+            if payload.get("name") != "update_plan":
+                return []
+            arguments = payload.get("arguments")
+            if isinstance(arguments, str):  # as 0.169 writes them (an object is taken as they are)
+                try:
+                    arguments = json.loads(arguments)
+                except (ValueError, RecursionError):
+                    self.warn("update_plan's arguments are not JSON (ignored)")
+                    return []
+            if not isinstance(arguments, dict) or not isinstance(arguments.get("plan"), list):
+                self.warn("update_plan's arguments hold no plan list (ignored)")
+                return []
+            items = self.whole_list(arguments["plan"], "step", "update_plan", "step")
+            return self.new_plan(items, timestamp, "update_plan", "step",
+                                 str(payload.get("call_id") or ""), text_of(arguments.get("explanation")))
+        return []

@@ -1,0 +1,304 @@
+"""A conversation's mirror: the agent's transcript told again as a pi-format log, kept in pideck's
+home (docs/agent-conversations.md#the-mirror).
+
+Everything pideck shows of a session (the strip, the goal table, the activity, the timeline, the
+deck as of an entry, ``diff``) is read from a pi-format log. An agent's transcript is not one, and
+pideck never writes beside it; so each conversation gets a small log of its own under
+``<pideck home>/conversations/``, holding the person's prompts, the agent's answers and one ``todo``
+tool result per change of the agent's plan, each with the time of the transcript line it comes
+from. The mirror only grows while the transcript grows: a sync reads the transcript's whole lines
+appended since the last one (a partial last line waits for its newline), hands them to the agent's
+reader and appends what it answers. The reader's state, the transcript bytes read and a digest of
+the last 4 KiB before that point are saved beside the mirror, so the next sync, in this process or
+another, goes on from there; a transcript that was replaced, truncated or rewritten is read again
+from its start into a new mirror. Syncs hold a lock, so two pidecks following one conversation
+append each line once.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from core.config import places
+from core.files import make_private_dirs, replace_private_file, write_all
+from core.session.parse import TooDeep, loads_line
+from core.session.writer import header_entry, serialise
+from core.sources.claude import ClaudeReader
+from core.sources.codex import CodexReader
+from core.sources.gemini import GeminiReader
+from core.sources.reader import Reader
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader}
+FORMAT = 2  # of the saved state and the mirror; another number is read again from the transcript's start
+BLOCK = 4096
+CHUNK = 8 << 20  # transcript bytes read at a time
+MAX_WARNINGS = 200
+
+_WANTED: dict[str, re.Pattern[bytes]] = {
+    # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
+    # nothing about the conversation: only lines that can be a user or assistant line are parsed.
+    "claude": re.compile(rb'"type":"(?:user|assistant)"'),
+}
+
+
+@dataclass
+class Synced:
+    """What one sync did."""
+
+    entries: int = 0  # entries appended to the mirror
+    rebuilt: bool = False  # the mirror was written anew from the transcript's start
+    warnings: list[str] = field(default_factory=list)  # about lines of the transcript read now
+
+
+class Mirror:
+    """The mirror of the transcript at ``source`` (an agent conversation of ``kind``)."""
+
+    def __init__(self, source: str | os.PathLike[str], kind: str, home: Path | None = None) -> None:
+        self.source = Path(os.path.abspath(source))
+        self.kind = kind
+        digest = hashlib.sha256(os.fsencode(self.source)).hexdigest()[:32]
+        folder = mirror_home(home)
+        self.path = folder / f"{digest}.jsonl"
+        self._state_path = folder / f"{digest}.state"
+        self._lock_path = folder / f"{digest}.lock"
+        self.state: dict[str, Any] = {}
+        self.reader: Reader = READERS[kind]()
+        self._synced_at: tuple[int, int, int, int] | None = None  # the transcript as this object last read it
+
+    @property
+    def info(self) -> dict[str, Any]:
+        """The agent object as the reader has it so far (kind, session id, cwd, version, model,
+        status, last message, tokens)."""
+        return self.reader.info
+
+    @property
+    def warnings(self) -> list[str]:
+        """Every warning about the transcript's lines read so far, in file order."""
+        return list(self.state.get("warnings", []))
+
+    def sync(self) -> Synced:
+        """Read what the transcript gained since the last sync into the mirror. A transcript this
+        object read as it is now costs one stat (a follower asks at every refresh)."""
+        st = os.stat(self.source)
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == self._synced_at:
+            return Synced()
+        make_private_dirs(self.path.parent)
+        with self._locked():
+            st = os.stat(self.source)
+            state = self._saved_state(st)
+            if state is None:
+                synced = self._rebuild(st)
+            elif state["offset"] == st.st_size:
+                self.state = state
+                self.reader = READERS[self.kind](state["reader"])
+                synced = Synced()
+            else:
+                synced = self._extend(state, st)
+        self._synced_at = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        return synced
+
+    # -- state ----------------------------------------------------------------------------------
+
+    def _saved_state(self, st: os.stat_result) -> dict[str, Any] | None:
+        """The saved state when it still describes the transcript and the mirror, else None."""
+        try:
+            state = json.loads(self._state_path.read_bytes())
+            mirror_size = os.stat(self.path).st_size
+        except (OSError, ValueError):
+            return None
+        if not isinstance(state, dict) or state.get("format") != FORMAT or state.get("source") != os.fsdecode(self.source) \
+                or state.get("kind") != self.kind or state.get("identity") != [st.st_dev, st.st_ino] \
+                or not isinstance(state.get("offset"), int) or state["offset"] > st.st_size \
+                or state.get("mirror_size") != mirror_size or state.get("tail") != self._tail_digest(state["offset"]):
+            return None
+        return state
+
+    def _tail_digest(self, offset: int) -> str | None:
+        try:
+            with open(self.source, "rb") as f:
+                f.seek(max(0, offset - BLOCK))
+                return hashlib.sha256(f.read(min(offset, BLOCK))).hexdigest()
+        except OSError:
+            return None
+
+    def _save(self, state: dict[str, Any]) -> None:
+        state["reader"] = self.reader.save()
+        state["tail"] = self._tail_digest(state["offset"])
+        state["mirror_size"] = os.stat(self.path).st_size
+        replace_private_file(self._state_path, json.dumps(state, ensure_ascii=True).encode())
+        self.state = state
+
+    # -- reading the transcript -----------------------------------------------------------------
+
+    def _rebuild(self, st: os.stat_result) -> Synced:
+        self.reader = READERS[self.kind]()
+        state: dict[str, Any] = {"format": FORMAT, "source": os.fsdecode(self.source), "kind": self.kind,
+                                 "identity": [st.st_dev, st.st_ino], "offset": 0, "lines": 0, "entries": 0,
+                                 "leaf": None, "warnings": []}
+        body = bytearray()
+        synced = self._read(state, body)
+        info = self.reader.info
+        header = header_entry(str(info.get("sessionId") or self.source.stem),
+                              self.reader.first_ts or "1970-01-01T00:00:00.000Z", str(info.get("cwd") or self._cwd()))
+        data = serialise(header) + bytes(body)
+        replace_private_file(self.path, data)
+        self._save(state)
+        synced.rebuilt = True
+        return synced
+
+    def _cwd(self) -> str:
+        """The directory where the transcript names none: Gemini CLI keeps it beside its chats."""
+        if self.kind == "gemini":
+            from core.sources.discovery import project_root
+
+            return project_root(self.source.parent.parent) or ""
+        return ""
+
+    def _extend(self, state: dict[str, Any], st: os.stat_result) -> Synced:
+        self.reader = READERS[self.kind](state["reader"])
+        body = bytearray()
+        synced = self._read(state, body)
+        if body:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND)
+            try:
+                write_all(fd, bytes(body))
+            finally:
+                os.close(fd)
+        self._save(state)
+        return synced
+
+    def _read(self, state: dict[str, Any], out: bytearray) -> Synced:
+        """Whole lines of the transcript from ``state["offset"]`` on, told to the reader; what it
+        answers is serialised into ``out``. ``state`` moves past every line read."""
+        synced = Synced()
+        wanted = _WANTED.get(self.kind)
+        with open(self.source, "rb") as f:
+            f.seek(state["offset"])
+            carry = b""
+            while chunk := f.read(CHUNK):
+                data = carry + chunk
+                end = data.rfind(b"\n")
+                if end < 0:
+                    carry = data
+                    continue
+                carry = data[end + 1:]
+                first = state["lines"]
+                state["lines"] += data.count(b"\n", 0, end + 1)
+                state["offset"] += end + 1
+                for number, raw in _numbered_lines(data, end, first, wanted):
+                    if not raw.strip():
+                        continue
+                    try:
+                        line = loads_line(raw)
+                    except (ValueError, RecursionError) as exc:
+                        self._warn(state, synced, f"line {number}: {_why(exc)} (skipped)")
+                        continue
+                    try:
+                        entries = self.reader.feed(line)
+                    except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
+                        self.reader.notes.clear()
+                        self._warn(state, synced, f"line {number}: not understood ({type(exc).__name__}; skipped)")
+                        continue
+                    for note in self.reader.notes:
+                        self._warn(state, synced, f"line {number}: {note}")
+                    self.reader.notes.clear()
+                    for entry in entries:
+                        state["entries"] += 1
+                        entry_id = f"{state['entries']:08x}"
+                        out += mirror_line({"type": entry["type"], "id": entry_id, "parentId": state["leaf"],
+                                            **{k: v for k, v in entry.items() if k != "type"}})
+                        state["leaf"] = entry_id
+                        synced.entries += 1
+        return synced
+
+    def _warn(self, state: dict[str, Any], synced: Synced, text: str) -> None:
+        synced.warnings.append(text)
+        if len(state["warnings"]) < MAX_WARNINGS:
+            state["warnings"].append(text)
+
+    def _locked(self) -> Any:
+        return _Lock(self._lock_path)
+
+
+class _Lock:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        if fcntl is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # releases the lock
+            self.fd = None
+
+
+def _numbered_lines(data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None) -> Iterator[tuple[int, bytes]]:
+    """The lines of ``data[:end]`` (line ``first + 1`` on) with their numbers; with ``wanted``, only
+    those it finds something in, looked for in the whole chunk at once (a Claude transcript's ~100 KB
+    lines of request shapes are then never split off, let alone parsed)."""
+    if wanted is None:
+        for number, raw in enumerate(data[:end].split(b"\n"), first + 1):
+            yield number, raw
+        return
+    number, counted, last = first, 0, -1
+    for match in wanted.finditer(data, 0, end):
+        start = data.rfind(b"\n", 0, match.start()) + 1
+        if start == last:
+            continue  # (another hit in a line already given)
+        last = start
+        number += data.count(b"\n", counted, start)
+        counted = start
+        stop = data.find(b"\n", match.end(), end + 1)
+        yield number + 1, data[start:stop if stop >= 0 else end]
+
+
+def mirror_line(entry: dict[str, Any]) -> bytes:
+    """One mirror line. Not pi's serialiser (which writes JavaScript's number forms and keeps
+    non-ASCII as is, so that pi reads pideck's own entries back unchanged): the mirror is read only
+    by pideck, holds no floats of the agent's, and ASCII escapes keep any lone surrogate a
+    transcript held; the C encoder is many times faster on a plan restated at every change."""
+    return (json.dumps(entry, separators=(",", ":"), ensure_ascii=True) + "\n").encode("ascii")
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deep"
+    return str(exc) if isinstance(exc, TooDeep) else "not JSON"
+
+
+def mirror_home(home: Path | None = None) -> Path:
+    """Where mirrors live: ``<pideck home>/conversations``; a temporary folder of this process when
+    pideck's home cannot be written (a read-only home still lets a person look)."""
+    folder = (home or places.pideck_home()) / "conversations"
+    try:
+        make_private_dirs(folder)
+        if os.access(folder, os.W_OK):
+            return folder
+    except OSError:
+        pass
+    global _FALLBACK
+    if _FALLBACK is None:
+        _FALLBACK = Path(tempfile.mkdtemp(prefix="pideck-conversations-"))
+        atexit.register(shutil.rmtree, _FALLBACK, True)  # (this process's mirrors, of no use to another)
+    return _FALLBACK
+
+
+_FALLBACK: Path | None = None
