@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
 import itertools
 import json
 import os
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from core.deck.deck import Deck
-from core.session.errors import ReadOnlySession
 from core.session.log import SessionLog
+
+if TYPE_CHECKING:
+    from core.cli.common import OpenTui
 
 STATE_LINES = (
     "/agent-state objective Ship the streaming JSONL parser behind a --follow flag",
@@ -135,3 +138,29 @@ def write_pi_example(folder: Path, cwd: str) -> Path:
     text = "".join(json.dumps(e) + "\n" for e in entries) + '{"type":"message","id":"torn"\n'
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def run(args: argparse.Namespace, tui: OpenTui) -> int:
+    """``pideck demo``: write a session with every pane populated to a temp dir and open it; the
+    message log says where it is (another shell can drive it), and the folder is removed when the
+    app ends (``--keep``: kept, and its path printed)."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from core.catalog.opening import Opened
+    from core.cli.demo import demo_why, write_demo
+
+    folder = Path(tempfile.mkdtemp(prefix="pideck-demo-"))
+    path = folder / "demo.jsonl"
+    def remove() -> None:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+    try:  # (``cleanup``: also when a hung-up app has to be ended by force)
+        status = tui(Opened(write_demo(path), why=demo_why(path, args.keep)), cleanup=remove)
+    finally:
+        remove()
+    if args.keep:
+        print(f"The demo session is kept at {path}")
+    return status

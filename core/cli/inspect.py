@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+import sys
 from typing import Any, TypeVar
 
+from core.cli.common import EXIT_OK, EXIT_USAGE, emit, open_deck, open_time_machine, print_json
 from core.deck.deck import Deck
 from core.session.interface import SessionFile
 from core.sources.binding import conversation_of
@@ -71,3 +74,34 @@ def inspect_text(deck: Deck[F]) -> str:
     if warnings:
         parts.append("Warnings:\n" + "\n".join(f"- {w}" for w in warnings))
     return "\n\n".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.cli.inspect import inspect_json, inspect_text
+
+    if args.at is not None:
+        return inspect_at(args)
+    deck = open_deck(args, create=False).deck
+    if args.json:
+        print_json(inspect_json(deck))
+    else:
+        emit(inspect_text(deck))
+    return EXIT_OK
+
+
+def inspect_at(args: argparse.Namespace) -> int:
+    """``inspect --at ENTRY``: the derived state as of that entry (``asOf`` says where it sits)."""
+    from core.cli.inspect import inspect_json, inspect_text
+    from core.views.timetravel import UnknownEntry
+
+    machine = open_time_machine(args)
+    try:
+        as_of, deck = machine.as_of(args.at), machine.deck_at(args.at)
+    except UnknownEntry as exc:
+        print(f"pideck inspect: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    if args.json:
+        print_json({**inspect_json(deck), "asOf": as_of.json()})
+    else:
+        emit(f"State of {as_of.entry_id}, {as_of.banner}.\n\n{inspect_text(deck)}")
+    return EXIT_OK

@@ -1,10 +1,10 @@
-"""``pideck``: the command line for people, scripts and agents.
+"""``pideck``: the command line for people, scripts and agents: its grammar and the dispatch.
 
-The headless commands run here. Opening the TUI is handed to the front end the launcher passes in
-(``main(argv, tui=...)``), so core never imports the TUI. Each command imports what it needs when
-it runs: ``pideck --version`` and ``pideck gate`` are called often, and start-up time is theirs
-(even ``json`` and ``typing`` wait until a command needs them; tests/cli/test_command_imports.py
-lists what each command loads).
+Each command is a module of this folder named after it, with a ``run(args)``; it is imported only
+when it runs (``_run``), so ``pideck --version`` and ``pideck gate``, which are called often, load
+nothing of the others (tests/cli/test_command_imports.py lists what each command loads). Opening the
+TUI is handed to the front end the launcher passes in (``main(argv, tui=...)``), so core never
+imports the TUI; the TUI's own form (``pideck [PATH]``) is handled here.
 """
 
 from __future__ import annotations
@@ -13,422 +13,22 @@ import argparse
 import os
 import sys
 from functools import partial  # (loaded already: re needs it)
+from importlib import import_module
 
 from core import __version__
+from core.cli.common import EXIT_USAGE, EXIT_WARNING, UsageError, check_text, emit
 from core.session.errors import ReadOnlySession, SessionError
 
 TYPE_CHECKING = False  # (typing's own constant, without importing typing: mypy reads it the same)
 if TYPE_CHECKING:
-    from typing import Any, Callable, Sequence, TextIO
+    from typing import Any, Callable, Sequence
 
-    from core.catalog.opening import Opened
-    from core.views.timetravel import TimeMachine
-
-    OpenTui = Callable[..., int]
-    """Runs the TUI on an opened session (None: on the sessions overview) until the person quits
-    (``show_all=True``: ``pideck --all``); returns the exit status."""
+    from core.cli.common import OpenTui
     Subcommands = argparse._SubParsersAction["_Parser"]
     """Where each command's grammar is added (``GRAMMARS``)."""
 
-EXIT_OK, EXIT_WARNING, EXIT_USAGE = 0, 1, 2
-
-
-def emit(text: str, stream: TextIO | None = None) -> None:
-    """Print text that may quote the session log. On a terminal its control characters are made
-    visible (an escape sequence in a work item must not drive the terminal); piped to a harness or
-    a script it is printed exactly, as the upstream texts are, except a lone surrogate (a string
-    may hold one, UTF-8 cannot), which is written as its ``\\udxxx`` escape."""
-    stream = stream or sys.stdout
-    if stream.isatty():
-        from core.untrusted import visible_controls  # (its patterns are compiled as it loads: only here)
-
-        print(visible_controls(text, multiline=True), file=stream)
-    else:
-        from core.jsutil import escape_lone_surrogates
-
-        print(escape_lone_surrogates(text), file=stream)
-
-
-class UsageError(Exception):
-    """Input pideck will not act on (exit 2, the message on stderr)."""
-
-
-def check_text(value: str, what: str) -> str:
-    """``value`` if it came from valid UTF-8. Python hands undecodable bytes of the command line
-    over as lone surrogates; they would be stored as ``\\udcxx`` instead of what was meant."""
-    from core.jsutil import has_surrogates
-
-    if has_surrogates(value):
-        raise UsageError(f"{what} is not valid UTF-8")
-    return value
-
-
-def open_deck(args: argparse.Namespace, *, create: bool = True, for_agent: bool = False) -> Opened:
-    """The session named by ``--session`` (else the default choice), its config warnings printed.
-    ``for_agent`` (a tool call): without ``--session``, the session is chosen as the MCP server
-    chooses one for a call (``core/agents/routing.py``), never pi's, whose files refuse writes."""
-    from core.catalog.opening import open_deck as open_session_deck
-
-    path = args.session
-    if for_agent:
-        from core.agents.routing import route
-
-        path = route(args.session).path
-    opened = open_session_deck(path, write=getattr(args, "write", False), create=create, pideck_only=for_agent)
-    for warning in opened.warnings:
-        print(f"pideck: {warning}", file=sys.stderr)
-    return opened
-
 
 # -- commands ---------------------------------------------------------------------------------------
-
-
-def cmd_run(args: argparse.Namespace) -> int:
-    notices = open_deck(args).deck.apply(args.line)
-    for notice in notices:
-        emit(notice.message, sys.stderr if notice.level == "refused" else None)
-    return EXIT_WARNING if any(n.level != "info" for n in notices) else EXIT_OK
-
-
-def read_params(raw: str | None) -> Any:
-    """The tool's parameters: JSON from the argument or, for ``-``, from stdin (decoded as strict
-    UTF-8). Raises UsageError for anything else, and for JSON nested beyond what a session line may
-    hold (docs/session-format.md#what-a-bad-line-costs)."""
-    import json
-
-    from core.session.parse import MAX_DEPTH, too_deep
-
-    if raw is None:
-        return {}
-    text = read_stdin() if raw == "-" else check_text(raw, "the JSON argument")
-    if too_deep(text.encode("utf-8", "surrogatepass")):
-        raise UsageError(f"the JSON parameters are nested more than {MAX_DEPTH} levels deep")
-    try:
-        return json.loads(text, parse_constant=_not_json)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"malformed JSON parameters: {exc}") from None
-    except RecursionError:  # (too_deep lets only what Python's parser can take through)
-        raise UsageError(f"the JSON parameters are nested more than {MAX_DEPTH} levels deep") from None
-
-
-def read_stdin() -> str:
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:  # a text stream without bytes underneath (tests hand one in)
-        return check_text(sys.stdin.read(), "stdin")
-    data = stream.read()
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"stdin is not valid UTF-8 (byte {exc.start}: {exc.reason})") from None
-
-
-def _not_json(name: str) -> Any:
-    """Python's json accepts NaN and Infinity; JSON (and JSON.parse) does not."""
-    import json
-
-    raise json.JSONDecodeError(f"{name} is not valid JSON", name, 0)
-
-
-def cmd_tool(args: argparse.Namespace) -> int:
-    """The tool's text on stdout, exit 0, even for the tool's own error texts (upstream returns
-    them as ordinary results); a write the session refused is exit 1 with the hint on stderr."""
-    from core.primitives.dispatch import UnknownTool
-
-    try:
-        params = read_params(args.params)
-    except UsageError as exc:
-        print(f"pideck tool: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    deck = open_deck(args, for_agent=True).deck
-    try:
-        result = deck.call_tool(args.name, params)
-    except UnknownTool as exc:
-        print(f"pideck tool: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    if result.refused:
-        emit(result.text, sys.stderr)
-        return EXIT_WARNING
-    emit(result.text)
-    return EXIT_OK
-
-
-def print_json(value: Any) -> None:
-    """One JSON document on stdout, lone surrogates escaped as pi writes them. On a terminal every
-    non-ASCII character is escaped too, so no log text can drive it."""
-    import json
-
-    from core.jsutil import escape_lone_surrogates
-
-    print(escape_lone_surrogates(json.dumps(value, ensure_ascii=sys.stdout.isatty(), indent=2)))
-
-
-def cmd_inspect(args: argparse.Namespace) -> int:
-    from core.cli.inspect import inspect_json, inspect_text
-
-    if args.at is not None:
-        return inspect_at(args)
-    deck = open_deck(args, create=False).deck
-    if args.json:
-        print_json(inspect_json(deck))
-    else:
-        emit(inspect_text(deck))
-    return EXIT_OK
-
-
-def open_time_machine(args: argparse.Namespace) -> TimeMachine:
-    """The session ``--session`` names (else the default choice; never a new one), for reading
-    past points with the user's todo configuration."""
-    from core.catalog.opening import choose_session
-    from core.config.settings import load_config
-    from core.views.timetravel import TimeMachine
-
-    config, problems = load_config()
-    for problem in problems:
-        print(f"pideck: config: {problem}", file=sys.stderr)
-    return TimeMachine(choose_session(args.session, create=False), todo_config=config)
-
-
-def inspect_at(args: argparse.Namespace) -> int:
-    """``inspect --at ENTRY``: the derived state as of that entry (``asOf`` says where it sits)."""
-    from core.cli.inspect import inspect_json, inspect_text
-    from core.views.timetravel import UnknownEntry
-
-    machine = open_time_machine(args)
-    try:
-        as_of, deck = machine.as_of(args.at), machine.deck_at(args.at)
-    except UnknownEntry as exc:
-        print(f"pideck inspect: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    if args.json:
-        print_json({**inspect_json(deck), "asOf": as_of.json()})
-    else:
-        emit(f"State of {as_of.entry_id}, {as_of.banner}.\n\n{inspect_text(deck)}")
-    return EXIT_OK
-
-
-def cmd_diff(args: argparse.Namespace) -> int:
-    """``diff FROM TO``: what changed in the derived state between two entries (any branches)."""
-    from core.views.diff import change_json, diff_points, diff_text, plan_noun
-    from core.views.timetravel import UnknownEntry
-
-    machine = open_time_machine(args)
-    try:
-        points = [(machine.as_of(e), machine.point_at(e)) for e in (args.start, args.end)]
-    except UnknownEntry as exc:
-        print(f"pideck diff: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    (a, before), (b, after) = points
-    changes = diff_points(before, after)
-    warnings = list(machine.log.warnings)  # (the file's, as inspect gives them: every read path says the same)
-    if args.json:
-        print_json({"from": a.json(), "to": b.json(), "changes": [change_json(c) for c in changes],
-                    "warnings": warnings})
-    else:
-        said = "".join(f"\n- {w}" for w in warnings)
-        emit(f"From {a.entry_id}, {a.banner}\nto {b.entry_id}, {b.banner}:\n{diff_text(changes, plan_noun(before, after))}"
-             + (f"\nWarnings:{said}" if said else ""))
-    return EXIT_OK
-
-
-def cmd_gate(args: argparse.Namespace) -> int:
-    """One turn-end settle: the follow-up goes to stdout and to stderr (exit 2: the agent should go
-    on; harnesses read one or the other), the display-only notice to stderr; exit 0 when there is
-    nothing to say, or no session yet. A session it cannot open is exit 1: exit 2 would tell a
-    harness to keep the agent going."""
-    from core.session.errors import NoSession
-
-    try:
-        deck = open_deck(args, create=False).deck
-    except NoSession:
-        if args.session is None and not os.environ.get("PIDECK_SESSION"):
-            return EXIT_OK  # no session for this directory: nothing to settle
-        raise
-    followup, notice = deck.settle()
-    if notice is not None:
-        emit(notice.message, sys.stderr)
-    if followup is not None:
-        emit(followup)
-        emit(followup, sys.stderr)
-        return EXIT_USAGE
-    return EXIT_OK
-
-
-def _catalog(args: argparse.Namespace) -> Any:
-    """The catalog of this directory (``--all``: of every folder pideck knows), read in full once
-    (config problems on stderr)."""
-    from core.catalog.catalog import Catalog
-    from core.config.settings import load_config
-
-    config, problems = load_config()
-    for problem in problems:
-        print(f"pideck: config: {problem}", file=sys.stderr)
-    catalog = Catalog(None if args.all else os.getcwd(), todo_config=config)
-    catalog.look()
-    return catalog
-
-
-def cmd_overview(args: argparse.Namespace) -> int:
-    """One row per session of this directory (``--all``: of every folder pideck knows), who needs
-    you first."""
-    import time
-
-    from core.catalog.catalog import ranked
-    from core.views.overview_table import overview_table
-
-    catalog = _catalog(args)
-    now = int(time.time() * 1000)
-    attentions = catalog.attentions()
-    rows = ranked(catalog.rows, attentions)
-    if args.json:
-        print_json([{**row.json(), "attention": attentions[row.path].json()} for row in rows])
-    elif not rows:
-        print("No sessions for this directory. `pideck` starts one." if not args.all else "No sessions yet.")
-    else:
-        print(overview_table(rows, now, attentions))
-    return EXIT_OK
-
-
-def cmd_watch(args: argparse.Namespace) -> int:
-    """One line per change of state, until interrupted: every session and conversation at the
-    start, then each one whose state changed (JSON lines with ``--json``)."""
-    import json
-    import time
-
-    from core.catalog.catalog import Catalog
-    from core.clock import ago
-
-    catalog = Catalog(None if args.all else os.getcwd())
-    try:
-        while True:
-            now = int(time.time() * 1000)
-            for seen in catalog.look():
-                if args.json:
-                    emit(json.dumps(seen.json(), ensure_ascii=False, separators=(",", ":")))
-                else:
-                    since = ago(seen.attention.since_ms, now, short=True).removesuffix(" ago")
-                    emit(f"{seen.attention.state:<22} {seen.kind:<7} {since:>4}  {visible_path(seen.name)}: "
-                         f"{visible_path(seen.attention.evidence)}")
-                sys.stdout.flush()
-            time.sleep(args.interval)
-    except KeyboardInterrupt:
-        return EXIT_OK
-
-
-def cmd_status(args: argparse.Namespace) -> int:
-    """One short line: how many sessions and conversations are in each state, who needs you first
-    (``core/cli/status.py`` keeps it while nothing it depends on changed)."""
-    import time
-
-    from core.cli.status import status_line
-
-    print(status_line(None if args.all else os.getcwd(), int(time.time() * 1000)))
-    return EXIT_OK
-
-
-def cmd_mcp(args: argparse.Namespace) -> int:
-    from core.agents.mcp_server import main as serve
-
-    return serve(args.session, args.write)
-
-
-def cmd_hook(args: argparse.Namespace) -> int:
-    from core.agents.hooks import run_hook
-
-    stdin = getattr(sys.stdin, "buffer", sys.stdin)  # bytes: the agent's text is UTF-8 whatever the locale
-    return run_hook(args.agent, stdin.read(), session=args.session, write=args.write,
-                    out=sys.stdout, err=sys.stderr)
-
-
-def cmd_config(args: argparse.Namespace) -> int:
-    from core.config.settings import ConfigError, config_path, set_config_value, show_config
-
-    if args.action == "show":
-        print(show_config(), end="")
-        return EXIT_OK
-    try:
-        set_config_value(args.key, args.value)
-    except ConfigError as exc:
-        print(f"pideck config: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    print(f"Set {args.key} = {args.value} in {config_path()}.")
-    return EXIT_OK
-
-
-def cmd_sessions(args: argparse.Namespace) -> int:
-    import time
-
-    from core.catalog.sessions import list_sessions
-
-    # (the counts of files it lists: a conversation's are its transcript's lines, as every view
-    # says; nothing is read further, so listing creates nothing, not even pideck's home)
-    sessions = list_sessions(None if args.all else os.getcwd())
-    if not sessions:
-        print("No sessions yet." if args.all else "No sessions for this directory. `pideck` starts one.")
-        return EXIT_OK
-    print(f"{'KIND':<7} {'ENTRIES':>7} {'SIZE':>9}  {'LAST CHANGE':<19}  PATH")
-    for s in sessions:
-        changed = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(s.mtime))
-        # a file name is anyone's text: never let it drive the terminal (or fail to encode)
-        emit(f"{s.kind:<7} {s.entries:>7} {human_size(s.size):>9}  {changed:<19}  {visible_path(s.path)}"
-             + (f"  (of {s.conversation['agent']} {visible_path(s.conversation['agentSessionId'][:8])})"
-                if s.conversation is not None else ""))
-    if not args.all:
-        emit(f"`pideck` here opens {opens_here()}")
-    return EXIT_OK
-
-
-def opens_here() -> str:
-    """Which session ``pideck`` opens in this directory and why (``core.catalog.opening.default_choice``)."""
-    from core.catalog.opening import default_choice
-    from core.config.settings import load_tui_config
-
-    named = os.environ.get("PIDECK_SESSION")
-    if named:
-        return f"{visible_path(named)}: $PIDECK_SESSION names it"
-    chosen, why = default_choice(os.getcwd(), load_tui_config()[0].prefer_kind)
-    return f"{visible_path(chosen.path)}: {visible_path(why)}" if chosen is not None else why
-
-
-def visible_path(path: str | os.PathLike[str]) -> str:
-    """A path on one line, whatever its name holds: control characters (a newline too) visible,
-    bytes that are not UTF-8 as ``\\udcxx``."""
-    from core.untrusted import visible_controls
-
-    return visible_controls(os.fspath(path))
-
-
-def human_size(size: float) -> str:
-    for unit in ("B", "KB", "MB"):
-        if size < 1024:
-            return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
-        size /= 1024
-    return f"{size:.1f} GB"
-
-
-def cmd_demo(args: argparse.Namespace, tui: OpenTui) -> int:
-    """``pideck demo``: write a session with every pane populated to a temp dir and open it; the
-    message log says where it is (another shell can drive it), and the folder is removed when the
-    app ends (``--keep``: kept, and its path printed)."""
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    from core.catalog.opening import Opened
-    from core.cli.demo import demo_why, write_demo
-
-    folder = Path(tempfile.mkdtemp(prefix="pideck-demo-"))
-    path = folder / "demo.jsonl"
-    def remove() -> None:
-        if not args.keep:
-            shutil.rmtree(folder, ignore_errors=True)
-
-    try:  # (``cleanup``: also when a hung-up app has to be ended by force)
-        status = tui(Opened(write_demo(path), why=demo_why(path, args.keep)), cleanup=remove)
-    finally:
-        remove()
-    if args.keep:
-        print(f"The demo session is kept at {path}")
-    return status
 
 
 def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
@@ -476,12 +76,6 @@ def unknown_command(word: str) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_USAGE
     return EXIT_USAGE  # (not reached: WORD is no command, or the app's form would not have been chosen)
-
-
-def cmd_install(args: argparse.Namespace) -> int:
-    from core.agents.install import cmd_install as install
-
-    return install(args)
 
 
 # -- parsing ----------------------------------------------------------------------------------------
@@ -547,7 +141,7 @@ def _run_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "hint on stderr).", epilog=_commands_epilog() if help_lists else None)
     _session_options(p)
     p.add_argument("line", metavar="LINE", help='e.g. "/agent-state add a Do it"')
-    p.set_defaults(func=cmd_run)
+    p.set_defaults(command="run")
 
 
 def _tool_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -560,7 +154,7 @@ def _tool_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("name", metavar="NAME", help="tool name, e.g. agent_state_add_work_item")
     p.add_argument("params", metavar="JSON", nargs="?", help="parameters as JSON, or - to read stdin "
                    "(default: {})")
-    p.set_defaults(func=cmd_tool)
+    p.set_defaults(command="tool")
 
 
 def _inspect_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -570,7 +164,7 @@ def _inspect_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object instead of status texts")
     p.add_argument("--at", metavar="ENTRY", help="the state as of this entry id (or leaf), read-only; "
                    "with --json an asOf object says where it sits")
-    p.set_defaults(func=cmd_inspect)
+    p.set_defaults(command="inspect")
 
 
 def _diff_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -582,7 +176,7 @@ def _diff_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("--json", action="store_true", help="one JSON object: from, to and the changes")
     p.add_argument("start", metavar="FROM", help="entry id, or leaf")
     p.add_argument("end", metavar="TO", help="entry id, or leaf")
-    p.set_defaults(func=cmd_diff)
+    p.set_defaults(command="diff")
 
 
 def _gate_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -592,7 +186,7 @@ def _gate_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "agent should go on; print the notice on stderr; exit 0 when there is "
                        "nothing to say.")
     _session_options(p)
-    p.set_defaults(func=cmd_gate, error_status=EXIT_WARNING)
+    p.set_defaults(command="gate", error_status=EXIT_WARNING)
 
 
 def _mcp_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -603,7 +197,7 @@ def _mcp_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "that runs the server, else to the newest pideck session of this directory that "
                        "belongs to no conversation (never pi's), else a new one (docs/mcp-and-hooks.md).")
     _session_options(p)
-    p.set_defaults(func=cmd_mcp)
+    p.set_defaults(command="mcp")
 
 
 def _hook_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -615,7 +209,7 @@ def _hook_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "exit 0. Input it cannot read: one line on stderr, exit 1.")
     p.add_argument("agent", metavar="AGENT", help="claude or codex")
     _session_options(p)
-    p.set_defaults(func=cmd_hook)
+    p.set_defaults(command="hook")
 
 
 def _config_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -627,7 +221,7 @@ def _config_grammar(sub: Subcommands, help_lists: bool) -> None:
     q = config_sub.add_parser("set", help="set one key")
     q.add_argument("key", metavar="KEY")
     q.add_argument("value", metavar="VALUE")
-    p.set_defaults(func=cmd_config)
+    p.set_defaults(command="config")
 
 
 def _demo_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -637,7 +231,7 @@ def _demo_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "shell can drive it (pideck tool --session PATH ...). The temp dir is removed "
                        "when the app ends.")
     p.add_argument("--keep", action="store_true", help="keep the demo session when the app ends, and print its path")
-    p.set_defaults(func=cmd_demo, needs_tui=True)
+    p.set_defaults(command="demo", needs_tui=True)
 
 
 def _overview_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -654,7 +248,7 @@ def _overview_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("--all", action="store_true",
                    help="every session pideck knows, in pi's and pideck's folders, and every agent conversation")
     p.add_argument("--json", action="store_true", help="a JSON array of the rows, for scripts")
-    p.set_defaults(func=cmd_overview)
+    p.set_defaults(command="overview")
 
 
 def _status_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -664,7 +258,7 @@ def _status_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "first: needs you (the agent asked, through its Notification or PermissionRequest "
                        "hook), stopped with open work, working, waiting, ended (docs/attention.md).")
     p.add_argument("--all", action="store_true", help="every session and conversation pideck knows")
-    p.set_defaults(func=cmd_status)
+    p.set_defaults(command="status")
 
 
 def _watch_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -677,7 +271,7 @@ def _watch_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("--json", action="store_true", help="JSON lines: path, kind, name, conversation, state, since, "
                    "evidence, previous, todos")
     p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
-    p.set_defaults(func=cmd_watch)
+    p.set_defaults(command="watch")
 
 
 def _sessions_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -685,7 +279,7 @@ def _sessions_grammar(sub: Subcommands, help_lists: bool) -> None:
                        description="List pi's and pideck's sessions and the conversations of Claude Code, "
                        "Codex and Gemini CLI for this directory, newest first.")
     p.add_argument("--all", action="store_true", help="of every directory")
-    p.set_defaults(func=cmd_sessions)
+    p.set_defaults(command="sessions")
 
 
 def _install_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -701,7 +295,7 @@ def _install_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("--scope", choices=("project", "user"),
                    help="this project's files or your user files (default: project; codex: user)")
     p.add_argument("--dry-run", action="store_true", help="print the changes as a diff, write nothing")
-    p.set_defaults(func=cmd_install)
+    p.set_defaults(command="install")
 
 
 GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
@@ -800,7 +394,7 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
         if exc.code == EXIT_USAGE and argv[:1] == ["hook"]:
             return EXIT_WARNING
         raise
-    if getattr(args, "func", None) is None:  # `pideck --write` alone is the TUI form; this is not
+    if getattr(args, "func", None) is None and getattr(args, "command", None) is None:  # (`pideck --write` alone is the TUI form; this is not)
         build_parser().print_usage(sys.stderr)
         return EXIT_USAGE
     _never_fail_to_encode()
@@ -826,12 +420,15 @@ def _run(args: argparse.Namespace, tui: OpenTui | None) -> int:
     for name in ("line", "name", "key", "value"):  # text handed on as it is (paths may be any bytes)
         if isinstance(value := getattr(args, name, None), str):
             check_text(value, name.upper())
+    # Each command's module is imported now, when it runs: the one place where the command line's
+    # start-up laziness lives (tests/cli/test_command_imports.py lists what each command loads).
+    command = import_module(f"core.cli.{args.command}").run if getattr(args, "command", None) else args.func
     if getattr(args, "needs_tui", False):
         if tui is None:
             print("pideck: the TUI is not available from this entry point; run `pideck`", file=sys.stderr)
             return EXIT_USAGE
-        return int(args.func(args, tui))
-    return int(args.func(args))
+        return int(command(args, tui))
+    return int(command(args))
 
 
 def _never_fail_to_encode() -> None:

@@ -11,10 +11,13 @@ answer; this path imports nothing of the overview.
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import json
 import os
 from pathlib import Path
+
+from core.cli.common import EXIT_OK
 
 MAX_AGE_MS = 60_000
 """A kept line is worked out again after this long anyway: an agent that died without a trace
@@ -113,3 +116,14 @@ def work_out(cwd: str | None, now_ms: int) -> tuple[str, int]:
                 and row.last_activity_ms is not None:
             until = min(until, row.last_activity_ms + catalog.config.watchdog_idle_ms)
     return summary([r.attention for r in catalog.records.values()]) or "nothing here", until
+
+
+def run(args: argparse.Namespace) -> int:
+    """One short line: how many sessions and conversations are in each state, who needs you first
+    (``core/cli/status.py`` keeps it while nothing it depends on changed)."""
+    import time
+
+    from core.cli.status import status_line
+
+    print(status_line(None if args.all else os.getcwd(), int(time.time() * 1000)))
+    return EXIT_OK

@@ -45,7 +45,7 @@ with open(out, "w") as fh:
 """The console script's ``main``, then the names in ``sys.modules`` and the texts handed to
 ``compile()`` written to a file (stdout is the command's)."""
 
-STARTS = {"core", "core.cli", "core.cli.main", "core.session", "core.session.errors", "tui", "tui.launcher"}
+STARTS = {"core", "core.cli", "core.cli.common", "core.cli.main", "core.session", "core.session.errors", "tui", "tui.launcher"}
 """What every command loads: the console script and the command line (``pideck --version``)."""
 
 SETTLES = STARTS | {
@@ -81,7 +81,7 @@ PRIMITIVES = {
 DISPATCHES = {"core.primitives.base", "core.primitives.dispatch"}
 """Routing a command line or a tool call to its adapter (``run``, ``tool``)."""
 
-HOOKS = {"core.agents", "core.agents.hooks", "core.agents.ancestry", "core.catalog.attention", "core.catalog.states",
+HOOKS = {"core.cli.hook", "core.agents", "core.agents.hooks", "core.agents.ancestry", "core.catalog.attention", "core.catalog.states",
          "core.sources.binding"}
 """A Stop hook: its event recorded for the conversation, then one settle."""
 
@@ -115,15 +115,15 @@ class Command(NamedTuple):
 
 COMMANDS = {
     "--version": Command(("--version",), 0, STARTS, set()),
-    "gate": Command(("gate", "--session", "{session}"), 2, SETTLES, A_SESSION),
+    "gate": Command(("gate", "--session", "{session}"), 2, SETTLES | {"core.cli.gate"}, A_SESSION),
     "inspect --json": Command(("inspect", "--json", "--session", "{session}"), 0,
                               SETTLES | PRIMITIVES | {"core.cli.inspect", "core.sources.binding"},
                               A_SESSION | COPY),
-    "run": Command(("run", "--session", "{session}", "/agent-state status"), 0, SETTLES | PRIMITIVES | DISPATCHES,
+    "run": Command(("run", "--session", "{session}", "/agent-state status"), 0, SETTLES | PRIMITIVES | DISPATCHES | {"core.cli.run"},
                    A_SESSION | COPY),
     "tool": Command(("tool", "--session", "{session}", "agent_state_get"), 0,
                     SETTLES | PRIMITIVES | DISPATCHES
-                    | {"core.agents", "core.agents.routing", "core.agents.ancestry", "core.sources.binding"},
+                    | {"core.agents", "core.agents.routing", "core.agents.ancestry", "core.sources.binding", "core.cli.tool"},
                     A_SESSION | COPY),
     "hook claude": Command(("hook", "claude", "--session", "{session}"), 0, SETTLES | HOOKS, A_SESSION,
                            STOP),

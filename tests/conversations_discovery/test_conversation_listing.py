@@ -13,7 +13,7 @@ import pytest
 from discovery_helpers import (
     CLAUDE_TASKS, CLAUDE_TODOWRITE, CODEX, GEMINI, LINES, MTIMES, SESSION_IDS, digests,
 )
-from core.cli.main import human_size
+from core.cli.common import human_size
 from core.sources.discovery import AgentFolders, claude_folder_name, conversations, read_head
 from core.session.log import SessionLog
 from core.catalog.sessions import list_sessions, newest_session
