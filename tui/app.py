@@ -35,7 +35,7 @@ from core.views.view import Glances
 from tui.commands import DetailProvider, ItemCommandProvider, SlashCommandProvider
 from tui.keys import with_key
 from tui.messages import CatalogChanged, FileTrouble, FirstFrame, HungUp, JobDone, ModelFailed, NotifierFailed
-from tui.models.jobs import AppJobs
+from tui.models.jobs import Jobs
 from tui.models.thread import ModelThread
 from tui.screens.deck import DeckScreen
 
@@ -157,7 +157,7 @@ class PideckApp(App[None]):
         self._make_catalog = catalog or self.default_catalog
         self.catalog_thread: ModelThread[CatalogModel] | None = None
         self.catalog: CatalogChanged | None = None  # what the catalog last said, for the current scope
-        self.jobs = ModelThread(AppJobs(), self.post_message, poll=1.0, following=False)
+        self.jobs = ModelThread(Jobs("app"), self.post_message, poll=1.0, following=False)
 
     def get_default_screen(self) -> Screen:
         if self.first_deck is None:
@@ -223,7 +223,7 @@ class PideckApp(App[None]):
 
         cwd = self.first_cwd or self.cwd or os.getcwd()  # (a Gemini chat does not say its directory)
         model = CatalogModel(cwd, self._make_catalog, show_all=self.show_all)
-        self.catalog_thread = ModelThread(model, self._from_catalog, poll=self.overview_poll)
+        self.catalog_thread = ModelThread(model, self.post_message, poll=self.overview_poll)
         self.catalog_thread.start()
 
     def set_scope(self, show_all: bool) -> None:
@@ -236,36 +236,36 @@ class PideckApp(App[None]):
         if self.catalog_thread is not None:
             self.catalog_thread.call(self.catalog_thread.model.restart, show_all)
 
-    def _from_catalog(self, message: object) -> None:
-        """(on the catalog's thread) Its messages go to the app."""
-        self.post_message(message)  # type: ignore[arg-type]
-
     @on(CatalogChanged)
     def _catalog_changed(self, message: CatalogChanged) -> None:
         if message.show_all != self.show_all:
             return  # read for the scope the person just left
         self.catalog = message
+        self._hand_catalog(message)
+        if self.attention_notifier is not None:
+            self.attention_notifier.take(message)
+
+    def _hand_catalog(self, message: CatalogChanged) -> None:
+        """Every screen that shows a state draws the catalog's look."""
         for screen in self.screen_stack:
             take = getattr(screen, "take_catalog", None)
             if take is not None:
                 take(message)
-        if self.attention_notifier is not None:
-            self.attention_notifier.take(message)
 
     @on(FileTrouble)
     def _catalog_file_trouble(self, message: FileTrouble) -> None:
         """A folder the catalog reads cannot be read (or can again: None), shown on the overview."""
         self.catalog_problem = message.problem
         if self.catalog is not None:
-            self._catalog_changed(self.catalog)  # (drawn again, with the problem or without it)
+            self._hand_catalog(self.catalog)  # (drawn again, with the problem or without it; told to no one)
 
     @on(ModelFailed)
     def _catalog_failed(self, message: ModelFailed) -> None:
-        """The catalog's look failed unexpectedly (the traceback is in pideck's error log): said once."""
+        """One of the app's own threads failed unexpectedly (the text says which, and where its
+        traceback was written): said once."""
         if message.text not in self._said:
             self._said.add(message.text)
-            self.notify(f"Could not read the states of the sessions: {message.text}", severity="warning",
-                        markup=False)
+            self.notify(message.text, severity="warning", markup=False)
 
     @on(HungUp)
     def _hung_up(self, message: HungUp) -> None:
@@ -278,7 +278,7 @@ class PideckApp(App[None]):
 
     @on(JobDone)
     def _job_done(self, message: JobDone) -> None:
-        """An app job's answer (``AppJobs``): its follow-up on the UI thread, or its error said."""
+        """An app job's answer (``Jobs``): its follow-up on the UI thread, or its error said."""
         then = self.jobs.finished(message)
         if message.error is not None:
             self.notify(message.said, severity="warning", markup=False)
@@ -417,17 +417,19 @@ class PideckApp(App[None]):
         if self.sessions is not None:
             self.push_screen(SessionPicker(self.sessions()), self._open_picked)
             return
-        # (counting the lines of hundreds of transcripts takes a while)
-        self.jobs.call(list_sessions, cwd, then=self._pick_from)
+        records = self.catalog.records if self.catalog is not None else ()
 
-    def _pick_from(self, sessions: list[SessionInfo]) -> None:
-        """The picker, with the entry counts of the app's catalog where it has them."""
-        from core.catalog.catalog import with_entries
-        from tui.screens.picker import SessionPicker
+        def listed() -> list[SessionInfo]:
+            """(counting the lines of hundreds of transcripts takes a while) With the entry counts
+            of the app's catalog where it has them, as every other view says them."""
+            from core.catalog.catalog import with_entries
 
-        if self.catalog is not None:
-            sessions = with_entries(sessions, self.catalog.records)
-        self.push_screen(SessionPicker(sessions), self._open_picked)
+            return with_entries(list_sessions(cwd), records)
+
+        def pick(sessions: list[SessionInfo]) -> None:
+            self.push_screen(SessionPicker(sessions), self._open_picked)
+
+        self.jobs.call(listed, then=pick)
 
     def _open_picked(self, path: Path | None) -> None:
         if path is not None:

@@ -118,7 +118,9 @@ class DiffShown(Message):
 class CatalogChanged(Message):
     """The app's catalog read a change (``tui/models/catalog.py``): every row, who needs the person
     first, and the state of every row read, for the scope it was asked for; its records in the same
-    order, those whose state changed at this look, and whether it is the scope's first look."""
+    order, those whose state changed at this look, whether it is the scope's first look, and each
+    record's path with its links resolved (worked out on the catalog's thread: a screen finds its own
+    record without touching the disk)."""
 
     bubble = False  # (posted to the screen or the app that asked: never on to the app)
 
@@ -129,6 +131,7 @@ class CatalogChanged(Message):
     records: tuple[Record, ...]
     changed: tuple[Record, ...]
     first: bool
+    real: dict[str, str]
 
 
 @dataclass

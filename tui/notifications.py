@@ -18,7 +18,8 @@ from textual.css.query import NoMatches
 from core.catalog.notify import Notifier, choose, deliver, notification_text, run_command
 from core.config.settings import NotifyConfig
 from tui.messages import CatalogChanged, NotifierFailed
-from tui.models.thread import Model, ModelThread
+from tui.models.jobs import Jobs
+from tui.models.thread import ModelThread
 
 
 class NotifyingApp(Protocol):
@@ -67,7 +68,7 @@ class AttentionNotifications:
         self.typed_ms: int | None = None
         self.looks = 0  # the catalog's looks taken (tests wait for them)
         self._said: set[str] = set()  # the failures said already
-        self._commands: ModelThread[Model] | None = None  # made at the first notifier command
+        self._commands: ModelThread[Jobs] | None = None  # made at the first notifier command
 
     def typed(self) -> None:
         """The person typed in the app (``quiet_while_typing``)."""
@@ -125,7 +126,7 @@ class AttentionNotifications:
         """A notifier's command line, on the notifications' own thread (one that hangs holds up no
         other job of the app); its failure comes back as a ``NotifierFailed``."""
         if self._commands is None:
-            self._commands = ModelThread(Model(), self.app.post_message, poll=1.0, following=False)
+            self._commands = ModelThread(Jobs("notifier"), self.app.post_message, poll=1.0, following=False)
             self._commands.start()
         self._commands.call(self._run_command, argv)
 

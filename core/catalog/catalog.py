@@ -102,14 +102,6 @@ class Catalog:
         """Every record, who needs the person first."""
         return sorted(self.records.values(), key=lambda r: sort_key(r.attention))
 
-    def record(self, path: str | os.PathLike[str]) -> Record | None:
-        """The record of one file, however it is named (a symbolic link, a relative path)."""
-        found = self.records.get(os.fspath(path))
-        if found is not None:
-            return found
-        real = os.path.realpath(path)
-        return next((r for p, r in self.records.items() if os.path.realpath(p) == real), None)
-
     @property
     def rows(self) -> list[OverviewRow]:
         """Every row, read or still pending, the most recently active first."""

@@ -101,3 +101,42 @@ def test_a_gate_poke_rings_the_bell_unless_turned_off(tmp_path, bell):
         assert app.query_one(MessageLog).messages[-1][2].startswith("The todo gates poked the agent: watchdog poke sent")
 
     run(app, scenario)
+
+
+def test_with_the_catalogs_record_the_header_and_the_bell_say_its_state(tmp_path):
+    """Once the app's catalog has a record of the session on screen, the header shows the
+    catalog's state and entry count, and the bell rings when that state leaves "working" with
+    items open: the same word the overview, `status` and the notifications say."""
+    import os
+
+    from core.catalog.attention import Attention
+    from core.catalog.catalog import Record
+    from core.catalog.states import OPEN_WORK, WORKING
+    from tui.messages import CatalogChanged
+
+    clock = Clock()
+    app = make_app(demo_deck(tmp_path), clock=clock)
+    bells = []
+
+    def look(state: str, since_ms: int) -> None:
+        path = app.deck_screen.view.path
+        record = Record(path, "pideck", "demo", Attention(state, since_ms, ""), (1, 4), entries=99)
+        app.post_message(CatalogChanged([], "here", False, {}, (record,), (record,), False,
+                                        {path: os.path.realpath(path)}))
+
+    async def scenario(pilot):
+        app.bell = lambda: bells.append("bell")  # type: ignore[method-assign]
+        await settled(pilot)
+        look(WORKING, FIXED_MS)
+        await pilot.pause()
+        app.deck_screen.tick()
+        assert "99 entries" in header(app) and "working 12s" in header(app) and "agent active" not in header(app)
+        assert bells == []
+        look(OPEN_WORK, FIXED_MS + 10_000)
+        await pilot.pause()
+        app.deck_screen.tick()
+        assert "stopped with open work 2s" in header(app)
+        assert bells == ["bell"]
+        assert app.query_one(MessageLog).messages[-1][2] == "The agent went quiet with 3 open todos."
+
+    run(app, scenario)

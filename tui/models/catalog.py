@@ -11,6 +11,7 @@ toggles it.
 
 from __future__ import annotations
 
+import os
 from typing import Callable
 
 from core.catalog.catalog import Catalog, ranked
@@ -34,6 +35,7 @@ class CatalogModel(Model):
         self.show_all = show_all
         self.catalog: Catalog | None = None
         self.looks = 0  # looks taken (tests wait for them)
+        self._real: dict[str, str] = {}  # each record's path with its links resolved, found once
 
     def open(self) -> None:
         self.restart(self.show_all)
@@ -57,6 +59,9 @@ class CatalogModel(Model):
         if first or catalog.moved or changed:
             attentions = catalog.attentions()
             scope = "every session pideck knows" if self.show_all else self.cwd
+            records = tuple(catalog.ranked())
+            real = {r.path: self._real.get(r.path) or self._real.setdefault(r.path, os.path.realpath(r.path))
+                    for r in records}
             self.post(CatalogChanged(ranked(catalog.rows, attentions), scope, self.show_all, attentions,
-                                     tuple(catalog.ranked()), tuple(changed), first))
+                                     records, tuple(changed), first, real))
         return bool(catalog.pending)

@@ -28,6 +28,7 @@ from textual.widget import Widget
 from textual.widgets import DataTable, Footer, Input, Static
 
 from core.catalog.opening import SessionDeck
+from core.catalog.states import WORKING
 from core.config.settings import TodoConfig, TuiConfig
 from core.deck.deck import ALL_PARTS, HANDOFF, PROGRESS, READ_ONLY_HINT, STATE, TODO, DeckChange, Notice
 from core.views.activity import GATE, Event
@@ -206,6 +207,7 @@ class DeckScreen(ModelScreen):
         self._idle_ms = self.todo_config.watchdog_idle_ms
         self.inbox: Inbox | None = None  # who needs the person, from the app's catalog (None: not looked yet)
         self.record: Record | None = None  # this screen's own record in the app's catalog
+        self._real_here: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
         self.looked_note = ""  # "5 new since you last looked", until the person presses a key
         self.model = DeckModel(deck)  # (only its methods are handed to the thread)
         self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow, first_paint=True)
@@ -303,13 +305,21 @@ class DeckScreen(ModelScreen):
         """The app's catalog read a change (``PideckApp``): who needs the person (the header's count,
         ctrl+g) and this screen's own state and entry count, as every other view says them."""
         self.inbox = Inbox.of(message.records)
-        here = {os.path.realpath(p) for p in self.here()}
-        self.record = next((r for r in message.records if os.path.realpath(r.path) in here), None)
+        here = self.real_here()
+        self.record = next((r for r in message.records if message.real.get(r.path) in here), None)
         if self.opened:  # (else the first view draws the header)
             try:
                 self.update_header()
             except NoMatches:  # (the screen is being taken down)
                 pass
+
+    def real_here(self) -> frozenset[str]:
+        """``here`` with links resolved, worked out again only when the paths change (a
+        conversation's pideck session appears)."""
+        here = tuple(self.here())
+        if self._real_here[0] != here:
+            self._real_here = (here, frozenset(os.path.realpath(p) for p in here))
+        return self._real_here[1]
 
     def first_drawn(self) -> None:
         """The model's first view is on screen: what the person last saw of it can be told."""
@@ -561,7 +571,12 @@ class DeckScreen(ModelScreen):
         (on a session where the app shows the idle state: when it sits idle with open todos)."""
         self.update_header()
         todos = self.view.todo_state.todos
-        if self.view.agent is not None and self.view.bound is None:  # the agent's own word on its turn,
+        if self.record is not None:  # the catalog's word, the one the header and every other view say
+            active = self.record.attention.state == WORKING
+            settled, total = self.record.todos
+            who = "The agent" if self.view.agent is None else str(self.view.agent.get("name"))
+            open_todos = total - settled
+        elif self.view.agent is not None and self.view.bound is None:  # the agent's own word on its turn,
             _, active = conversation_badge(self.view.agent, self.clock())  # its plan's items open as the
             who = str(self.view.agent.get("name"))                          # goal row and the overview count them
             open_todos = sum(1 for t in todos if is_open(t))
