@@ -1,10 +1,14 @@
 """The catalog: every session and conversation in scope (a directory, or every one pideck knows),
-one ``Record`` each with its one state from one vocabulary (``core/catalog/attention.py``) and the
-evidence for it, kept current by one watch that reads only what changed (``Overview``).
+one ``Record`` each with its one state from one vocabulary (``core/catalog/states.py``, judged in
+``core/catalog/attention.py``) and the evidence for it, kept current by one watch that reads only
+what changed (``Overview``).
 
-Every view of a state reads a catalog and nothing else: the deck's header and the inbox,
-notifications, the overview screen, ``pideck status``, ``watch``, ``overview`` and ``sessions``.
-So they cannot disagree: a state and an entry count are worked out here once. The app keeps exactly
+Every view of a state reads a catalog and nothing else: the deck's header, its bell and the inbox,
+notifications, the overview screen, ``pideck status``, ``watch`` and ``overview``; the app's session
+picker takes its entry counts (``with_entries``). So they cannot disagree: a state and an entry count
+are worked out here once. (``pideck sessions`` lists files without reading them: it counts a
+file's lines, which is a conversation's count here too, and a session's but for lines that are not
+entries.) The app keeps exactly
 one catalog (``tui/models/catalog.py``); a command makes one for its own run.
 """
 
