@@ -31,6 +31,24 @@ def not_regular(mode: int) -> str | None:
     return "not a regular file"
 
 
+def jsonl_files(folder: str | os.PathLike[str]) -> list[Path]:
+    """The regular ``*.jsonl`` files in ``folder`` (links followed), sorted by name; none when it
+    cannot be listed. An entry that cannot be looked at (a symbolic link in a loop, ELOOP; one
+    removed meanwhile) is passed over alone: it must not hide the folder's other files."""
+    found: list[Path] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    if entry.name.endswith(".jsonl") and entry.is_file():
+                        found.append(Path(entry.path))
+                except OSError:
+                    continue
+    except (OSError, ValueError):
+        return []
+    return sorted(found)
+
+
 def read_small_file(path: Path, limit: int) -> bytes:
     """The bytes of a regular file of at most ``limit`` bytes, read without blocking: a FIFO or a
     device put where a small file belongs (a config) must neither hang pideck nor feed it without

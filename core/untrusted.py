@@ -9,9 +9,12 @@ from __future__ import annotations
 import re
 
 _BIDI = "\u202a-\u202e\u2066-\u2069\u200e\u200f"
-CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}\ud800-\udfff]")
-"""Characters that must never reach a terminal as they are: C0/C1 controls, DEL, bidirectional
-overrides (they reorder what is shown) and lone surrogates (they cannot be encoded)."""
+_SEPARATORS = "\u2028\u2029"
+CONTROL = re.compile(f"[\x00-\x1f\x7f-\x9f{_SEPARATORS}{_BIDI}\ud800-\udfff]")
+"""Characters that must never reach a terminal as they are: C0/C1 controls, DEL, the line and
+paragraph separators (a terminal or a layout may break the line there: one line of a log would look
+like two), bidirectional overrides (they reorder what is shown) and lone surrogates (they cannot
+be encoded)."""
 _MARKDOWN_PUNCTUATION = re.compile(r"([!-/:-@\[-`{-~])")
 
 

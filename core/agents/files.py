@@ -15,8 +15,10 @@ import os
 import re
 import stat
 import tempfile
+import time
 import tomllib
 from datetime import datetime
+from glob import escape as glob_escape
 from pathlib import Path
 from typing import Any
 
@@ -61,17 +63,51 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return seen
 
 
+class _WrittenInt(int):
+    """An integer whose JSON text Python would write otherwise (``-0``): kept as written."""
+
+    text: str
+
+
+class _WrittenFloat(float):
+    """A number whose JSON text Python would write otherwise (``1.50``, ``1e400``, which Python reads
+    as infinity and would write as ``Infinity``, no JSON at all): kept as written."""
+
+    text: str
+
+
+def _number(text: str, kind: type) -> Any:
+    """A number of the person's file, equal to its value, that is written back as it was written."""
+    try:
+        value = kind(text)
+    except ValueError:  # an integer of more digits than Python converts
+        value, kind = float(text), float
+    if json.dumps(value) == text:
+        return value
+    kept = (_WrittenInt if kind is int else _WrittenFloat)(value)
+    kept.text = text
+    return kept
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def parse_json(path: Path, text: str | None) -> dict[str, Any]:
-    """The file's top-level object ({} for a missing or blank file)."""
+    """The file's top-level object ({} for a missing or blank file). Every number keeps the text
+    it was written with, so that ``dump_json`` gives it back unchanged."""
     if text is None or not text.strip():
         return {}
     try:
-        doc = json.loads(text, object_pairs_hook=_no_duplicate_keys)
-    except json.JSONDecodeError as exc:
+        doc = json.loads(text, object_pairs_hook=_no_duplicate_keys, parse_constant=_not_json,
+                         parse_int=lambda t: _number(t, int), parse_float=lambda t: _number(t, float))
+    except ValueError as exc:
+        if isinstance(exc, ConfigFileError):
+            raise ConfigFileError(f"{path} {exc}") from None
+        if not isinstance(exc, json.JSONDecodeError):
+            raise ConfigFileError(f"{path} is not valid JSON ({exc})") from None
         raise ConfigFileError(f"{path} is not valid JSON (line {exc.lineno}, column {exc.colno}: "
                               f"{exc.msg})") from None
-    except ConfigFileError as exc:
-        raise ConfigFileError(f"{path} {exc}") from None
     if not isinstance(doc, dict):
         raise ConfigFileError(f"{path} does not hold a JSON object")
     return doc
@@ -90,7 +126,23 @@ def dump_json(doc: dict[str, Any], original: str | None) -> str:
         if "\r\n" in original:
             newline = "\r\n"
         final = newline if original.endswith("\n") else ""
-    text = json.dumps(doc, indent=indent, ensure_ascii=False)
+    written: list[str] = []
+    mark = f"pideck-number-{os.urandom(8).hex()}-"
+
+    def kept_as_written(value: Any) -> Any:
+        # (the encoder would write a float subclass as its value: each is swapped for a mark first)
+        if isinstance(value, (_WrittenInt, _WrittenFloat)):
+            written.append(value.text)
+            return f"{mark}{len(written) - 1}"
+        if isinstance(value, dict):
+            return {key: kept_as_written(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [kept_as_written(item) for item in value]
+        return value
+
+    text = json.dumps(kept_as_written(doc), indent=indent, ensure_ascii=False, allow_nan=False)
+    if written:
+        text = re.sub(f'"{mark}(\\d+)"', lambda m: written[int(m.group(1))], text)
     return text.replace("\n", newline) + final
 
 
@@ -204,3 +256,16 @@ def write_atomically(path: Path, text: str, private: bool) -> None:
     except BaseException:
         Path(temp).unlink(missing_ok=True)
         raise
+    _sweep_temporaries(path)
+
+
+def _sweep_temporaries(path: Path, older_than: float = 60.0) -> None:
+    """Remove the temporary files of earlier writes of ``path`` that were killed before their
+    rename (a minute old at least: another install may be writing one now)."""
+    limit = time.time() - older_than
+    for temp in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+        try:
+            if temp.lstat().st_mtime < limit and stat.S_ISREG(temp.lstat().st_mode):
+                temp.unlink()
+        except OSError:
+            continue

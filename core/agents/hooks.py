@@ -79,6 +79,8 @@ def read_event(raw: bytes | str) -> HookEvent | None:
         raise HookInputError(f"the input is not UTF-8 ({exc.reason} at byte {exc.start})") from None
     except json.JSONDecodeError as exc:
         raise HookInputError(f"the input is not JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise HookInputError("the input is nested too deep to read") from None
     if not isinstance(value, dict):
         raise HookInputError(f"the input is JSON but not an object ({_kind(value)})")
     event = value.get("hook_event_name")
@@ -89,6 +91,9 @@ def read_event(raw: bytes | str) -> HookEvent | None:
     cwd = value.get("cwd")
     if not isinstance(cwd, str) or not os.path.isabs(cwd):
         raise HookInputError(f"the {event} input has no absolute cwd")
+    if any(part in (".", "..") for part in cwd.split(os.sep)):
+        # (``..`` after a symbolic link is not the folder the text names: no guess is filed)
+        raise HookInputError(f"the {event} input's cwd {json.dumps(cwd)} holds . or .. (the agents send a plain path)")
     active = value.get("stop_hook_active", False)
     if not isinstance(active, bool):
         raise HookInputError(f"stop_hook_active is {_kind(active)}, not true or false")

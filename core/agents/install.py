@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import copy
 import os
+import stat
 import sys
 from dataclasses import dataclass
 from datetime import datetime
@@ -59,6 +60,10 @@ def plan(file: ConfigFile, dry_run: bool) -> Planned:
         raise ConfigFileError(f"{file.path}: {exc}") from None
     if all(o == "unchanged" for o in outcomes):
         return Planned(file, text, None, outcomes, False)
+    if text is not None and not dry_run and not stat.S_IMODE(os.stat(file.path).st_mode) & 0o222:
+        # (a rename would replace it, and root may write it anyway: the person's chmod is the answer)
+        raise ConfigFileError(f"{file.path} is read-only (it has no write bits); pideck does not "
+                              "write a file made read-only. Give it write permission (chmod u+w) to install")
     if file.format == "json":
         return Planned(file, text, dump_json(doc, text), outcomes, False)
     after, rewritten = dump_toml(old, doc, text)

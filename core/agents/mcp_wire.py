@@ -14,6 +14,7 @@ once every request passed on has been answered.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import re
 import sys
@@ -113,7 +114,7 @@ class Wire:
         except TooDeep:
             deep = True
             try:
-                value = loads_line(raw, depth_checked=True)
+                value = _members(raw)
             except ValueError:
                 return _error(None, types.PARSE_ERROR, f"Parse error: nested more than {MAX_DEPTH} levels deep",
                               unreadable=True)
@@ -186,6 +187,57 @@ class Wire:
             return Forward(types.jsonrpc_message_adapter.validate_python(value, by_name=False))
         except ValidationError as exc:
             return Ignore(f"a malformed response ({_problems(exc, '')})")
+
+
+_NESTED_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_SPACE = re.compile(r"[ \t\r\n]*")
+
+
+def _members(raw: bytes) -> dict[str, Any]:
+    """The members of a JSON object line too deep to parse (a parser recurses once per level),
+    with each object or array value left unread (an empty dict stands for it): enough to answer the
+    message with its own id. Raises ValueError for a line that is no JSON object."""
+    text = raw.decode("utf-8", "replace")
+    decoder = json.JSONDecoder()
+    at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    if text[at:at + 1] != "{":
+        raise ValueError("not an object")
+    members: dict[str, Any] = {}
+    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    while text[at:at + 1] != "}":
+        if text[at:at + 1] != '"':
+            raise ValueError("a member without a name")
+        key, at = json.decoder.scanstring(text, at + 1)  # type: ignore[attr-defined]
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if text[at:at + 1] != ":":
+            raise ValueError("a name without a value")
+        at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+        if text[at:at + 1] in ("{", "["):
+            members[key], at = {}, _end_of_nested(text, at)
+        else:
+            members[key], at = decoder.raw_decode(text, at)
+        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        if text[at:at + 1] == ",":
+            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+        elif text[at:at + 1] != "}":
+            raise ValueError("members not separated")
+    if text[at + 1:].strip(" \t\r\n"):
+        raise ValueError("more after the object")
+    return members
+
+
+def _end_of_nested(text: str, start: int) -> int:
+    """Where the object or array opening at ``start`` ends (skipping its strings), read flat."""
+    depth = 0
+    for token in _NESTED_TOKEN.finditer(text, start):
+        mark = token.group()
+        if mark in ("{", "["):
+            depth += 1
+        elif mark in ("}", "]"):
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    raise ValueError("an object or array without its end")
 
 
 def json_type(value: Any) -> str:

@@ -13,7 +13,7 @@ from core.catalog.sessions import SessionInfo, as_conversation, newest_session
 from core.config.places import AGENT_KINDS, is_pi_session_path
 from core.config.settings import load_config
 from core.deck.deck import Deck
-from core.files import is_empty_file
+from core.files import is_empty_file, jsonl_files
 from core.session.errors import NoSession, ReadOnlySession, SessionError
 from core.session.log import SessionLog
 from core.session.naming import new_session_path
@@ -220,17 +220,15 @@ def directory_choice(folder: str | os.PathLike[str], prefer: str | None) -> tupl
 
 def _jsonl_files(folder: str | os.PathLike[str], newest_first: bool = False) -> list[Path]:
     """The regular ``*.jsonl`` files in ``folder`` (none when it cannot be listed)."""
+    files = jsonl_files(folder)
+    if not newest_first:
+        return files
     found: list[tuple[float, Path]] = []
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                try:
-                    if entry.name.endswith(".jsonl") and entry.is_file():
-                        found.append((entry.stat().st_mtime if newest_first else 0.0, Path(entry.path)))
-                except OSError:
-                    continue
-    except (OSError, ValueError):
-        return []
+    for path in files:
+        try:
+            found.append((path.stat().st_mtime, path))
+        except OSError:
+            continue
     found.sort(key=lambda item: (-item[0], item[1].name))
     return [path for _, path in found]
 

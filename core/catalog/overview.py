@@ -33,9 +33,11 @@ from core.config.places import (
     pi_custom_session_dir,
     pi_sessions_root,
     pideck_home,
+    pideck_sessions_dir,
 )
 from core.config.settings import TodoConfig
 from core.deck.deck import Deck
+from core.files import jsonl_files
 from core.session.errors import SessionError
 from core.session.log import SessionLog
 from core.session.parse import read_header
@@ -75,10 +77,7 @@ class Listing:
         listed = self._listed.get(folder)
         if listed is not None and listed[0] == mtime and mtime is not None:
             return listed[1]
-        try:
-            files = sorted(Path(e.path) for e in os.scandir(folder) if e.name.endswith(".jsonl") and e.is_file())
-        except OSError:
-            files = []
+        files = jsonl_files(folder)
         self._listed[folder] = (mtime, files)
         return files
 
@@ -95,7 +94,7 @@ def session_folders(cwd: str | os.PathLike[str] | None) -> list[Folder]:
     if cwd is not None:
         pi: Folder = (custom, "pi", normalise_cwd(cwd)) if custom is not None else (
             pi_sessions_root() / encode_cwd(cwd), "pi", None)
-        return [pi, (pideck_root / encode_cwd(cwd), "pideck", None)]
+        return [pi, (pideck_sessions_dir(cwd), "pideck", None)]
     folders: list[Folder] = [(custom, "pi", None)] if custom is not None else []
     roots: tuple[tuple[Path, Kind], ...] = ((pi_sessions_root(), "pi"), (pideck_root, "pideck"))
     for root, kind in roots:

@@ -24,6 +24,7 @@ from core.config.places import (
     pideck_home,
     pideck_sessions_dir,
 )
+from core.files import jsonl_files
 from core.session.parse import read_header
 
 
@@ -55,11 +56,7 @@ def _scan(folder: Path, kind: Kind, cwd_filter: str | None, count: bool = True) 
     from core.sources.binding import conversation_in_file
 
     found: list[SessionInfo] = []
-    try:
-        candidates = [p for p in folder.iterdir() if p.suffix == ".jsonl" and p.is_file()]
-    except OSError:
-        return found
-    for path in candidates:
+    for path in jsonl_files(folder):
         header = read_header(path)
         if header is None:
             continue

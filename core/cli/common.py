@@ -69,14 +69,17 @@ def open_deck(args: argparse.Namespace, *, create: bool = True, for_agent: bool 
     return opened
 
 
-def print_json(value: Any) -> None:
-    """One JSON document on stdout, lone surrogates escaped as pi writes them. On a terminal every
-    non-ASCII character is escaped too, so no log text can drive it."""
+def print_json(value: Any, *, line: bool = False) -> None:
+    """One JSON document on stdout (``line``: compact, on one line), lone surrogates escaped as pi
+    writes them. On a terminal every non-ASCII character is escaped too, so no log text can drive
+    it, and the output is still JSON (``emit``'s visible controls are not JSON escapes)."""
     import json
 
     from core.jsutil import escape_lone_surrogates
 
-    print(escape_lone_surrogates(json.dumps(value, ensure_ascii=sys.stdout.isatty(), indent=2)))
+    text = json.dumps(value, ensure_ascii=sys.stdout.isatty(), indent=None if line else 2,
+                      separators=(",", ":") if line else None)
+    print(escape_lone_surrogates(text))
 
 
 def open_time_machine(args: argparse.Namespace) -> TimeMachine:

@@ -6,13 +6,12 @@ import argparse
 import os
 import sys
 
-from core.cli.common import EXIT_OK, emit, visible_path
+from core.cli.common import EXIT_OK, emit, print_json, visible_path
 
 
 def run(args: argparse.Namespace) -> int:
     """One line per change of state, until interrupted: every session and conversation at the
     start, then each one whose state changed (JSON lines with ``--json``)."""
-    import json
     import time
 
     from core.catalog.catalog import Catalog
@@ -24,7 +23,7 @@ def run(args: argparse.Namespace) -> int:
             now = int(time.time() * 1000)
             for seen in catalog.look():
                 if args.json:
-                    emit(json.dumps(seen.json(), ensure_ascii=False, separators=(",", ":")))
+                    print_json(seen.json(), line=True)
                 else:
                     since = ago(seen.attention.since_ms, now, short=True).removesuffix(" ago")
                     emit(f"{seen.attention.state:<22} {seen.kind:<7} {since:>4}  {visible_path(seen.name)}: "

@@ -57,8 +57,24 @@ def pideck_home() -> Path:
     return Path(platformdirs.user_state_dir("pideck"))
 
 
+FOLDER_NAME_MAX = 200
+"""The longest name (in bytes) of pideck's folder for a directory; systems allow 255."""
+
+
 def pideck_sessions_dir(cwd: str | os.PathLike[str]) -> Path:
-    return pideck_home() / "sessions" / encode_cwd(cwd)
+    """pideck's folder for the sessions of ``cwd``: named as pi names its own, except that a name
+    over ``FOLDER_NAME_MAX`` bytes (a directory path of about 200 characters or more) is cut there
+    and ends in a hash of the whole path, so that a deep directory still gets a folder of its own."""
+    name = encode_cwd(cwd)
+    if len(os.fsencode(name)) > FOLDER_NAME_MAX:
+        import hashlib  # (only here: ``gate`` and the hooks load this module and start lean)
+
+        digest = hashlib.sha256(os.fsencode(normalise_cwd(cwd))).hexdigest()[:16]
+        keep = name[: FOLDER_NAME_MAX - len(digest) - 3]
+        while len(os.fsencode(keep)) > FOLDER_NAME_MAX - len(digest) - 3:
+            keep = keep[:-1]
+        name = f"{keep}-{digest}--"
+    return pideck_home() / "sessions" / name
 
 
 def pi_sessions_dir(cwd: str | os.PathLike[str]) -> Path:

@@ -13,9 +13,10 @@ HEAD_BYTES = 1 << 18
 """Bytes read to tell the format. Codex's first line holds the agent's whole instructions (22 KB
 in the samples); a first line longer than this is told by how it starts."""
 
-_CODEX_START = re.compile(rb'\A\{"timestamp":"[^"]*",("ordinal":\d+,)?"type":"')
-_CLAUDE_START = re.compile(rb'\A\{"(parentUuid|type|leafUuid|isSidechain)":')
-_PI_START = re.compile(rb'\A\{"type":"session"')  # a pi header torn before its newline: not Claude's
+# (any JSON writer's spacing: \s* wherever JSON allows whitespace)
+_CODEX_START = re.compile(rb'\A\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*("ordinal"\s*:\s*\d+\s*,\s*)?"type"\s*:\s*"')
+_CLAUDE_START = re.compile(rb'\A\{\s*"(parentUuid|type|leafUuid|isSidechain)"\s*:')
+_PI_START = re.compile(rb'\A\{\s*"type"\s*:\s*"session"')  # a pi header torn before its newline: not Claude's
 
 CLAUDE_METADATA = ("file-history-snapshot", "summary", "permission-mode", "queue-operation", "last-prompt")
 """Line types an interactive Claude Code writes before any conversation line (a snapshot of the

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from core.config.places import AGENT_KINDS, normalise_cwd
-from core.files import read_small_file
+from core.files import jsonl_files, read_small_file
 from core.session.parse import loads_line
 from core.sources.detect import detect_kind, kind_of_line
 
@@ -43,7 +43,7 @@ HEAD_BYTES = 1 << 16
 HEAD_MAX = 1 << 20
 """How far a head is read for a first line that is longer (Codex's holds the agent's instructions)."""
 PROJECTS_JSON_MAX = 4 << 20
-_CWD = re.compile(rb'"cwd":("(?:[^"\\]|\\.)*")')
+_CWD = re.compile(rb'"cwd"\s*:\s*("(?:[^"\\]|\\.)*")')
 _DAY = re.compile(r"\d+")
 
 
@@ -229,14 +229,7 @@ def _safe_name(name: str) -> bool:
 
 def transcript_files(folder: Path) -> list[Path]:
     """The ``.jsonl`` regular files directly in ``folder`` (Claude's sub-agents live in folders)."""
-    out = []
-    for entry in _listdir(folder):
-        try:
-            if entry.name.endswith(".jsonl") and entry.is_file():
-                out.append(Path(entry.path))
-        except OSError:
-            continue
-    return sorted(out)
+    return jsonl_files(folder)
 
 
 # -- a transcript's head ----------------------------------------------------------------------------

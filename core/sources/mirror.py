@@ -46,12 +46,16 @@ READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader
 FORMAT = 2  # of the saved state and the mirror; another number is read again from the transcript's start
 BLOCK = 4096
 CHUNK = 8 << 20  # transcript bytes read at a time
+MAX_LINE_BYTES = 32 << 20
+"""The longest transcript line read (docs/agent-conversations.md#how-pideck-reads-them): a longer one,
+finished or not, is passed over without being held, and skipped with a warning."""
 MAX_WARNINGS = 200
 
 _WANTED: dict[str, re.Pattern[bytes]] = {
     # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
     # nothing about the conversation: only lines that can be a user or assistant line are parsed.
-    "claude": re.compile(rb'"type":"(?:user|assistant)"'),
+    # Any JSON writer's spacing is read; the compact form agents write costs nothing more.
+    "claude": re.compile(rb'"type"\s*:\s*"(?:user|assistant)"'),
 }
 
 
@@ -122,7 +126,8 @@ class Mirror:
             return None
         if not isinstance(state, dict) or state.get("format") != FORMAT or state.get("source") != os.fsdecode(self.source) \
                 or state.get("kind") != self.kind or state.get("identity") != [st.st_dev, st.st_ino] \
-                or not isinstance(state.get("offset"), int) or state["offset"] > st.st_size \
+                or not isinstance(state.get("offset"), int) or not isinstance(state.get("long", 0), int) \
+                or state["offset"] + state.get("long", 0) > st.st_size \
                 or state.get("mirror_size") != mirror_size or state.get("tail") != self._tail_digest(state["offset"]):
             return None
         return state
@@ -183,47 +188,83 @@ class Mirror:
 
     def _read(self, state: dict[str, Any], out: bytearray) -> Synced:
         """Whole lines of the transcript from ``state["offset"]`` on, told to the reader; what it
-        answers is serialised into ``out``. ``state`` moves past every line read."""
+        answers is serialised into ``out``. ``state`` moves past every line read.
+
+        Time and memory stay linear in what is read: an unfinished line is held as its pieces (never
+        copied again per chunk), and a line longer than ``MAX_LINE_BYTES`` is not held at all but
+        passed over to its newline, where it is skipped with a warning. ``state["long"]`` keeps how
+        much of such a line has been passed over, so the next sync goes on from there."""
         synced = Synced()
         wanted = _WANTED.get(self.kind)
+        long = state.pop("long", 0)  # bytes passed over of a too-long line starting at the offset
         with open(self.source, "rb") as f:
-            f.seek(state["offset"])
-            carry = b""
+            f.seek(state["offset"] + long)
+            pieces: list[bytes] = []  # an unfinished line's bytes so far
+            held = 0
             while chunk := f.read(CHUNK):
-                data = carry + chunk
-                end = data.rfind(b"\n")
+                end = chunk.rfind(b"\n")
                 if end < 0:
-                    carry = data
+                    if long:
+                        long += len(chunk)
+                    elif held + len(chunk) > MAX_LINE_BYTES:
+                        long, held = held + len(chunk), 0
+                        pieces.clear()
+                    else:
+                        pieces.append(chunk)
+                        held += len(chunk)
                     continue
-                carry = data[end + 1:]
+                if long:
+                    cut = chunk.find(b"\n") + 1
+                    self._warn(state, synced, f"line {state['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+                    state["lines"] += 1
+                    state["offset"] += long + cut
+                    long = 0
+                    chunk, end = chunk[cut:], end - cut
+                    if end < 0:
+                        pieces, held = [chunk], len(chunk)
+                        continue
+                data = b"".join((*pieces, chunk)) if pieces else chunk
+                end += held
+                tail = data[end + 1:]
+                pieces, held = ([tail], len(tail)) if tail else ([], 0)
                 first = state["lines"]
                 state["lines"] += data.count(b"\n", 0, end + 1)
                 state["offset"] += end + 1
-                for number, raw in _numbered_lines(data, end, first, wanted):
-                    if not raw.strip():
-                        continue
-                    try:
-                        line = loads_line(raw)
-                    except (ValueError, RecursionError) as exc:
-                        self._warn(state, synced, f"line {number}: {_why(exc)} (skipped)")
-                        continue
-                    try:
-                        entries = self.reader.feed(line)
-                    except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
-                        self.reader.notes.clear()
-                        self._warn(state, synced, f"line {number}: not understood ({type(exc).__name__}; skipped)")
-                        continue
-                    for note in self.reader.notes:
-                        self._warn(state, synced, f"line {number}: {note}")
-                    self.reader.notes.clear()
-                    for entry in entries:
-                        state["entries"] += 1
-                        entry_id = f"{state['entries']:08x}"
-                        out += mirror_line({"type": entry["type"], "id": entry_id, "parentId": state["leaf"],
-                                            **{k: v for k, v in entry.items() if k != "type"}})
-                        state["leaf"] = entry_id
-                        synced.entries += 1
+                self._feed_lines(data, end, first, wanted, state, synced, out)
+        if long:
+            state["long"] = long
         return synced
+
+    def _feed_lines(self, data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None,
+                    state: dict[str, Any], synced: Synced, out: bytearray) -> None:
+        """Tell the reader the lines of ``data[:end]`` (line ``first + 1`` on)."""
+        for number, raw in _numbered_lines(data, end, first, wanted):
+            if not raw.strip():
+                continue
+            if len(raw) > MAX_LINE_BYTES:
+                self._warn(state, synced, f"line {number}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+                continue
+            try:
+                line = loads_line(raw)
+            except (ValueError, RecursionError) as exc:
+                self._warn(state, synced, f"line {number}: {_why(exc)} (skipped)")
+                continue
+            try:
+                entries = self.reader.feed(line)
+            except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
+                self.reader.notes.clear()
+                self._warn(state, synced, f"line {number}: not understood ({type(exc).__name__}; skipped)")
+                continue
+            for note in self.reader.notes:
+                self._warn(state, synced, f"line {number}: {note}")
+            self.reader.notes.clear()
+            for entry in entries:
+                state["entries"] += 1
+                entry_id = f"{state['entries']:08x}"
+                out += mirror_line({"type": entry["type"], "id": entry_id, "parentId": state["leaf"],
+                                    **{k: v for k, v in entry.items() if k != "type"}})
+                state["leaf"] = entry_id
+                synced.entries += 1
 
     def _warn(self, state: dict[str, Any], synced: Synced, text: str) -> None:
         synced.warnings.append(text)

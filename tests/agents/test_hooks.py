@@ -140,6 +140,11 @@ MALFORMED = [
     (json.dumps({k: v for k, v in CLAUDE[0].items() if k != "cwd"}).encode(), "the Stop input has no absolute cwd"),
     (json.dumps({**CODEX[0], "cwd": "proj"}).encode(), "the Stop input has no absolute cwd"),
     (json.dumps({**CODEX[0], "stop_hook_active": "true"}).encode(), "stop_hook_active is a string, not true or false"),
+    (b'{"hook_event_name": "Stop", "x": ' + b"[" * 5000 + b"]" * 5000 + b"}", "the input is nested too deep to read"),
+    (json.dumps({**CLAUDE[0], "cwd": "/home/user/project/.."}).encode(),
+     'the Stop input\'s cwd "/home/user/project/.." holds . or .. (the agents send a plain path)'),
+    (json.dumps({**CODEX[0], "cwd": "/home/./user"}).encode(),
+     'the Stop input\'s cwd "/home/./user" holds . or .. (the agents send a plain path)'),
 ]
 
 

@@ -235,3 +235,21 @@ def test_a_second_backup_in_the_same_second_gets_its_own_name(where, pideck) -> 
     assert sorted(snapshot(where.project)) == [
         ".claude/settings.json", ".mcp.json", f".mcp.json.pideck-backup-{STAMP}",
         f".mcp.json.pideck-backup-{STAMP}-2"]
+
+
+def test_every_number_is_written_back_as_it_was_written(where, pideck) -> None:
+    """Python reads 1e400 as infinity and would write it as Infinity, which Claude Code's
+    JSON.parse refuses (the whole file with it); 1.50, 1E5 and -0 would come back as 1.5,
+    100000.0 and 0. Each is kept as the person wrote it."""
+    numbers = '"huge": 1e400, "tiny": -1e-400, "price": 1.50, "big": 1E5, "zero": -0, "n": 12, "digits": ' + "9" * 5000
+    path = where.project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text("{\n  " + numbers + "\n}\n")
+    assert pideck("install", "claude")[0] == 0
+    text = path.read_text()
+    assert text.startswith('{\n  "huge": 1e400,\n  "tiny": -1e-400,\n  "price": 1.50,\n  "big": 1E5,\n  "zero": -0,\n'
+                           '  "n": 12,\n  "digits": ' + "9" * 5000 + ',\n  "hooks": {\n')
+    assert "Infinity" not in text
+    json.loads(text, parse_int=str)  # and JSON all the same
+    assert pideck("install", "claude")[2] == ""  # a second run reads its own file: nothing changes
+    assert path.read_text() == text

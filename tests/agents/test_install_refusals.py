@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import json
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -171,3 +174,55 @@ def test_the_command_line_names_every_agent_install_knows() -> None:
     from core.agents.targets import AGENTS
 
     assert NAMES == tuple(AGENTS)
+
+
+@pytest.mark.parametrize("mode", [0o444, 0o400, 0o555])
+def test_a_file_the_person_made_read_only_stops_the_install(where, pideck, mode) -> None:
+    """A rename would replace it (and root writes any file): its mode is the person's answer."""
+    settings = where.project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("{}\n")
+    settings.chmod(mode)
+    assert _refused(where, pideck, "claude") == (
+        f"pideck install: {settings} is read-only (it has no write bits); pideck does not write a file "
+        "made read-only. Give it write permission (chmod u+w) to install; nothing was written.\n")
+    assert stat.S_IMODE(settings.stat().st_mode) == mode
+    assert not (where.project / ".mcp.json").exists()
+
+
+def test_nan_in_a_file_is_not_json(where, pideck) -> None:
+    (where.project / ".mcp.json").write_text('{"a": NaN}')
+    assert _refused(where, pideck, "claude") == (
+        f"pideck install: {where.project}/.mcp.json is not valid JSON (NaN is not a JSON value); nothing was "
+        "written.\n")
+
+
+def test_a_killed_install_leaves_whole_files_and_a_second_run_mends_it(where, pideck, monkeypatch) -> None:
+    """SIGKILL between the two files (stood in for by a write that never returns from its rename):
+    .mcp.json is new, settings.json as it was, a temporary file beside it; the next run writes
+    settings.json and removes the temporary file once it is a minute old."""
+    from core.agents import files
+
+    class Killed(BaseException):
+        pass
+
+    real_replace = os.replace
+
+    def killed_before_rename(src, dst):
+        if Path(dst).name == "settings.json":
+            raise Killed
+        return real_replace(src, dst)
+
+    with monkeypatch.context() as killed:
+        killed.setattr(files.os, "replace", killed_before_rename)
+        killed.setattr(files.Path, "unlink", lambda *a, **k: None)  # (a killed process cleans nothing)
+        with pytest.raises(Killed):
+            pideck("install", "claude")
+    claude = where.project / ".claude"
+    assert (where.project / ".mcp.json").exists() and not (claude / "settings.json").exists()
+    [temporary] = claude.glob(".settings.json.*.tmp")
+    os.utime(temporary, (0, 0))  # an hour ago, and more
+    code, out, _ = pideck("install", "claude")
+    assert code == 0 and f"created {claude}/settings.json" in out and f"unchanged {where.project}/.mcp.json" in out
+    assert list(claude.glob(".*.tmp")) == []
+    json.loads((claude / "settings.json").read_text())

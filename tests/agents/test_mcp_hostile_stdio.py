@@ -119,6 +119,23 @@ def test_valid_requests_with_arguments_pideck_refuses_keep_their_id_and_say_why(
     assert milestones(path) == ["kept"]
 
 
+def test_params_nested_beyond_what_a_parser_can_recurse_keep_their_id(homes: Homes) -> None:
+    """257 to ~990 levels parse; deeper ones end a parser's recursion: the id is read all the same
+    (without parsing the params) and the answer is the documented -32602, not a parse error."""
+    server = started(homes)
+    for request_id, depth in ((20, 300), (21, 990), (22, 5_000), (23, 200_000)):
+        deep = "[" * depth + "]" * depth
+        server.send('{"jsonrpc": "2.0", "id": %d, "method": "tools/call", "params": {"name": "todo", '
+                    '"arguments": {"todos": %s}}}' % (request_id, deep))
+        answer = server.read(timeout=10)
+        assert (answer["id"], answer["error"]["code"]) == (request_id, -32602), answer
+        assert answer["error"]["message"] == f"Invalid params for tools/call: nested more than {MAX_DEPTH} levels deep"
+    server.send('{"jsonrpc":"2.0","id":24,"method":"tools/call","params":' + "[" * 5000 + "}")  # no JSON at all
+    answer = server.read(timeout=10)
+    assert (answer["id"], answer["error"]["code"]) == (None, -32700)
+    assert server.close()[:2] == (0, b"")
+
+
 def test_a_call_before_initialize_is_refused_with_its_id_and_the_reason(homes: Homes) -> None:
     server = RawServer(homes.project, "--session", str(homes.root / "raw.jsonl"))
     server.send(add_milestone(5, "early"))

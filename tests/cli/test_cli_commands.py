@@ -227,3 +227,54 @@ def test_log_text_cannot_drive_a_terminal_but_is_exact_when_piped(pideck, tmp_pa
     assert main(["inspect", "--session", s, "--json"]) == 0
     assert "\x1b" not in terminal.text
     assert json.loads(terminal.text)["state"]["decisions"][0]["content"] == hostile
+
+
+def test_line_separators_and_c1_controls_never_reach_a_terminal_and_json_stays_json(pideck, tmp_path, monkeypatch):
+    """U+2028 and U+2029 would break a line where the log has none; on a terminal they show as
+    escapes, as C1 controls do. JSON printed to a terminal (``watch --json`` too) escapes them as
+    JSON does, so it still parses to the exact text (``\x9b`` is no JSON escape)."""
+    from core.cli.main import main
+    from core.config.places import pideck_sessions_dir
+
+    hostile = "one\u2028two\u2029three\x9b[2J\x85end"
+    folder = pideck_sessions_dir(os.getcwd())
+    folder.mkdir(parents=True)
+    s = str(folder / f"{hostile}.jsonl")
+    assert pideck("tool", "--session", s, "agent_state_add_decision", json.dumps({"id": "d", "content": hostile}))[0] == 0
+    terminal = _Terminal()
+    monkeypatch.setattr("sys.stdout", terminal)
+    assert main(["inspect", "--session", s]) == 0
+    for raw in ("\u2028", "\u2029", "\x9b", "\x85"):
+        assert raw not in terminal.text
+    assert "one\\u2028two\\u2029three\\x9b[2J\\x85end" in terminal.text
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    terminal.text = ""
+    monkeypatch.setattr("time.sleep", interrupted)
+    assert main(["watch", "--json"]) == 0
+    (line,) = terminal.text.splitlines()
+    assert line.isascii()
+    assert json.loads(line)["name"] == f"{hostile}.jsonl"
+
+
+def test_a_directory_path_longer_than_a_folder_name_gets_its_session(pideck, tmp_path, monkeypatch):
+    """pi's folder name for a directory is the whole path; past 255 bytes no system can make it.
+    pideck's folder is cut at 200 bytes and ends in a hash of the path: two deep directories with
+    the same first 200 characters keep apart."""
+    deep = tmp_path / "/".join(["d" * 60] * 5)
+    twin = tmp_path / "/".join(["d" * 60] * 4 + ["e" * 60])
+    for where in (deep, twin):
+        where.mkdir(parents=True)
+        monkeypatch.chdir(where)
+        code, out, err = pideck("tool", "todo", json.dumps({"todos": [{"id": where.name[0], "content": "Deep work",
+                                                                        "status": "pending", "priority": "high",
+                                                                        "confidence": 80}]}))
+        assert (code, err) == (0, ""), err
+    folders = sorted(p.name for p in (tmp_path / "pideck-home" / "sessions").iterdir())
+    assert len(folders) == 2 and all(len(name.encode()) <= 200 for name in folders)
+    monkeypatch.chdir(deep)
+    code, out, _ = pideck("inspect", "--json")
+    assert [t["id"] for t in json.loads(out)["todo"]["todos"]] == ["d"]
+    assert pideck("overview")[1].count("Deep work") == 0 and len(pideck("overview")[1].splitlines()) == 2

@@ -53,6 +53,7 @@ def test_clean_makes_control_characters_visible():
     assert clean("l1\nl2") == "l1␊l2"
     assert clean("l1\nl2\t", multiline=True) == "l1\nl2    "
     assert clean("\u202eevil") == "\\u202eevil"
+    assert clean("one\u2028two\u2029") == "one\\u2028two\\u2029"  # (a layout may break the line there)
     assert safe("[red]x[/red]").plain == "[red]x[/red]" and not safe("[red]x[/red]").spans
 
 

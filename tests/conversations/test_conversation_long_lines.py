@@ -1,0 +1,134 @@
+"""A transcript's lines cost time linear in the file and memory bounded by the longest line pideck
+holds, whatever the file is: an unfinished last line of many megabytes (an agent killed in the
+middle of a write, or a hostile file) is passed over, not held and copied again at every read; and
+a transcript written with any JSON writer's spacing reads as the compact one
+(docs/agent-conversations.md#how-pideck-reads-them)."""
+
+from __future__ import annotations
+
+import json
+import os
+import tracemalloc
+from pathlib import Path
+from typing import Any
+
+import pytest
+from transcript_samples import BY_NAME, SAMPLES
+
+from core.deck.deck import Deck
+from core.sources import mirror as mirror_module
+from core.sources.log import ConversationLog
+from core.sources.mirror import CHUNK, MAX_LINE_BYTES, Mirror
+
+CLAUDE = BY_NAME["claude-todowrite"]
+HEAD = 40  # lines of the sample before the long line: the first plan is in them
+
+
+def _transcript(home: Path, head: bytes) -> Path:
+    path = home / "t.jsonl"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(head)
+    return path
+
+
+def _grow_unfinished(path: Path, by: int) -> None:
+    """``by`` more bytes of one line without its newline (a sparse file: cheap to make)."""
+    os.truncate(path, path.stat().st_size + by)
+
+
+def _user_line(text: str) -> bytes:
+    line = {"type": "user", "message": {"role": "user", "content": text}, "uuid": "u-late",
+            "timestamp": "2026-12-01T08:00:00.000Z", "sessionId": CLAUDE.session_id}
+    return json.dumps(line, separators=(",", ":")).encode() + b"\n"
+
+
+class _CountedReads:
+    """``open`` for the mirror module that counts the transcript bytes it reads."""
+
+    def __init__(self) -> None:
+        self.read = 0
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        handle = open(*args, **kwargs)
+        counter = self
+
+        class Counted:
+            def __enter__(self) -> Counted:
+                return self
+
+            def __exit__(self, *exc: object) -> None:
+                handle.close()
+
+            def seek(self, offset: int) -> int:
+                return handle.seek(offset)
+
+            def read(self, size: int = -1) -> bytes:
+                data = handle.read(size)
+                counter.read += len(data)
+                return data
+
+        return Counted()
+
+
+def test_an_unfinished_line_longer_than_the_limit_is_never_held(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _transcript(home, CLAUDE.head(HEAD))
+    _grow_unfinished(path, 2 * MAX_LINE_BYTES)  # 64 MiB of one line, no newline yet
+    mirror = Mirror(path, "claude")
+    tracemalloc.start()
+    try:
+        synced = mirror.sync()
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    # held: at most the limit and a few chunks, never the line (the old reader held it twice over)
+    assert peak < MAX_LINE_BYTES + 3 * CHUNK, peak
+    assert synced.warnings == []  # (nothing to say until the line ends)
+    first_plan = Deck(ConversationLog.open_transcript(path)).todo.state.to_json()["todos"]
+    assert [t["status"] for t in first_plan] == ["pending"] * 3
+
+    # the line grows: only what it gained is read (time linear in the file, not in reads x size)
+    counted = _CountedReads()
+    monkeypatch.setattr(mirror_module, "open", counted, raising=False)
+    _grow_unfinished(path, CHUNK)
+    assert mirror.sync().warnings == []
+    assert counted.read <= CHUNK + 2 * 4096  # (and a digest of the last 4 KiB read, twice)
+
+    # it ends: skipped with its number, and the line after it is read
+    with open(path, "ab") as f:
+        f.write(b"\n" + _user_line("after the long line"))
+    counted.read = 0
+    synced = mirror.sync()
+    assert synced.warnings == [f"line {HEAD + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)"]
+    assert counted.read < 2 * 4096 + len(_user_line("after the long line")) + 16
+    log = ConversationLog.open_transcript(path)
+    assert log.warnings == synced.warnings
+    assert "after the long line" in log.mirror.path.read_text()
+
+
+def test_a_long_line_within_the_limit_is_read_whole(home: Path) -> None:
+    """A line of 3 chunks (a big tool result) is read as any other: held only once it is whole."""
+    big = {"type": "user", "message": {"role": "user", "content": "x" * (3 * CHUNK)}, "uuid": "u-big",
+           "timestamp": "2026-12-01T08:00:00.000Z", "sessionId": CLAUDE.session_id}
+    path = _transcript(home, CLAUDE.head(HEAD) + json.dumps(big).encode() + b"\n")
+    mirror = Mirror(path, "claude")
+    assert mirror.sync().warnings == []
+    assert mirror.path.read_bytes().count(b"x" * 1000) >= 3 * CHUNK // 1000 - 1
+
+
+def _spaced(line: bytes) -> bytes:
+    """The line as Python's default json.dumps writes it: ``"type": "user"``, ``, `` between items."""
+    return json.dumps(json.loads(line)).encode() + b"\n"
+
+
+@pytest.mark.parametrize("sample", SAMPLES[:4], ids=[s.name for s in SAMPLES[:4]])
+def test_a_transcript_with_spaces_reads_as_the_compact_one(sample: Any, home: Path) -> None:
+    compact = _transcript(home / "compact", b"".join(sample.lines))
+    spaced = _transcript(home / "spaced", b"".join(_spaced(line) for line in sample.lines))
+    assert b'"type": "' in spaced.read_bytes()
+    a, b = ConversationLog.open_transcript(compact), ConversationLog.open_transcript(spaced)
+    assert b.mirror.kind == a.mirror.kind == sample.kind
+    entries_a = [line for line in a.mirror.path.read_bytes().splitlines()[1:]]
+    entries_b = [line for line in b.mirror.path.read_bytes().splitlines()[1:]]
+    assert len(entries_b) == len(entries_a) > 3
+    assert entries_b == entries_a
+    assert Deck(b).todo.state.to_json() == Deck(a).todo.state.to_json()
