@@ -22,7 +22,7 @@ and the newest event of the conversation); everything else comes from the overvi
 
 import os
 from pathlib import Path
-from typing import Any, Mapping, NamedTuple
+from typing import Any, Container, Mapping, NamedTuple
 
 from core.catalog.states import (
     ENDED,
@@ -147,10 +147,31 @@ def judge(row: Any, ask: Mapping[str, Any] | None, now_ms: int, idle_ms: int) ->
     return Attention(WAITING, last, "quiet, nothing is open")
 
 
-def attention_of(row: Any, now_ms: int, idle_ms: int) -> Attention:
-    """``judge`` of an overview row, with its conversation's open ask (Claude Code and Codex)."""
-    ask = open_ask(row.kind, row.session_id, row.path) if row.kind in ("claude", "codex") else None
+def attention_of(row: Any, now_ms: int, idle_ms: int, recorded: Container[tuple[str, str]] | None = None) -> Attention:
+    """``judge`` of an overview row, with its conversation's open ask (Claude Code and Codex).
+    ``recorded`` (``recorded_conversations``): which conversations have a record at all, so that
+    one look over thousands opens only the few records there are."""
+    ask = None
+    if row.kind in ("claude", "codex") and (recorded is None or (
+            row.session_id is not None and (row.kind, file_name(row.session_id)) in recorded)):
+        ask = open_ask(row.kind, row.session_id, row.path)
     return judge(row, ask, now_ms, idle_ms)
+
+
+def recorded_conversations() -> set[tuple[str, str]]:
+    """(agent, the file name of its id: ``file_name``) of every conversation whose hooks left a
+    record, from one listing of each agent's folder of records."""
+    found: set[tuple[str, str]] = set()
+    for agent in ("claude", "codex"):
+        folder = attention_path(agent, "x").parent
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".json"):
+                found.add((agent, name[:-5]))
+    return found
 
 
 def summary(attentions: list[Attention]) -> str:

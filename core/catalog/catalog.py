@@ -18,10 +18,12 @@ import os
 from typing import Any, Callable, Iterable, Mapping, NamedTuple
 
 from core.catalog import attention as att
+from core.catalog import cache
 from core.catalog import states
 from core.catalog.attention import Attention, attention_of, sort_key
 from core.catalog.overview import Overview
 from core.catalog.rows import OverviewRow
+from core.catalog.saved import SavedRows
 from core.catalog.sessions import SessionInfo
 from core.clock import wall_clock_ms
 from core.config.settings import TodoConfig, load_config
@@ -65,29 +67,35 @@ class Catalog:
     catalog's own model thread).
 
     ``budget_s`` (the app): a look reads conversations for at most that long and leaves the rest
-    pending for the next looks (``Overview``); None (the commands): everything in one look."""
+    pending for the next looks (``Overview``); None (the commands): everything in one look.
+    ``sweep``: each look sweeps what pideck keeps to read faster, hourly (``core/catalog/cache.py``);
+    ``pideck status``, called by prompts, leaves that to the others."""
 
     def __init__(self, cwd: str | os.PathLike[str] | None, *, todo_config: TodoConfig | None = None,
                  now_ms: Callable[[], int] | None = None, budget_s: float | None = None,
-                 overview: Overview | None = None) -> None:
+                 overview: Overview | None = None, sweep: bool = True) -> None:
         self.cwd = None if cwd is None else os.fspath(cwd)
         self.config = todo_config if todo_config is not None else load_config()[0]
-        self.overview = overview if overview is not None else Overview(cwd, todo_config=self.config,
-                                                                        budget_s=budget_s)
+        self.overview = overview if overview is not None else Overview(
+            cwd, todo_config=self.config, budget_s=budget_s, saved=SavedRows(self.cwd))
         self._now_ms = now_ms or wall_clock_ms
+        self._sweep = sweep
         self.records: dict[str, Record] = {}
 
     def look(self) -> list[Record]:
         """Read what changed, and return the records whose state changed since the last look (at
         the first look, every one), who needs the person first. One that is gone is dropped."""
         self.overview.refresh()
+        if self._sweep:
+            cache.sweep_now_and_then()  # (what went while no pideck ran: docs/caches.md)
         now = self._now_ms()
         rows = {row.path: row for row in self.overview.rows if not row.pending}
         changed: list[Record] = []
         for path in [p for p in self.records if p not in rows]:
             del self.records[path]
+        recorded = att.recorded_conversations()
         for path, row in rows.items():
-            state = attention_of(row, now, self.config.watchdog_idle_ms)
+            state = attention_of(row, now, self.config.watchdog_idle_ms, recorded)
             before = self.records.get(path)
             todos = (row.todos_settled, row.todos_total)
             if before is not None and before.attention.state == state.state:

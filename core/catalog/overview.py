@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from core.catalog.rows import OverviewRow, conversation_row, first_prompt, pending_row, row_of, with_session_row
+from core.catalog.saved import Key as SavedKey
+from core.catalog.saved import SavedRows, key_of
 from core.config.places import (
+    AGENT_KINDS,
     Kind,
     encode_cwd,
     normalise_cwd,
@@ -52,6 +55,7 @@ from core.sources.discovery import (
     one_per_session,
     read_head,
 )
+from core.sources.reader import AGENT_WAITING
 
 if TYPE_CHECKING:
     from core.sources.mirror import Mirror
@@ -121,6 +125,8 @@ class _Watched:
     row: OverviewRow | None = None
     mirror: Mirror | None = None  # an agent's conversation, once read
     name: str | None = None  # of a conversation: its first prompt, once there is one
+    own_status: str | None = None  # of a conversation taken from the saved rows: its transcript's word
+    saved_key: SavedKey | None = None  # the file's key (with its device) when its row was made
     conversation: tuple[str, str] | None = None  # (agent, id): of a conversation, or the one a session is bound to
 
 
@@ -154,7 +160,11 @@ class Overview:
         rescan_s: float = 0.5,
         clock: Callable[[], float] = time.monotonic,
         budget_s: float | None = None,
+        saved: SavedRows | None = None,
+        save_every_s: float = 30.0,
     ) -> None:
+        self._saved, self._save_every_s = saved, save_every_s
+        self._saved_at: float | None = None  # (monotonic) when the rows were last saved
         self._folders = folders or (lambda: session_folders(cwd))
         agent_folders = AgentFolders()
         self._places = places or ((lambda: []) if folders is not None else (lambda: agent_folders.places(cwd)))
@@ -176,14 +186,14 @@ class Overview:
     def rows(self) -> list[OverviewRow]:
         """Every session's row, the most recently active first. A pideck session bound to a
         conversation listed here has no row of its own: its counts are on the conversation's."""
-        listed = {w.conversation for w in self._watched.values() if w.mirror is not None and w.row is not None}
+        listed = {w.conversation for w in self._watched.values() if w.kind in AGENT_KINDS and w.row is not None}
         bound = {w.conversation: w.row for w in self._watched.values()
-                 if w.mirror is None and w.row is not None and w.conversation in listed}
+                 if w.kind not in AGENT_KINDS and w.row is not None and w.conversation in listed}
         rows = []
         for w in self._watched.values():
-            if w.row is None or (w.mirror is None and w.conversation in bound):
+            if w.row is None or (w.kind not in AGENT_KINDS and w.conversation in bound):
                 continue
-            session = bound.get(w.conversation) if w.mirror is not None else None
+            session = bound.get(w.conversation) if w.kind in AGENT_KINDS else None
             rows.append(w.row if session is None else with_session_row(w.row, session))
         return sorted(rows, key=lambda r: (-(r.last_activity_ms or 0), r.path))
 
@@ -200,9 +210,7 @@ class Overview:
                     present[path] = kind
         conversations = self._conversations()
         for path in [p for p in self._watched if p not in present and p not in conversations]:
-            gone = self._watched.pop(path)
-            if gone.row is not None:
-                tick.removed.append(str(path))
+            self._forget(path, self._watched.pop(path), tick)
         for path, kind in present.items():
             if path in conversations:
                 continue
@@ -213,7 +221,52 @@ class Overview:
             if row is not None:
                 tick.changed.append(row)
         self._look_at_conversations(conversations, tick)
+        self._keep(tick, now)
         return tick
+
+    def _keep(self, tick: Tick, now: float) -> None:
+        """Save the rows for the next process (``core/catalog/saved.py``): after the first refresh
+        that read something, then at most every ``save_every_s``."""
+        if self._saved is None or not (tick.read or tick.removed) or tick.pending:
+            return
+        if self._saved_at is not None and now - self._saved_at < self._save_every_s:
+            return
+        from core.catalog.saved import Entry
+
+        entries: dict[str, Entry] = {}
+        for path, w in self._watched.items():
+            if w.row is None or w.row.pending or w.saved_key is None:
+                continue
+            head = self._heads.get(path)
+            own = w.own_status
+            if w.mirror is not None:
+                own = str(w.mirror.reader.info.get("status") or "") or None
+            entries[str(path)] = Entry(w.saved_key, w.row, head[1] if head else None, own, w.conversation)
+        self._saved.save(entries)
+        self._saved_at = now
+
+    def _forget(self, path: Path, gone: _Watched, tick: Tick) -> None:
+        """A file no longer listed: its row goes, and what was kept of it to read faster too when
+        the file is gone (not merely out of this scope), so that churn leaves nothing behind."""
+        if gone.row is not None:
+            tick.removed.append(str(path))
+        self._heads.pop(path, None)
+        self._cwd_of.pop(path, None)
+        self._live.forget(path)
+        if os.path.lexists(path):
+            return
+        from core.session.sidecar import forget as forget_index
+        from core.sources.mirror import Mirror
+
+        try:
+            if gone.mirror is not None:
+                gone.mirror.forget()
+            elif gone.kind in AGENT_KINDS:
+                Mirror(path, gone.kind).forget()
+            else:
+                forget_index(path)
+        except OSError:
+            pass  # (a home pideck cannot write: a sweep removes it later)
 
     # -- the agents' conversations --------------------------------------------------------------
 
@@ -246,7 +299,8 @@ class Overview:
             key, head = cached
             if key == ((st.st_dev, st.st_ino) if head.complete else (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)):
                 return head
-        head = read_head(path)
+        entry = self._saved.get(path, key_of(st)) if self._saved is not None else None
+        head = entry.head if entry is not None and entry.head is not None else read_head(path)
         key = (st.st_dev, st.st_ino) if head.complete else (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
         self._heads[path] = (key, head)
         return head
@@ -265,8 +319,8 @@ class Overview:
                 watched = self._watched[path] = _Watched(kind)
             if file_key(st) != watched.key:
                 work.append((st.st_mtime_ns, path))
-            elif live_moved and watched.mirror is not None and watched.row is not None and kind == "claude":
-                status = conversation_status(watched.mirror, self._live)
+            elif live_moved and watched.row is not None and kind == "claude":
+                status = self._status(path, watched)
                 if status != watched.row.status:
                     self._conversation_row(path, watched, st, head, tick, status)
         work.sort(key=lambda item: (-item[0], str(item[1])))
@@ -281,6 +335,9 @@ class Overview:
                     tick.changed.append(watched.row)
                 continue
             watched.key = file_key(st)
+            if watched.mirror is None and watched.row is None and self._from_saved(path, watched, st, tick):
+                continue
+            watched.saved_key = key_of(st)
             tick.read += 1
             try:
                 if watched.mirror is None:
@@ -299,6 +356,31 @@ class Overview:
             if kind == "claude" and (folder := self._live.folder(watched.mirror.source)) is not None:
                 self._live_folders.add(folder)
             self._conversation_row(path, watched, st, head, tick, conversation_status(watched.mirror, self._live))
+
+    def _from_saved(self, path: Path, watched: _Watched, st: os.stat_result, tick: Tick) -> bool:
+        """Take a conversation's row from the saved rows, the file being as it was saved; its
+        Claude Code status is asked again (live-session files move without the transcript)."""
+        entry = self._saved.get(path, key_of(st)) if self._saved is not None else None
+        if entry is None:
+            return False
+        watched.saved_key, watched.own_status = entry.key, entry.own_status
+        watched.name, watched.conversation = entry.row.name, entry.conversation
+        if watched.kind == "claude" and (folder := self._live.folder(path)) is not None:
+            self._live_folders.add(folder)
+            self._live.tick(self._live_folders)
+        watched.row = replace(entry.row, status=self._status(path, watched))
+        tick.changed.append(watched.row)
+        return True
+
+    def _status(self, path: Path, watched: _Watched) -> str:
+        """What a conversation's agent is doing: its mirror's word, or the saved one, overruled for
+        Claude Code by its live-session file."""
+        if watched.mirror is not None:
+            return conversation_status(watched.mirror, self._live)
+        own = watched.own_status or AGENT_WAITING
+        if watched.kind == "claude" and watched.conversation is not None:
+            return self._live.status(path, watched.conversation[1]) or own
+        return own
 
     def _conversation_row(self, path: Path, watched: _Watched, st: os.stat_result, head: Head, tick: Tick,
                           status: str) -> None:
@@ -329,6 +411,13 @@ class Overview:
         if key == watched.key:
             return None
         watched.key = key
+        if watched.deck is None and watched.row is None and self._saved is not None:
+            entry = self._saved.get(path, key_of(st))
+            if entry is not None:
+                watched.saved_key, watched.conversation = entry.key, entry.conversation
+                watched.row = entry.row
+                return entry.row
+        watched.saved_key = key_of(st)
         tick.read += 1
         try:
             if watched.deck is None:

@@ -282,6 +282,19 @@ def _sessions_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.set_defaults(command="sessions")
 
 
+def _cache_grammar(sub: Subcommands, help_lists: bool) -> None:
+    p = sub.add_parser("cache", help="how much pideck keeps to read faster; sweep or clear it",
+                       description="What pideck keeps in its home only to read faster (conversations' "
+                       "mirrors, sessions' saved indexes, status lines and saved rows), how much, and "
+                       "how much of it belongs to files that are gone (docs/caches.md).")
+    action = p.add_mutually_exclusive_group()
+    action.add_argument("--sweep", action="store_true", help="remove what belongs to files that are gone, "
+                        "and the oldest beyond the limit")
+    action.add_argument("--clear", action="store_true", help="remove all of it (the next reads make it again)")
+    p.add_argument("--json", action="store_true", help="the figures as JSON, for scripts")
+    p.set_defaults(command="cache")
+
+
 def _install_grammar(sub: Subcommands, help_lists: bool) -> None:
     from core.agents import NAMES as AGENT_NAMES
 
@@ -312,6 +325,7 @@ GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "status": _status_grammar,
     "watch": _watch_grammar,
     "sessions": _sessions_grammar,
+    "cache": _cache_grammar,
     "install": _install_grammar,
 }
 """Each command's grammar, in the order the help lists them."""

@@ -107,7 +107,7 @@ def work_out(cwd: str | None, now_ms: int) -> tuple[str, int]:
     from core.catalog.catalog import Catalog
     from core.catalog.states import WORKING
 
-    catalog = Catalog(cwd, now_ms=lambda: now_ms)
+    catalog = Catalog(cwd, now_ms=lambda: now_ms, sweep=False)
     catalog.look()
     until = now_ms + MAX_AGE_MS
     for record in catalog.records.values():

@@ -85,6 +85,31 @@ def fingerprint(data: bytes | memoryview) -> str:
     return f"{zlib.crc32(data):08x}{zlib.adler32(data):08x}"
 
 
+def forget(session: Path) -> None:
+    """Remove the saved index of a session that is gone (and what was kept beside it)."""
+    target = location(session)
+    for path in (target, kept_location(session)) if target is not None else ():
+        try:
+            path.unlink()  # type: ignore[union-attr]
+        except OSError:
+            pass
+
+
+def source_of(saved_index: Path) -> str | None:
+    """The session a saved index file was made for (None when it is not a readable one): its
+    metadata alone is read, not its checksum (a sweep asks whether the session is still there)."""
+    try:
+        with open(saved_index, "rb") as fh:
+            head = fh.read(len(FORMAT) + 8)
+            if len(head) < len(FORMAT) + 8 or not head.startswith(FORMAT):
+                return None
+            meta = json.loads(fh.read(int.from_bytes(head[len(FORMAT):], "little")))
+    except (OSError, ValueError, MemoryError, OverflowError):
+        return None
+    path = meta.get("path") if isinstance(meta, dict) else None
+    return path if isinstance(path, str) else None
+
+
 def kept_location(session: Path) -> Path | None:
     """Where the results derived from ``session`` are kept (beside its saved index), or None."""
     target = location(session)

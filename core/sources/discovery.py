@@ -463,6 +463,10 @@ class LiveSessions:
             self._folder_of[transcript] = claude_live_folder(transcript)
         return self._folder_of[transcript]
 
+    def forget(self, transcript: Path) -> None:
+        """A transcript no longer followed: what was kept of it goes (a catalog runs for days)."""
+        self._folder_of.pop(transcript, None)
+
     def status(self, transcript: Path, session_id: Any) -> str | None:
         """``working`` (busy), ``waiting`` (idle), ``ended`` (no live file for the session, or its
         process is gone); None when the transcript is not in a Claude config folder, or the folder

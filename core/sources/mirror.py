@@ -94,6 +94,21 @@ class Mirror:
         """Every warning about the transcript's lines read so far, in file order."""
         return list(self.state.get("warnings", []))
 
+    def forget(self) -> None:
+        """Remove the mirror and its state, the transcript being gone (docs/caches.md): kept, they
+        would only take room, as nothing reads them again. A pideck still following the transcript
+        finds no file to read and says it is gone."""
+        with self._locked():
+            for path in (self.path, self._state_path):
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+        try:
+            self._lock_path.unlink()
+        except OSError:
+            pass
+
     def sync(self) -> Synced:
         """Read what the transcript gained since the last sync into the mirror. A transcript this
         object read as it is now costs one stat (a follower asks at every refresh)."""

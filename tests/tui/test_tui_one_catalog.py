@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import gc
 import re
+import weakref
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tui_fixtures import demo_deck, make_app, run, wait_for
 
@@ -21,15 +24,32 @@ from tui.screens.overview import OverviewScreen
 TUI = Path(__file__).resolve().parents[2] / "tui"
 
 
-def alive(kind: type) -> int:
-    gc.collect()
-    return sum(1 for o in gc.get_objects() if isinstance(o, kind))
+class Made:
+    """The instances of some classes made from now on, while they live (another test's objects that
+    are not collected yet are not counted)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, *kinds: type) -> None:
+        self.made: dict[type, weakref.WeakSet[Any]] = {kind: weakref.WeakSet() for kind in kinds}
+        for kind in kinds:
+            monkeypatch.setattr(kind, "__init__", self._recording(kind, kind.__init__))
+
+    def _recording(self, kind: type, init: Any) -> Any:
+        def recorded(obj: Any, *args: Any, **kwargs: Any) -> None:
+            self.made[kind].add(obj)
+            init(obj, *args, **kwargs)
+        return recorded
+
+    def alive(self, kind: type) -> int:
+        gc.collect()
+        return len(self.made[kind])
 
 
-def test_the_deck_the_inbox_and_the_notifications_read_one_catalog(tmp_path) -> None:
+def test_the_deck_the_inbox_and_the_notifications_read_one_catalog(tmp_path, monkeypatch) -> None:
     def notifications(app: Any) -> AttentionNotifications:
         return AttentionNotifications(app, NotifyConfig(), env={})
 
+    made = Made(monkeypatch, Catalog, Overview, WriteWatch)
+    alive = made.alive
     app = make_app(demo_deck(tmp_path), follow=True, overview_poll=0.02, notifications=notifications)
 
     async def scenario(pilot):

@@ -1,0 +1,216 @@
+"""What pideck keeps only to read faster, and how it stays bounded (docs/caches.md).
+
+In pideck's home: each conversation's mirror (``conversations/``: the log, its saved state and its
+lock), each big session's saved index (``index/``: ``.idx`` and ``.kept``), and per directory the
+kept ``status`` line (``attention/status/``) and the catalog's saved rows (``catalog/``). Any of it
+may be deleted at any time: the next read makes it again, at the price of one full read.
+
+So it is swept: a mirror or an index whose file is gone goes (the catalog removes one the moment it
+sees its file go, and ``sweep`` catches what went while no pideck ran), a status line or saved rows
+untouched for a week go, and the whole is held under ``MAX_BYTES`` by removing the least recently
+written first. The sessions, the bindings and the hooks' records are not kept to read faster: they
+are never swept here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from core.config import places
+
+MAX_BYTES = 512 << 20
+"""The most pideck keeps to read faster, all of it together (512 MiB)."""
+UNUSED_S = 7 * 24 * 3600
+"""A directory's status line or saved rows unused this long are swept (its next look makes them)."""
+SWEEP_EVERY_S = 3600.0
+"""How often a running pideck sweeps (``sweep_now_and_then``): the catalog removes what it sees go
+at once, the sweep is for what went while no pideck ran."""
+ORPHAN_S = 3600.0
+"""A mirror without a readable state this old was left by a killed sync: swept."""
+KINDS = ("mirrors", "indexes", "status")
+_SOURCE = re.compile(rb'"source"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+@dataclass
+class Item:
+    """One thing kept: its files, their size, when last written, and the file it was made from
+    (None: made for a directory, or no longer readable)."""
+
+    kind: str
+    files: list[Path]
+    size: int
+    mtime: float
+    source: str | None = None
+
+    @property
+    def gone(self) -> bool:
+        return self.source is not None and not os.path.lexists(self.source)
+
+
+@dataclass
+class Usage:
+    """How much is kept, by kind (``KINDS``): (items, bytes), and of it, what belongs to files that
+    are gone."""
+
+    kinds: dict[str, tuple[int, int]] = field(default_factory=dict)
+    gone: tuple[int, int] = (0, 0)
+
+    @property
+    def total(self) -> int:
+        return sum(size for _, size in self.kinds.values())
+
+    def json(self) -> dict[str, object]:
+        return {"home": str(places.pideck_home()), "limit": MAX_BYTES, "total": self.total,
+                **{kind: {"items": n, "bytes": size} for kind, (n, size) in self.kinds.items()},
+                "gone": {"items": self.gone[0], "bytes": self.gone[1]}}
+
+
+def items(home: Path | None = None) -> list[Item]:
+    """Everything kept to read faster under ``home`` (pideck's home)."""
+    home = home or places.pideck_home()
+    return [*_mirrors(home / "conversations"), *_indexes(home / "index"),
+            *_plain(home / "attention" / "status", "status"), *_plain(home / "catalog", "status")]
+
+
+def usage(home: Path | None = None) -> Usage:
+    found = Usage({kind: (0, 0) for kind in KINDS})
+    for item in items(home):
+        n, size = found.kinds[item.kind]
+        found.kinds[item.kind] = (n + 1, size + item.size)
+        if item.gone:
+            found.gone = (found.gone[0] + 1, found.gone[1] + item.size)
+    return found
+
+
+def sweep(home: Path | None = None, *, max_bytes: int = MAX_BYTES, now: float | None = None) -> tuple[int, int]:
+    """Remove what belongs to files that are gone, what is unused or orphaned, then the least
+    recently written until the rest is under ``max_bytes``. Returns (items, bytes) removed."""
+    now = time.time() if now is None else now
+    removed = [0, 0]
+
+    def drop(item: Item) -> None:
+        for path in item.files:
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+            except OSError:
+                continue
+        removed[0] += 1
+        removed[1] += item.size
+
+    kept: list[Item] = []
+    for item in items(home):
+        stale = (item.kind == "status" and now - item.mtime > UNUSED_S) or \
+                (item.kind == "mirrors" and item.source is None and now - item.mtime > ORPHAN_S)
+        if item.gone or stale:
+            drop(item)
+        else:
+            kept.append(item)
+    total = sum(item.size for item in kept)
+    for item in sorted(kept, key=lambda i: i.mtime):
+        if total <= max_bytes:
+            break
+        drop(item)
+        total -= item.size
+    return removed[0], removed[1]
+
+
+def sweep_now_and_then(home: Path | None = None) -> None:
+    """``sweep`` when the last one was ``SWEEP_EVERY_S`` ago or more (any process's: a stamp file
+    in the home says when), for the long-running ones: the app, ``watch``, ``overview``."""
+    home = home or places.pideck_home()
+    stamp = home / "catalog" / ".swept"
+    try:
+        if time.time() - stamp.stat().st_mtime < SWEEP_EVERY_S:
+            return
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return
+    try:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.touch()
+    except OSError:
+        return  # (a home pideck cannot write: nothing of its own to sweep either)
+    sweep(home)
+
+
+def clear(home: Path | None = None) -> tuple[int, int]:
+    """Remove all of it (``pideck cache --clear``)."""
+    return sweep(home, max_bytes=-1, now=float("inf"))
+
+
+# -- what is where ----------------------------------------------------------------------------------
+
+
+def _stat_files(paths: list[Path]) -> tuple[list[Path], int, float]:
+    found, size, mtime = [], 0, 0.0
+    for path in paths:
+        try:
+            st = path.lstat()
+        except OSError:
+            continue
+        found.append(path)
+        size += st.st_blocks * 512 if hasattr(st, "st_blocks") else st.st_size  # (the room it takes)
+        mtime = max(mtime, st.st_mtime)
+    return found, size, mtime
+
+
+def _names(folder: Path) -> dict[str, list[str]]:
+    """The files of ``folder`` by stem (``abc.jsonl``, ``abc.state`` -> ``abc``), dot files left out."""
+    stems: dict[str, list[str]] = {}
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if not entry.name.startswith("."):
+                    stems.setdefault(entry.name.split(".", 1)[0], []).append(entry.name)
+    except OSError:
+        pass
+    return stems
+
+
+def _mirrors(folder: Path) -> list[Item]:
+    out = []
+    for stem, names in _names(folder).items():
+        files, size, mtime = _stat_files([folder / name for name in sorted(names)])
+        if files:
+            out.append(Item("mirrors", files, size, mtime, _mirror_source(folder / f"{stem}.state")))
+    return out
+
+
+def _mirror_source(state: Path) -> str | None:
+    """The transcript a mirror's saved state names (read from its head: the state's second key)."""
+    try:
+        with open(state, "rb") as fh:
+            head = fh.read(4096)
+        match = _SOURCE.search(head)
+        value = json.loads(match.group(1)) if match else None
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _indexes(folder: Path) -> list[Item]:
+    from core.session.sidecar import source_of
+
+    out = []
+    for stem, names in _names(folder).items():
+        files, size, mtime = _stat_files([folder / name for name in sorted(names)])
+        if files:
+            out.append(Item("indexes", files, size, mtime, source_of(folder / f"{stem}.idx")))
+    return out
+
+
+def _plain(folder: Path, kind: str) -> list[Item]:
+    out = []
+    for names in _names(folder).values():
+        files, size, mtime = _stat_files([folder / name for name in names])
+        if files:
+            out.append(Item(kind, files, size, mtime))
+    return out
