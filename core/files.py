@@ -95,7 +95,10 @@ def write_private_file(path: Path, data: bytes | list[bytes | memoryview], *, re
     rename it to ``path``. With ``replace=False`` an existing ``path`` is never touched: the rename
     is a hard link that fails when the name is taken (FileExistsError). Raises OSError; nothing is
     left behind on failure."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+    # (a str, not a Path: pathlib interns the parts of every path it parses, and a long-running
+    # catalog writes thousands of these one-off names)
+    folder, name = os.path.split(os.fspath(path))
+    temporary = os.path.join(folder, f".{name}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
         try:
@@ -119,7 +122,7 @@ _NO_LINKS = {errno.EPERM, errno.EMLINK, errno.EXDEV, errno.ENOSYS, errno.ENOTSUP
 """What ``link`` fails with on a filesystem without hard links (FAT, some network and FUSE ones)."""
 
 
-def _link(temporary: Path, path: Path, data: bytes) -> None:
+def _link(temporary: str, path: Path, data: bytes) -> None:
     """Put the finished ``temporary`` at ``path`` without replacing anything: a hard link, atomic,
     so ``path`` appears whole or not at all. Where links are impossible, an exclusive create and a
     write instead: a kill midway can then leave ``path`` empty or short, never over someone's file,

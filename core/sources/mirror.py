@@ -213,10 +213,14 @@ class Mirror:
         wanted = _WANTED.get(self.kind)
         long = state.pop("long", 0)  # bytes passed over of a too-long line starting at the offset
         with open(self.source, "rb") as f:
-            f.seek(state["offset"] + long)
+            at = f.seek(state["offset"] + long)
+            size = os.fstat(f.fileno()).st_size  # (what grows meanwhile is the next sync's)
             pieces: list[bytes] = []  # an unfinished line's bytes so far
             held = 0
-            while chunk := f.read(CHUNK):
+            # Never ask for more than the file holds: ``read(n)`` allocates n bytes first, and a
+            # follower syncing small files 8 MiB at a time would grow its heap for nothing.
+            while at < size and (chunk := f.read(min(CHUNK, size - at))):
+                at += len(chunk)
                 end = chunk.rfind(b"\n")
                 if end < 0:
                     if long:

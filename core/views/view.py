@@ -58,6 +58,7 @@ class DeckView:
     bound: DeckView | None = None  # a followed conversation: the view of its pideck session, once there is one
     elsewhere: Elsewhere | None = None  # another session of the directory is being written (set by a front end)
     gave_up: str | None = None  # the todo gates gave up on the agent: why (a ``GAVE_UP_WHY`` key), while they stay so
+    read_only_reason: str | None = None  # why a write here is refused, in the log's own words (None: writable)
     unfiltered: DeckView | None = None  # set by a filter (tui/filtering.py): the whole view, whose counts panes keep
 
     @property
@@ -228,6 +229,7 @@ def build_view(
         cwd=log.cwd or "",
         entries=log.entry_count,
         writable=log.writable,
+        read_only_reason=log.read_only_reason,
         restore_warnings=tuple(deck.warnings if todo else deck.primitive_warnings),
         skipped=tuple(log.warnings),
         state=state,
@@ -279,7 +281,7 @@ def with_session(conversation: DeckView, session: DeckView | None, idle_ms: int)
         idle_at = max(idle_at, last + idle_ms)
     return replace(
         conversation,
-        writable=session.writable, pi_session=False,
+        writable=session.writable, read_only_reason=session.read_only_reason, pi_session=False,
         restore_warnings=conversation.restore_warnings + session.restore_warnings,
         skipped=conversation.skipped + session.skipped,
         state=session.state, progress=session.progress, verdict=session.verdict, verdict_at=session.verdict_at,

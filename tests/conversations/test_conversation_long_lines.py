@@ -62,6 +62,9 @@ class _CountedReads:
             def seek(self, offset: int) -> int:
                 return handle.seek(offset)
 
+            def fileno(self) -> int:
+                return handle.fileno()
+
             def read(self, size: int = -1) -> bytes:
                 data = handle.read(size)
                 counter.read += len(data)

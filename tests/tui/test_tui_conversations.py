@@ -86,6 +86,32 @@ def test_a_command_on_a_conversation_is_refused_and_says_why(agent_home):
         "files. Nothing was changed.", "refused")]
 
 
+@pytest.mark.parametrize("bound", [False, True], ids=["alone", "with its pideck session"])
+def test_f7_is_offered_only_where_a_packet_can_be_written(agent_home, bound):
+    """Alone, a conversation has nothing a packet could go to: F7 is neither in the footer nor in
+    the palette nor bound; a write typed there gets the conversation's own refusal, never pi's."""
+    app = conversation_app("claude-tasks", 67, bound=bound)(agent_home)
+
+    async def scenario(pilot):
+        await settled(pilot)
+        screen = app.deck_screen
+        shown = {b.binding.key for b in screen.active_bindings.values()}
+        palette = [c.title for c in screen.system_commands()]
+        if not bound:
+            await pilot.press("f7")
+            await settled(pilot)
+            assert app.screen_stack == [screen]  # (no form came up)
+            await type_line(pilot, "/agent-state add a Do it")
+        log = "\n".join(message for _, _, message in app.query_one(MessageLog).messages)
+        return "f7" in shown, "Create handoff packet" in palette, log
+
+    offered, in_palette, log = run(app, scenario)
+    assert (offered, in_palette) == (bound, bound)
+    assert "belongs to pi" not in log
+    if not bound:
+        assert "This is Claude Code's own conversation: pideck follows it read-only" in log
+
+
 def test_an_agent_s_words_reach_the_screen_literally(agent_home):
     """A plan step's status and text from the transcript are shown as written: no markup, no
     escape sequence reaches the terminal (the pane, the strip and the overlay alike)."""

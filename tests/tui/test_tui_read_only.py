@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from textual.command import CommandList, CommandPalette
 
-from core.deck.deck import READ_ONLY_HINT
+from core.session.errors import OPENED_READ_ONLY
 from tui.commands import SlashCommandProvider
 from tui.widgets.command_line import CommandLine
 from tui.widgets.message_log import MessageLog
@@ -57,7 +57,10 @@ def test_f7_says_read_only_instead_of_opening_a_form(tmp_path):
         await pilot.press("f7")
         await pilot.pause()
         assert type(app.screen).__name__ == "DeckScreen"
-        assert app.query_one(MessageLog).messages[-1] == ("refused", "f7", READ_ONLY_HINT)
+        # the log's own reason, the one a typed write gets (here: opened read-only)
+        assert app.query_one(MessageLog).messages[-1] == ("refused", "f7", OPENED_READ_ONLY)
+        await type_line(pilot, "/agent-state add parse Write the parser")
+        assert app.query_one(MessageLog).messages[-1][::2] == ("refused", OPENED_READ_ONLY)
 
     run(app, scenario)
 

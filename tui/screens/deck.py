@@ -523,6 +523,8 @@ class DeckScreen(ModelScreen):
         again; the activity follows whenever the view's events grew."""
         parts = set(parts)
         before, self.view = self.view, view
+        if (before.agent is None, before.writable) != (view.agent is None, view.writable):
+            self.refresh_bindings()  # (F7 comes and goes with them: ``check_action``)
         self.lay_out()
         self.placeholder()
         self.ring_for_pokes(before, view)
@@ -865,12 +867,19 @@ class DeckScreen(ModelScreen):
         else:
             self.app.action_open_session()  # type: ignore[attr-defined]
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """F7 is not offered on an agent's conversation that no pideck session is bound to: there
+        is nothing there a packet could be written to (a typed write says why)."""
+        if action == "new_packet" and self.view.agent is not None and not self.view.writable:
+            return False
+        return True
+
     def action_new_packet(self) -> None:
         if not self.opened:
             self.app.notify("Still opening the session: f7 in a moment.", markup=False)
             return
         if not self.view.writable:  # said before the person fills a form that would be refused
-            self.report(READ_ONLY_HINT, "refused", "f7")
+            self.report(self.view.read_only_reason or READ_ONLY_HINT, "refused", "f7")
             return
         from tui.screens.packet_form import PacketForm
 
@@ -979,10 +988,11 @@ class DeckScreen(ModelScreen):
         yield SystemCommand("Next pane", hint("The next pane; below 100 columns the panes take turns", "next_pane"),
                             self.action_next_pane)
         yield SystemCommand("Zoom", hint("Only the current pane, full screen", "zoom"), self.action_zoom)
-        yield SystemCommand("Create handoff packet",
-                            hint("Read-only session: creating a packet is refused here" if not self.view.writable
-                                 else "A form validated by the agent_handoff_create tool", "new_packet"),
-                            self.action_new_packet)
+        if self.check_action("new_packet", ()):
+            yield SystemCommand("Create handoff packet",
+                                hint("Read-only session: creating a packet is refused here" if not self.view.writable
+                                     else "A form validated by the agent_handoff_create tool", "new_packet"),
+                                self.action_new_packet)
         yield SystemCommand("Message log", hint("Show or hide the message log", "toggle_log"), self.action_toggle_log)
         yield SystemCommand("Reload", hint("Re-read the session from disk", "reload"), self.action_reload)
         yield SystemCommand("Help", hint("All commands and keys", "help"), self.action_help)
