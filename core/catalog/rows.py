@@ -213,7 +213,7 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
                      cwd: str | None = None) -> OverviewRow:
     """The row of an agent's conversation from its mirror: the plan's items settled of total, no
     confidence, no work items, milestones or packets (pideck's own panes are empty there), the
-    transcript's last change as its last activity."""
+    time of the transcript's last line as its last activity (``Mirror.last_activity_ms``)."""
     todos = plan_todos(mirror)
     info = mirror.reader.info
     known = info.get("cwd")
@@ -233,7 +233,7 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
         milestones=0,
         recorded=0,
         packets=0,
-        last_activity_ms=mtime_ms,
+        last_activity_ms=mirror.last_activity_ms(mtime_ms)[0],
         flag=conversation_flag(any(is_open(t) for t in todos), status),
         warnings=len(mirror.warnings),
         status=status,

@@ -46,7 +46,8 @@ def agent_text(agent: dict[str, Any]) -> str:
     """A followed conversation's agent in a few lines (docs/agent-conversations.md#the-agent-object)."""
     who = " ".join(str(v) for v in (agent.get("name"), agent.get("version")) if v)
     lines = [f"Agent: {who}" + (f", {agent['status']}" if agent.get("status") else "")
-             + (f" (last line {agent['lastActivity']})" if agent.get("lastActivity") else "")]
+             + (f" (last {'change' if agent.get('lastActivityOf') == 'file' else 'line'} {agent['lastActivity']})"
+                if agent.get("lastActivity") else "")]
     for label, key in (("Model", "model"), ("Session", "sessionId"), ("Folder", "cwd"), ("Last said", "lastMessage")):
         if agent.get(key):
             lines.append(f"{label}: {agent[key]}")

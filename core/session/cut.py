@@ -91,7 +91,7 @@ class CutLog:
         agent = self.live.agent()
         if agent is None:
             return None
-        return {**agent, "status": None, "lastActivity": None, "lastMessage": None, "tokens": None}
+        return {**agent, "status": None, "lastActivity": None, "lastActivityOf": None, "lastMessage": None, "tokens": None}
 
     @property
     def header(self) -> dict[str, Any] | None:

@@ -120,9 +120,11 @@ class ConversationLog(SessionLog):
         self._live.tick()  # (a new look at the live-session files, each parsed again only when it changed)
         status = conversation_status(mirror, self._live)
         try:
-            last = iso_timestamp(datetime.fromtimestamp(os.stat(mirror.source).st_mtime, timezone.utc))
+            mtime_ms: int | None = os.stat(mirror.source).st_mtime_ns // 1_000_000
         except OSError:
-            last, status = None, AGENT_ENDED
+            mtime_ms, status = None, AGENT_ENDED
+        last_ms, of_line = mirror.last_activity_ms(mtime_ms)
+        last = iso_timestamp(datetime.fromtimestamp(last_ms / 1000, timezone.utc)) if last_ms is not None else None
         return {
             "kind": self.kind,
             "name": AGENT_NAMES.get(self.kind, self.kind),
@@ -132,6 +134,7 @@ class ConversationLog(SessionLog):
             "model": info.get("model"),
             "status": status,
             "lastActivity": last,
+            "lastActivityOf": ("line" if of_line else "file") if last is not None else None,
             "lastMessage": info.get("lastMessage"),
             "tokens": info.get("tokens"),
             "transcript": os.fsdecode(mirror.source),

@@ -89,6 +89,18 @@ class Mirror:
         status, last message, tokens)."""
         return self.reader.info
 
+    def last_activity_ms(self, mtime_ms: int | None) -> tuple[int | None, bool]:
+        """When the agent last wrote, and whether that is the time of a line (True) or only the
+        file's modification time (False: no line said when, docs/agent-conversations.md#the-agent-object).
+        A line's own time wins: a transcript copied, synced or restored is as old as its lines. It
+        is never later than the file's last change (a clock ahead of the disk's)."""
+        from core.clock import iso_ms
+
+        line_ms = iso_ms(self.reader.last_ts)
+        if line_ms is None:
+            return mtime_ms, False
+        return (line_ms if mtime_ms is None else min(line_ms, mtime_ms)), True
+
     @property
     def warnings(self) -> list[str]:
         """Every warning about the transcript's lines read so far, in file order."""
@@ -270,6 +282,8 @@ class Mirror:
                 continue
             try:
                 entries = self.reader.feed(line)
+                if isinstance(line, dict):
+                    self.reader.seen_at(line.get("timestamp"))
             except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
                 self.reader.notes.clear()
                 self._warn(state, synced, f"line {number}: not understood ({type(exc).__name__}; skipped)")

@@ -43,11 +43,16 @@ class Reader:
 
     # -- what subclasses report -----------------------------------------------------------------
 
-    def _moment(self, value: Any) -> str:
-        """The entry time: the line's own when it is a valid time, else the last one seen."""
+    def seen_at(self, value: Any) -> None:
+        """A line stamped ``value`` was read (any line: the last one's time is the conversation's
+        last activity, ``Mirror.last_activity_ms``)."""
         if iso_ms(value) is not None:
             self.last_ts = value
             self.first_ts = self.first_ts or value
+
+    def _moment(self, value: Any) -> str:
+        """The entry time: the line's own when it is a valid time, else the last one seen."""
+        self.seen_at(value)
         return self.last_ts or "1970-01-01T00:00:00.000Z"
 
     def _set(self, key: str, value: Any) -> None:

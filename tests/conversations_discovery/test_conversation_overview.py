@@ -62,7 +62,7 @@ def test_overview_json_of_a_conversation(homes, pideck):
         "todos": {"settled": 1, "total": 4, "lowestConfidence": None},
         "workItems": {"open": 0, "in_progress": 0, "blocked": 0, "done": 0},
         "milestones": {"declared": 0, "recorded": 0}, "packets": 0,
-        "lastActivity": "2026-12-01T07:17:00.000Z", "flag": "waiting", "warnings": 0,
+        "lastActivity": "2026-12-01T07:16:44.013Z", "flag": "waiting", "warnings": 0,
         "lastMessage": "TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
         "tokens": {"total": 70, "contextShare": 0.0003}, "status": "waiting",
     }]
@@ -205,3 +205,17 @@ def test_hostile_live_files_and_projects_json_cost_only_themselves(homes):
     assert [(r.path, r.status) for r in rows] == [(str(claude), "ended")]
     # with every directory, Gemini's folder is still listed, but no project names its directory
     assert [(r.kind, r.cwd) for r in _rows(Overview(None))] == [("gemini", ""), ("claude", str(homes.cwd))]
+
+
+def test_last_activity_is_the_last_line_s_time_not_the_copy_s(homes, pideck):
+    """Transcripts copied today (their files' modification time now) read as old as their lines:
+    Codex's last line 07:16:51.170, Gemini's 07:1x; and the
+    agent object says the time is a line's."""
+    paths = homes.install_all(mtime=time.time())
+    rows = json.loads(pideck("overview", "--json")[1])
+    last = {row["kind"]: row["lastActivity"] for row in rows}
+    assert last["codex"] == "2026-12-01T07:16:51.170Z"
+    assert last["gemini"].startswith("2026-12-01T07:1")
+    for path in (paths[CODEX], paths[GEMINI]):
+        agent = json.loads(pideck("inspect", "--json", "--session", str(path))[1])["agent"]
+        assert agent["lastActivityOf"] == "line" and agent["lastActivity"] == last[agent["kind"]]

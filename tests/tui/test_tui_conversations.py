@@ -55,7 +55,8 @@ def test_the_plan_follows_the_transcript_as_it_grows(agent_home):
     async def scenario(pilot):
         await settled(pilot)
         assert "▶ #1 Read the CLI entry point · Reading the CLI entry point" in strip_text(app)
-        assert app.query_one(DeckHeader).info.agent == "working, last line 3 s ago"
+        # the last line's own time (07:15:59.568), not the copy's modification time (3 s ago)
+        assert app.query_one(DeckHeader).info.agent == "working, last line 1 min ago"
         with path.open("ab") as out:
             out.writelines(rest)
         assert await wait_for(pilot, lambda: "(1/4)" in strip_text(app))

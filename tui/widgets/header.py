@@ -191,8 +191,8 @@ def conversation_badge(agent: Mapping[str, Any], now_ms: int) -> tuple[str, bool
     text = status
     last = agent.get("lastActivity")
     ms = iso_ms(last)  # (pideck writes it, in UTC)
-    if ms is not None:
-        text += f", last line {ago(now_ms - ms)} ago"
+    if ms is not None:  # (no line said when: the file's last change, and it says so)
+        text += f", last {'change' if agent.get('lastActivityOf') == 'file' else 'line'} {ago(now_ms - ms)} ago"
     return text, status == "working"
 
 
