@@ -41,6 +41,13 @@ def ranked(rows: Iterable[OverviewRow], attentions: Mapping[str, att.Attention])
     return sorted(rows, key=key)
 
 
+def written(row: OverviewRow) -> bool:
+    """Whether a row stands for something anyone wrote: a pi or pideck session holding only its
+    header (pideck started, nothing happened yet) is neither working nor waiting, and is not
+    counted, listed in the inbox or told of until its first entry."""
+    return row.entries > 0 or row.kind not in ("pi", "pideck")
+
+
 class Record(NamedTuple):
     """One session or conversation as the catalog last saw it: its row (kind, name, counts, last
     activity) and its state, since when it holds and what says so."""
@@ -89,7 +96,7 @@ class Catalog:
         if self._sweep:
             cache.sweep_now_and_then()  # (what went while no pideck ran: docs/caches.md)
         now = self._now_ms()
-        rows = {row.path: row for row in self.overview.rows if not row.pending}
+        rows = {row.path: row for row in self.overview.rows if not row.pending and written(row)}
         changed: list[Record] = []
         for path in [p for p in self.records if p not in rows]:
             del self.records[path]
@@ -116,8 +123,9 @@ class Catalog:
 
     @property
     def rows(self) -> list[OverviewRow]:
-        """Every row, read or still pending, the most recently active first."""
-        return self.overview.rows
+        """Every row, read or still pending, the most recently active first; a session nobody
+        wrote in yet is none (``written``)."""
+        return [row for row in self.overview.rows if written(row)]
 
     @property
     def moved(self) -> bool:

@@ -4,6 +4,7 @@ flag, rows equal to what each conversation's deck says, ticks that read only wha
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
 import os
 import time
 
@@ -70,7 +71,8 @@ def test_overview_json_of_a_conversation(homes, pideck):
 
 def test_sessions_rows_stay_as_they_were_beside_conversations(homes, pideck, at_now):
     homes.install(GEMINI)
-    log = SessionLog.create_for_cwd(str(homes.cwd))
+    log = SessionLog.create_for_cwd(str(homes.cwd), clock=lambda: datetime.fromtimestamp(NOW - 10, timezone.utc))
+    Deck(log).apply("/agent-state add parse Write the parser")  # (a session nobody wrote in has no row)
     os.utime(log.path, (NOW - 10, NOW - 10))
     rows = json.loads(pideck("overview", "--json")[1])
     assert [r["kind"] for r in rows] == ["pideck", "gemini"]

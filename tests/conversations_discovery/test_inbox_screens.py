@@ -39,8 +39,11 @@ def pideck_session(homes, name: str, todos: str) -> SessionLog:
     log = SessionLog.create_for_cwd(str(homes.cwd),
                                     clock=lambda: datetime.fromtimestamp(NOW_MS / 1000, timezone.utc) - timedelta(hours=2))
     deck = Deck(log)
-    deck.call_tool("todo", {"todos": [{"id": "t", "content": name, "status": todos, "priority": "high",
-                                       "confidence": 80, **({"completion_confidence": 97} if todos == "completed" else {})}]})
+    done = todos == "completed"  # (a completed todo needs its goal's ownership, else the write is rejected)
+    result = deck.call_tool("todo", {"todos": [{"id": "t", "content": name, "status": todos, "priority": "high",
+                                                "confidence": 80, **({"completion_confidence": 97} if done else {})}],
+                                     **({"goals": [{"group": None, "end_to_end_ownership": 99}]} if done else {})})
+    assert not result.rejected
     hour_ago = NOW_MS / 1000 - 3600
     os.utime(log.path, (hour_ago, hour_ago))
     return log

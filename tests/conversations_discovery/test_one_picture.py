@@ -36,9 +36,11 @@ ENDED_ID = "5b1f0c9e-1d2a-4c3b-9e8f-7a6b5c4d3e2f"
 def session(homes, todos: str, age: timedelta) -> str:
     """A pideck session of the directory whose agent wrote one todo ``age`` ago."""
     log = SessionLog.create_for_cwd(str(homes.cwd), clock=lambda: datetime.now(timezone.utc) - age)
-    Deck(log).call_tool("todo", {"todos": [{"id": "t", "content": "Write it", "status": todos, "priority": "high",
-                                            "confidence": 80,
-                                            **({"completion_confidence": 97} if todos == "completed" else {})}]})
+    done = todos == "completed"  # (a completed todo needs its goal's ownership, else the write is rejected)
+    result = Deck(log).call_tool("todo", {"todos": [{"id": "t", "content": "Write it", "status": todos, "priority": "high",
+                                                     "confidence": 80, **({"completion_confidence": 97} if done else {})}],
+                                          **({"goals": [{"group": None, "end_to_end_ownership": 99}]} if done else {})})
+    assert not result.rejected
     stamp = time.time() - age.total_seconds()
     os.utime(log.path, (stamp, stamp))
     return str(log.path)
@@ -117,3 +119,25 @@ def test_every_view_says_the_same_state_and_entry_count(homes, pideck, monkeypat
 
 def summary_line(states: dict[str, str]) -> str:
     return summary([Attention(state, None, "") for state in states.values()])
+
+
+def test_a_session_nobody_wrote_in_is_counted_nowhere_until_its_first_entry(homes, pideck, monkeypatch) -> None:
+    """pideck started and quit (or is still looking): its session holds only a header. It is not
+    "working" for the idle time and "waiting" for ever after: status, watch and overview leave it
+    out until something is written in it."""
+    log = SessionLog.create_for_cwd(str(homes.cwd))
+
+    def interrupted(seconds: float) -> None:
+        raise KeyboardInterrupt
+
+    def looks() -> tuple[str, list[str], list[str]]:
+        with monkeypatch.context() as patch:
+            patch.setattr("time.sleep", interrupted)
+            watched = [json.loads(line)["path"] for line in pideck("watch", "--json")[1].splitlines()]
+        listed = [row["path"] for row in json.loads(pideck("overview", "--json")[1])]
+        return pideck("status")[1], watched, listed
+
+    assert looks() == ("nothing here\n", [], [])
+    Deck(log).call_tool("todo", {"todos": [{"id": "t", "content": "Write it", "status": "pending", "priority": "high",
+                                            "confidence": 80}]})
+    assert looks() == ("1 working\n", [str(log.path)], [str(log.path)])
