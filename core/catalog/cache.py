@@ -20,6 +20,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from core.config import places
 
@@ -73,8 +74,11 @@ class Usage:
 def items(home: Path | None = None) -> list[Item]:
     """Everything kept to read faster under ``home`` (pideck's home)."""
     home = home or places.pideck_home()
-    return [*_mirrors(home / "conversations"), *_indexes(home / "index"),
-            *_plain(home / "attention" / "status", "status"), *_plain(home / "catalog", "status")]
+    from core.session.sidecar import source_of
+
+    return [*_grouped(home / "conversations", "mirrors", lambda folder, stem: _mirror_source(folder / f"{stem}.state")),
+            *_grouped(home / "index", "indexes", lambda folder, stem: source_of(folder / f"{stem}.idx")),
+            *_grouped(home / "attention" / "status", "status"), *_grouped(home / "catalog", "status")]
 
 
 def usage(home: Path | None = None) -> Usage:
@@ -175,15 +179,6 @@ def _names(folder: Path) -> dict[str, list[str]]:
     return stems
 
 
-def _mirrors(folder: Path) -> list[Item]:
-    out = []
-    for stem, names in _names(folder).items():
-        files, size, mtime = _stat_files([folder / name for name in sorted(names)])
-        if files:
-            out.append(Item("mirrors", files, size, mtime, _mirror_source(folder / f"{stem}.state")))
-    return out
-
-
 def _mirror_source(state: Path) -> str | None:
     """The transcript a mirror's saved state names (read from its head: the state's second key)."""
     try:
@@ -196,21 +191,12 @@ def _mirror_source(state: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _indexes(folder: Path) -> list[Item]:
-    from core.session.sidecar import source_of
-
+def _grouped(folder: Path, kind: str, source: Callable[[Path, str], str | None] | None = None) -> list[Item]:
+    """The items in ``folder``: its files grouped by stem, each group with the file it was made
+    from, ``source(folder, stem)`` (None: made for a directory)."""
     out = []
     for stem, names in _names(folder).items():
         files, size, mtime = _stat_files([folder / name for name in sorted(names)])
         if files:
-            out.append(Item("indexes", files, size, mtime, source_of(folder / f"{stem}.idx")))
-    return out
-
-
-def _plain(folder: Path, kind: str) -> list[Item]:
-    out = []
-    for names in _names(folder).values():
-        files, size, mtime = _stat_files([folder / name for name in names])
-        if files:
-            out.append(Item(kind, files, size, mtime))
+            out.append(Item(kind, files, size, mtime, source(folder, stem) if source is not None else None))
     return out
