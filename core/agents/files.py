@@ -263,7 +263,10 @@ def _sweep_temporaries(path: Path, older_than: float = 60.0) -> None:
     """Remove the temporary files of earlier writes of ``path`` that were killed before their
     rename (a minute old at least: another install may be writing one now)."""
     limit = time.time() - older_than
+    ours = re.compile(rf"\.{re.escape(path.name)}\.[a-z0-9_]{{8}}\.tmp")  # (mkstemp's names, as made above)
     for temp in path.parent.glob(f".{glob_escape(path.name)}.*.tmp"):
+        if not ours.fullmatch(temp.name):
+            continue  # a file of the person's that only looks like ours
         try:
             if temp.lstat().st_mtime < limit and stat.S_ISREG(temp.lstat().st_mode):
                 temp.unlink()

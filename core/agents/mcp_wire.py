@@ -193,32 +193,36 @@ _NESTED_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
 _SPACE = re.compile(r"[ \t\r\n]*")
 
 
+def _skip_space(text: str, at: int) -> int:
+    return at + len(_SPACE.match(text, at).group())  # type: ignore[union-attr]  # ("*": always matches)
+
+
 def _members(raw: bytes) -> dict[str, Any]:
     """The members of a JSON object line too deep to parse (a parser recurses once per level),
     with each object or array value left unread (an empty dict stands for it): enough to answer the
     message with its own id. Raises ValueError for a line that is no JSON object."""
     text = raw.decode("utf-8", "replace")
     decoder = json.JSONDecoder()
-    at = _SPACE.match(text, 0).end()  # type: ignore[union-attr]
+    at = _skip_space(text, 0)
     if text[at:at + 1] != "{":
         raise ValueError("not an object")
     members: dict[str, Any] = {}
-    at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+    at = _skip_space(text, at + 1)
     while text[at:at + 1] != "}":
         if text[at:at + 1] != '"':
             raise ValueError("a member without a name")
         key, at = json.decoder.scanstring(text, at + 1)  # type: ignore[attr-defined]
-        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        at = _skip_space(text, at)
         if text[at:at + 1] != ":":
             raise ValueError("a name without a value")
-        at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+        at = _skip_space(text, at + 1)
         if text[at:at + 1] in ("{", "["):
             members[key], at = {}, _end_of_nested(text, at)
         else:
             members[key], at = decoder.raw_decode(text, at)
-        at = _SPACE.match(text, at).end()  # type: ignore[union-attr]
+        at = _skip_space(text, at)
         if text[at:at + 1] == ",":
-            at = _SPACE.match(text, at + 1).end()  # type: ignore[union-attr]
+            at = _skip_space(text, at + 1)
         elif text[at:at + 1] != "}":
             raise ValueError("members not separated")
     if text[at + 1:].strip(" \t\r\n"):

@@ -49,8 +49,13 @@ GRACE_MS = 1000
 a transcript line written this soon after it is the agent's own record of asking, not an answer."""
 
 
+def records_folder(agent: str) -> Path:
+    """Where the hooks' records of an agent's conversations are kept."""
+    return bindings_dir().parent / "attention" / file_name(agent)
+
+
 def attention_path(agent: str, conversation_id: str) -> Path:
-    return bindings_dir().parent / "attention" / file_name(agent) / f"{file_name(conversation_id)}.json"
+    return records_folder(agent) / f"{file_name(conversation_id)}.json"
 
 
 def record_event(agent: str, conversation_id: str, event: str, at_ms: int, detail: Mapping[str, Any]) -> None:
@@ -163,9 +168,8 @@ def recorded_conversations() -> set[tuple[str, str]]:
     record, from one listing of each agent's folder of records."""
     found: set[tuple[str, str]] = set()
     for agent in ("claude", "codex"):
-        folder = attention_path(agent, "x").parent
         try:
-            names = os.listdir(folder)
+            names = os.listdir(records_folder(agent))
         except OSError:
             continue
         for name in names:

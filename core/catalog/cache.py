@@ -14,9 +14,7 @@ are never swept here.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +32,6 @@ at once, the sweep is for what went while no pideck ran."""
 ORPHAN_S = 3600.0
 """A mirror without a readable state this old was left by a killed sync: swept."""
 KINDS = ("mirrors", "indexes", "status")
-_SOURCE = re.compile(rb'"source"\s*:\s*("(?:[^"\\]|\\.)*")')
 
 
 @dataclass
@@ -74,10 +71,11 @@ class Usage:
 def items(home: Path | None = None) -> list[Item]:
     """Everything kept to read faster under ``home`` (pideck's home)."""
     home = home or places.pideck_home()
-    from core.session.sidecar import source_of
+    from core.session import sidecar
+    from core.sources import mirror
 
-    return [*_grouped(home / "conversations", "mirrors", lambda folder, stem: _mirror_source(folder / f"{stem}.state")),
-            *_grouped(home / "index", "indexes", lambda folder, stem: source_of(folder / f"{stem}.idx")),
+    return [*_grouped(home / "conversations", "mirrors", lambda folder, stem: mirror.source_of(folder / f"{stem}.state")),
+            *_grouped(home / "index", "indexes", lambda folder, stem: sidecar.source_of(folder / f"{stem}.idx")),
             *_grouped(home / "attention" / "status", "status"), *_grouped(home / "catalog", "status")]
 
 
@@ -177,18 +175,6 @@ def _names(folder: Path) -> dict[str, list[str]]:
     except OSError:
         pass
     return stems
-
-
-def _mirror_source(state: Path) -> str | None:
-    """The transcript a mirror's saved state names (read from its head: the state's second key)."""
-    try:
-        with open(state, "rb") as fh:
-            head = fh.read(4096)
-        match = _SOURCE.search(head)
-        value = json.loads(match.group(1)) if match else None
-    except (OSError, ValueError):
-        return None
-    return value if isinstance(value, str) else None
 
 
 def _grouped(folder: Path, kind: str, source: Callable[[Path, str], str | None] | None = None) -> list[Item]:

@@ -26,6 +26,7 @@ from core.catalog.rows import OverviewRow
 from core.catalog.saved import SavedRows
 from core.catalog.sessions import SessionInfo
 from core.clock import wall_clock_ms
+from core.config.places import AGENT_KINDS
 from core.config.settings import TodoConfig, load_config
 
 
@@ -45,7 +46,7 @@ def written(row: OverviewRow) -> bool:
     """Whether a row stands for something anyone wrote: a pi or pideck session holding only its
     header (pideck started, nothing happened yet) is neither working nor waiting, and is not
     counted, listed in the inbox or told of until its first entry."""
-    return row.entries > 0 or row.kind not in ("pi", "pideck")
+    return row.entries > 0 or row.kind in AGENT_KINDS
 
 
 class Record(NamedTuple):

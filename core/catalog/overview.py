@@ -368,7 +368,8 @@ class Overview:
         if watched.kind == "claude" and (folder := self._live.folder(path)) is not None:
             self._live_folders.add(folder)
             self._live.tick(self._live_folders)
-        watched.row = replace(entry.row, status=self._status(path, watched))
+        status = self._status(path, watched)
+        watched.row = entry.row if status == entry.row.status else replace(entry.row, status=status)
         tick.changed.append(watched.row)
         return True
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,10 @@ from core.config.places import pideck_home
 from core.files import replace_private_file
 from core.sources.discovery import Head
 
-FORMAT = 1
+FORMAT = 2
+
+_FIELDS = tuple(f.name for f in fields(OverviewRow))  # (a row is saved as its values, in this order)
+_WORK_ITEMS = _FIELDS.index("work_items")
 
 Key = tuple[int, int, int, int]
 """What says a file is unchanged: device, inode, size, modification time (ns)."""
@@ -49,13 +53,14 @@ class Entry:
     def json(self) -> list[Any]:
         head = None if self.head is None else [self.head.kind, self.head.session_id, self.head.cwd, self.head.records,
                                                self.head.complete]
-        return [list(self.key), vars(self.row), head, self.own_status,
+        return [list(self.key), [getattr(self.row, name) for name in _FIELDS], head, self.own_status,
                 list(self.conversation) if self.conversation else None]
 
     @classmethod
     def from_json(cls, value: Any) -> Entry:
         key, row, head, own, conversation = value
-        row = OverviewRow(**{**row, "work_items": tuple(row["work_items"])})
+        row[_WORK_ITEMS] = tuple(row[_WORK_ITEMS])
+        row = OverviewRow(*row)
         return cls(tuple(key), row, Head(*head) if head is not None else None, own,
                    tuple(conversation) if conversation else None)
 
@@ -81,7 +86,7 @@ class SavedRows:
             if not isinstance(saved, dict) or saved.get("format") != FORMAT:
                 return {}
             return {path: Entry.from_json(value) for path, value in saved["rows"].items()}
-        except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        except (OSError, ValueError, TypeError, KeyError, AttributeError, IndexError):
             return {}
 
     def save(self, entries: dict[str, Entry]) -> None:

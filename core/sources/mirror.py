@@ -344,6 +344,23 @@ def _numbered_lines(data: bytes, end: int, first: int, wanted: re.Pattern[bytes]
         yield number + 1, data[start:stop if stop >= 0 else end]
 
 
+_SOURCE = re.compile(rb'"source"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def source_of(state_file: Path) -> str | None:
+    """The transcript a mirror's saved state names, from the state's head (``_rebuild`` writes
+    ``source`` second), without reading the reader's state after it: a sweep asks this of every
+    mirror."""
+    try:
+        with open(state_file, "rb") as fh:
+            head = fh.read(4096)
+        match = _SOURCE.search(head)
+        value = json.loads(match.group(1)) if match else None
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, str) else None
+
+
 def mirror_line(entry: dict[str, Any]) -> bytes:
     """One mirror line. Not pi's serialiser (which writes JavaScript's number forms and keeps
     non-ASCII as is, so that pi reads pideck's own entries back unchanged): the mirror is read only

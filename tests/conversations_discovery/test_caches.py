@@ -12,6 +12,7 @@ from discovery_helpers import CLAUDE_TODOWRITE, CODEX
 
 from core.catalog import cache
 from core.catalog.catalog import Catalog
+from core.catalog.overview import Overview
 from core.config.places import pideck_home
 
 
@@ -107,3 +108,22 @@ def test_a_killed_sync_leaves_an_orphan_that_an_hour_later_is_swept(homes) -> No
     assert cache.sweep() == (0, 0)  # young: a sync may be writing it
     os.utime(orphan, (time.time() - cache.ORPHAN_S - 1,) * 2)
     assert cache.sweep()[0] == 1 and not orphan.exists()
+
+
+def test_a_new_process_reads_only_what_changed_since_the_saved_rows(homes) -> None:
+    """The catalog's rows are saved per scope: a new catalog takes each unchanged file's row from
+    them (the same row as a full read makes), and reads only the file that changed."""
+    paths = _conversations(homes, 4)
+    first = Catalog(None)
+    first.look()
+    assert first.overview.last_tick.read == 4
+    with paths[0].open("a", encoding="utf-8") as f:
+        f.write(paths[0].read_text(encoding="utf-8").splitlines(keepends=True)[-1])
+    second = Catalog(None)
+    second.look()
+    assert second.overview.last_tick.read == 1
+    fresh = Catalog(None, overview=Overview(None))  # (the same look without saved rows: every file read)
+    fresh.look()
+    assert fresh.overview.last_tick.read == 4
+    assert second.rows == fresh.rows
+    assert {p: r.attention for p, r in second.records.items()} == {p: r.attention for p, r in fresh.records.items()}
