@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 from textual.widgets import Input
 
-from core.catalog.opening import Opened, SessionDeck
+from core.catalog.opening import Opened, SessionDeck, Waiting
 from core.catalog.opening import open_deck as open_session_deck
 from core.clock import wall_clock_ms
 from core.config.history import append_history, load_history
@@ -37,7 +37,7 @@ from tui.keys import with_key
 from tui.messages import CatalogChanged, FileTrouble, FirstFrame, HungUp, JobDone, ModelFailed, NotifierFailed
 from tui.models.jobs import Jobs
 from tui.models.thread import ModelThread
-from tui.screens.deck import DeckScreen
+from tui.screens.deck import DeckScreen, Newer
 
 if TYPE_CHECKING:  # (the other screens and the notifications are imported when first used: not at the start)
     from core.catalog.catalog import Catalog
@@ -53,6 +53,16 @@ def default_open_deck(path: Path) -> Opened:
     """The picker's choice, opened exactly as ``pideck PATH`` opens it (the user's config too). It
     was listed as an existing file: one deleted meanwhile is an error, never a new session."""
     return open_session_deck(path, create=False)
+
+
+def started_label(found: SessionInfo) -> str:
+    """A session or conversation in a few words: ``Claude Code conversation 2aa06482``,
+    ``pi session 01a22cf3`` (the id is the file's text: shown literally)."""
+    from core.sources.plan import AGENT_NAMES
+    from core.untrusted import visible_controls
+
+    noun = "conversation" if found.kind in AGENT_NAMES else "session"
+    return f"{AGENT_NAMES.get(found.kind, found.kind)} {noun} {visible_controls(str(found.id)[:8])}"
 
 
 def opened_text(deck: SessionDeck, why: str | None) -> str:
@@ -109,6 +119,8 @@ class PideckApp(App[None]):
         notifications: Callable[[PideckApp], AttentionNotifications] | None = None,
         started: Callable[[], object] | None = None,
         catalog: Callable[[str | None], Catalog] | None = None,
+        waiting: Waiting | None = None,
+        follows: str | None = None,
     ) -> None:
         """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
         the current directory). ``settings``: the ``[tui]`` table, read from the config file when
@@ -121,7 +133,12 @@ class PideckApp(App[None]):
         docs/notifications.md), started once the first view is on screen. ``started``: called
         then too (docs/tui.md#the-first-frame). ``catalog(scope)``: the app's one catalog of a
         directory (None: of every session pideck knows), looked at every ``overview_poll`` seconds
-        while the app follows the files; every view of who needs the person reads it."""
+        while the app follows the files; every view of who needs the person reads it.
+        ``waiting`` (with ``deck`` None): start on the screen that waits for the directory's first
+        session, or for the person's first command (``pideck --new``). ``follows``: the directory
+        the app follows, as ``pideck`` with no file named does (docs/tui.md#following-the-directory):
+        a session or conversation that starts there later opens, or is offered, as ``[tui] follow``
+        says."""
         super().__init__()
         if settings is None:
             settings, problems = load_tui_config()
@@ -147,7 +164,12 @@ class PideckApp(App[None]):
         self._warnings = list(warnings)
         self._why = why
         self.overview_poll = overview_poll
-        self.cwd = cwd
+        self.waiting = waiting
+        self.cwd = cwd or (waiting.cwd if waiting is not None else None)
+        self.follows = waiting.cwd if waiting is not None and waiting.follow else follows
+        self._rows_seen: frozenset[str] | None = None  # the catalog's rows as the follower last saw them
+        self.made_for_first_write: list[Path] = []  # sessions the person's first command made here
+        self._opening_first = False  # the first session or conversation that appeared is being opened
         self.show_all = show_all
         self._said: set[str] = set()
         self.catalog_problem: str | None = None  # why the catalog cannot read now (the overview shows it)
@@ -160,6 +182,10 @@ class PideckApp(App[None]):
         self.jobs = ModelThread(Jobs("app"), self.post_message, poll=1.0, following=False)
 
     def get_default_screen(self) -> Screen:
+        if self.first_deck is None and self.waiting is not None:
+            from tui.screens.waiting import WaitingScreen
+
+            return WaitingScreen(self.waiting, self.history)
         if self.first_deck is None:
             return self.make_overview_screen(self.cwd)
         screen = self.make_deck_screen(self.first_deck, self._warnings)
@@ -203,6 +229,10 @@ class PideckApp(App[None]):
             self.attention_notifier.stop()
         if self.catalog_thread is not None:
             self.catalog_thread.stop()
+        from core.catalog.opening import remove_if_unwritten
+
+        for path in self.made_for_first_write:
+            remove_if_unwritten(path)  # (its first command wrote nothing: no file is left behind)
 
     # ------------------------------------------------------------------ the catalog
 
@@ -244,6 +274,75 @@ class PideckApp(App[None]):
         self._hand_catalog(message)
         if self.attention_notifier is not None:
             self.attention_notifier.take(message)
+        self.follow_directory(message)
+
+    # ------------------------------------------------------------------ following the directory
+
+    def follow_directory(self, message: CatalogChanged) -> None:
+        """A session or conversation started in the directory the app follows
+        (docs/tui.md#following-the-directory): the newest one is looked up off the UI thread, and
+        opened while the app waits for the first one, else opened or offered (``_newest_found``).
+        Only a row the catalog had not listed before counts as started."""
+        if self.follows is None:
+            return
+        rows = frozenset(os.path.realpath(row.path) for row in message.rows)
+        seen, self._rows_seen = self._rows_seen, rows if self._rows_seen is None else self._rows_seen | rows
+        waiting = not any(isinstance(screen, DeckScreen) for screen in self.screen_stack)
+        fresh = rows - seen if seen is not None else frozenset()
+        if not fresh and not (waiting and rows):
+            return
+        from core.catalog.opening import default_choice
+
+        cwd, prefer = self.follows, self.settings.prefer_kind
+
+        def newest() -> tuple[str, str] | None:
+            found, _ = default_choice(cwd, prefer)
+            return (str(found.path), started_label(found)) if found is not None else None
+
+        self.jobs.call(newest, then=lambda found: self._newest_found(found, fresh), latest="newest")
+
+    def _newest_found(self, found: tuple[str, str] | None, fresh: frozenset[str]) -> None:
+        if found is None:
+            return
+        path, label = found
+        if not any(isinstance(screen, DeckScreen) for screen in self.screen_stack):
+            if not self._opening_first:  # (once: the looks that follow until it is on screen find it too)
+                self._opening_first = True
+                self.open_in_worker(Path(path), why=f"it started while pideck waited: {label}")
+            return
+        screen = self.deck_screen
+        if os.path.realpath(path) in screen.real_here():
+            screen.show_newer(None)
+            return
+        if os.path.realpath(path) not in fresh or self.settings.follow == "off":
+            return  # (the newest, but not one that started now: the person may have chosen another)
+        if self.settings.follow == "newest" and self.screen is screen and not screen.typing:
+            self.open_in_worker(Path(path), why=f"a newer one started here: {label} ([tui] follow = newest)")
+        else:
+            screen.show_newer(Newer(label, path))
+
+    def start_first_session(self, line: str) -> None:
+        """The person's first command on the waiting screen: their pideck session is made now, its
+        deck opened, and the command run there."""
+        from core.catalog.opening import first_write_session
+
+        cwd = self.cwd or os.getcwd()
+
+        def then(outcome: Opened | Exception | None) -> None:
+            if isinstance(outcome, Exception):
+                self.notify(f"Could not start a session: {outcome}", severity="error", markup=False)
+            elif outcome is not None:
+                self.made_for_first_write.append(outcome.deck.log.path)
+                screen = self.switch_deck(outcome)
+                screen.call_after_refresh(screen.run_line, line)
+
+        def made() -> Opened | Exception:
+            try:
+                return first_write_session(cwd)
+            except Exception as exc:  # (said on screen, in the app's words)
+                return exc
+
+        self.jobs.call(made, then=then, latest="open")
 
     def _hand_catalog(self, message: CatalogChanged) -> None:
         """Every screen that shows a state draws the catalog's look."""
@@ -435,10 +534,10 @@ class PideckApp(App[None]):
         if path is not None:
             self.open_in_worker(path)
 
-    def open_in_worker(self, path: Path, on_top: bool = False) -> None:
+    def open_in_worker(self, path: Path, on_top: bool = False, why: str | None = None) -> None:
         """Open ``path`` off the UI thread, then switch the deck screen to it (``on_top``: push it
         over the current screen, so Esc comes back: the overview's way). Only the newest of the
-        opens asked for while one runs is opened."""
+        opens asked for while one runs is opened. ``why``: what the message log says of it."""
         def opened() -> Opened | Exception:
             try:
                 return self.open_deck(path)
@@ -449,11 +548,14 @@ class PideckApp(App[None]):
             if outcome is None:
                 return  # (a newer open was asked for meanwhile)
             if isinstance(outcome, Exception):
+                self._opening_first = False  # (the waiting screen tries again at the next look)
                 self._open_failed(path, outcome)
-            elif on_top:
-                self.push_deck(outcome)
             else:
-                self.switch_deck(outcome)
+                outcome.why = why or outcome.why
+                if on_top:
+                    self.push_deck(outcome)
+                else:
+                    self.switch_deck(outcome)
 
         self.jobs.call(opened, then=then, latest="open")
 
@@ -470,16 +572,24 @@ class PideckApp(App[None]):
 
         self.push_screen(self.make_deck_screen(opened.deck, opened.warnings, ReturningDeckScreen))
 
-    def switch_deck(self, opened: Opened) -> None:
-        old = self.deck_screen
-        screen = self.make_deck_screen(opened.deck, opened.warnings, type(old))  # (Esc still goes back to the overview)
+    def switch_deck(self, opened: Opened) -> DeckScreen:
+        try:
+            old: Screen = self.deck_screen
+        except LookupError:  # (the waiting screen: the first deck goes over it)
+            old = self.screen_stack[0]
+        kind = type(old) if isinstance(old, DeckScreen) else DeckScreen
+        screen = self.make_deck_screen(opened.deck, opened.warnings, kind)  # (Esc still goes back to the overview)
         if old is self.screen_stack[0]:
             # Textual cannot switch its first screen away: it stays underneath, its worker stopped.
-            old.stop()
+            if isinstance(old, DeckScreen):
+                old.stop()
+            while len(self.screen_stack) > 1:  # (a dialog over the waiting screen)
+                self.pop_screen()
             self.push_screen(screen)
         else:
             self.switch_screen(screen)
         screen.call_after_refresh(screen.report, opened_text(opened.deck, opened.why), "info", "open")
+        return screen
 
     # ------------------------------------------------------------------ palette
 

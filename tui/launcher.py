@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
     from textual.app import App
 
-    from core.catalog.opening import Opened
+    from core.catalog.opening import Opened, Waiting
 
 
 NO_TERMINAL = ("pideck: the app needs a terminal, and its input or output is not one; `pideck inspect` "
@@ -134,12 +134,12 @@ class TerminalWatch:
             os._exit(HANGUP_STATUS)
 
 
-def run_tui(opened: Opened | Callable[[], Opened] | None, show_all: bool = False,
+def run_tui(opened: Opened | Waiting | Callable[[], Opened | Waiting] | None, show_all: bool = False,
             cleanup: Callable[[], object] | None = None) -> int:
-    """Run the app until the person quits (``opened`` None: on the sessions overview; a function:
-    called once there is a terminal, so nothing is opened or created for an app that cannot run;
-    ``show_all``: ``pideck --all``); a crash is never exit status 0. Without a terminal: one line,
-    exit 2."""
+    """Run the app until the person quits (``opened`` None: on the sessions overview; ``Waiting``:
+    on the screen that waits for the directory's first session; a function: called once there is a
+    terminal, so nothing is opened or created for an app that cannot run; ``show_all``: ``pideck
+    --all``); a crash is never exit status 0. Without a terminal: one line, exit 2."""
     import gc
 
     if not has_terminal():
@@ -163,8 +163,14 @@ def run_tui(opened: Opened | Callable[[], Opened] | None, show_all: bool = False
         gc.freeze()
         gc.enable()
 
-    app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else (),
-                    why=opened.why if opened else None, show_all=show_all, started=started)
+    from core.catalog.opening import Waiting
+
+    if isinstance(opened, Waiting):
+        app = PideckApp(None, warnings=opened.warnings, waiting=opened, show_all=show_all, started=started)
+    else:
+        app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else (),
+                        why=opened.why if opened else None, follows=opened.follows if opened else None,
+                        show_all=show_all, started=started)
     watch = TerminalWatch(app, cleanup)
     watch.start()
     try:
@@ -181,11 +187,11 @@ class Opening:
     The app's modules are imported meanwhile, so the read of the session overlaps them where it
     waits (on the disk, on the second process of a big read: docs/session-format.md)."""
 
-    def __init__(self, open: Callable[[], Opened]) -> None:
+    def __init__(self, open: Callable[[], Opened | Waiting]) -> None:
         import threading
 
         self._open = open
-        self._opened: Opened | None = None
+        self._opened: Opened | Waiting | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="pideck-opening", daemon=True)
         self._thread.start()
@@ -196,7 +202,7 @@ class Opening:
         except BaseException as exc:  # (raised again where the result is taken)
             self._error = exc
 
-    def result(self) -> Opened:
+    def result(self) -> Opened | Waiting:
         self._thread.join()
         if self._error is not None:
             raise self._error

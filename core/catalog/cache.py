@@ -123,10 +123,16 @@ def sweep(home: Path | None = None, *, max_bytes: int = MAX_BYTES, now: float | 
     return removed[0], removed[1]
 
 
+KEPT = ("conversations", "index", "attention", "catalog")
+"""The folders of pideck's home that hold what ``sweep`` looks after."""
+
+
 def sweep_now_and_then(home: Path | None = None) -> None:
     """``sweep`` when the last one was ``SWEEP_EVERY_S`` ago or more (any process's: a stamp file
     in the home says when), for the long-running ones: the app, ``watch``, ``overview``."""
     home = home or places.pideck_home()
+    if not any(os.path.isdir(home / name) for name in KEPT):
+        return  # (nothing kept yet: no stamp either, so a look leaves no file, docs/caches.md)
     stamp = home / "catalog" / ".swept"
     try:
         if time.time() - stamp.stat().st_mtime < SWEEP_EVERY_S:

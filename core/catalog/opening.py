@@ -56,13 +56,74 @@ def open_bound_session(kind: str | None, conversation_id: str | None, template: 
 class Opened:
     """A session's Deck and what the person should be told about opening it."""
 
-    __slots__ = ("deck", "warnings", "why")
+    __slots__ = ("deck", "warnings", "why", "follows")
 
     def __init__(self, deck: Deck[SessionLog], warnings: list[str] | None = None, why: str | None = None) -> None:
         self.deck = deck
         self.warnings: list[str] = [] if warnings is None else warnings
         self.why = why
         """Why this session was opened, when nothing named it (``default_choice``)."""
+        self.follows: str | None = None
+        """The directory the app follows, when no file was named (``follow_directory``)."""
+
+
+class Waiting:
+    """Nothing to open yet: the app waits in ``cwd`` (docs/tui.md#waiting-for-the-first-session).
+    ``follow``: for the directory's first session or conversation, which opens by itself;
+    otherwise (``pideck --new``) only for the person's first command. Either way the person's first
+    command makes a pideck session (``first_write_session``): opening, looking and quitting leave
+    no file anywhere."""
+
+    __slots__ = ("cwd", "follow", "warnings")
+
+    def __init__(self, cwd: str, follow: bool = True, warnings: list[str] | None = None) -> None:
+        self.cwd = cwd
+        self.follow = follow
+        self.warnings: list[str] = [] if warnings is None else warnings
+
+
+def follow_directory(cwd: str | os.PathLike[str], *, prefer: str | None = None, write: bool = False,
+                     folders: bool = False) -> Opened | Waiting:
+    """``pideck`` with no file named (``folders``: ``pideck DIR``, where DIR may also be a folder of
+    session files): the newest session or conversation of ``cwd`` (``default_choice``), else
+    ``Waiting`` for the first one. Nothing is created."""
+    cwd = os.path.abspath(cwd)
+    if folders:
+        path, why = directory_choice(cwd, prefer)
+    else:
+        newest, why = default_choice(cwd, prefer)
+        path = newest.path if newest is not None else None
+    if path is None:
+        return Waiting(cwd, warnings=[f"config: {p}" for p in load_config()[1]])
+    opened = open_deck(path, write=write, cwd=cwd, create=False)
+    opened.why, opened.follows = why, cwd
+    return opened
+
+
+def first_write_session(cwd: str | os.PathLike[str]) -> Opened:
+    """The pideck session the person's first command in a waiting app is written to, made now."""
+    config, problems = load_config()
+    deck = Deck(SessionLog.create_for_cwd(cwd), todo_config=config)
+    return Opened(deck, [f"config: {p}" for p in problems], "a new pideck session, made for your first command")
+
+
+def remove_if_unwritten(path: str | os.PathLike[str]) -> bool:
+    """Remove a session ``first_write_session`` made whose first command wrote nothing (it only
+    read, or was refused): the app's quit leaves no file nobody wrote in. Kept as soon as anyone
+    (an agent's tool call too) wrote an entry or left a line, even a broken one. True when
+    removed."""
+    try:
+        log = SessionLog.open(path, writable=True, saved_index=False)
+        with log.locked():
+            log.refresh()
+            with open(path, "rb") as fh:
+                data = fh.read(1 << 16)
+            if log.entry_count or data.count(b"\n") != 1 or not data.endswith(b"\n"):
+                return False  # (one line, the header, is all pideck wrote)
+            os.unlink(path)
+            return True
+    except (OSError, SessionError):
+        return False
 
 
 def choose_session(
@@ -192,17 +253,6 @@ def open_deck(
 
 
 # -- what a person typed: ``pideck PATH`` (docs/session-format.md#what-pideck-path-opens) -----------
-
-
-def open_directory(folder: str | os.PathLike[str], *, new: bool = False, write: bool = False,
-                   prefer: str | None = None) -> Opened:
-    """``pideck DIR``: what ``pideck`` run in DIR opens (``directory_choice``), a new pideck session
-    for DIR when it has none; ``new`` (``pideck --new DIR``): a new one whatever it has."""
-    folder = os.path.abspath(folder)
-    path, why = (None, "a new pideck session, as --new asks") if new else directory_choice(folder, prefer)
-    opened = open_deck(path, write=write, cwd=folder, new=path is None)
-    opened.why = why
-    return opened
 
 
 def directory_choice(folder: str | os.PathLike[str], prefer: str | None) -> tuple[Path | None, str]:

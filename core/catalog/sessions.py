@@ -175,3 +175,19 @@ def as_conversation(info: SessionInfo) -> SessionInfo:
         return info
     return SessionInfo(Path(transcript), data["agent"], data["agentSessionId"], info.cwd, None, st.st_size,
                        max(st.st_mtime, info.mtime), {**data, "session": str(info.path)})
+
+
+def watched_places(cwd: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Where the sessions and conversations of ``cwd`` appear, as (who, folder): what the app
+    waiting for the first one watches (docs/tui.md#waiting-for-the-first-session)."""
+    from core.sources.discovery import AgentFolders, claude_folder_name, claude_projects_dir, codex_sessions_dir
+
+    target = normalise_cwd(cwd)
+    gemini = AgentFolders().gemini(target)
+    return [
+        ("pi", str(pi_custom_session_dir() or pi_sessions_dir(target))),
+        ("pideck", str(pideck_sessions_dir(target))),
+        ("Claude Code", str(claude_projects_dir() / claude_folder_name(target))),
+        ("Codex", f"{codex_sessions_dir()}{os.sep}YYYY{os.sep}MM{os.sep}DD (the rollouts that name this directory)"),
+        ("Gemini CLI", str(gemini[0].folder) if gemini else "(no folder for this directory)"),
+    ]

@@ -43,7 +43,7 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
             return EXIT_USAGE
         return tui(None, **shown)
     args.session = args.session if args.path is None else args.path
-    from core.catalog.opening import describe_missing, is_bare_word, open_directory
+    from core.catalog.opening import Waiting, describe_missing, follow_directory, is_bare_word
     from core.catalog.opening import open_deck as open_session_deck
 
     named = args.session
@@ -56,16 +56,20 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
             return EXIT_WARNING
         return tui(lambda: open_session_deck(named, write=args.write), **shown)
     directory = named is not None and os.path.isdir(named)
-    prefer = None
-    if directory or (named is None and not os.environ.get("PIDECK_SESSION")):
-        from core.config.settings import load_tui_config
+    if named is not None and not directory:
+        return tui(lambda: open_session_deck(named, write=args.write), **shown)
+    if named is None and os.environ.get("PIDECK_SESSION"):
+        return tui(lambda: open_session_deck(None, write=args.write), **shown)
+    # No file named: the app follows the directory (docs/tui.md#following-the-directory). Nothing is
+    # opened or created before the app knows it has a terminal; pideck's own session is made at the
+    # person's first command (``--new``: whatever the directory holds).
+    folder = os.path.abspath(named or os.getcwd())
+    if args.new:
+        return tui(lambda: Waiting(folder, follow=False), **shown)
+    from core.config.settings import load_tui_config
 
-        prefer = load_tui_config()[0].prefer_kind  # (its warnings are the app's to show)
-    # The session is opened (and maybe created) only once the app knows it has a terminal to run in.
-    if directory or (named is None and args.new):
-        return tui(lambda: open_directory(named or os.getcwd(), new=args.new, write=args.write, prefer=prefer),
-                   **shown)
-    return tui(lambda: open_session_deck(named, write=args.write, agents=True, prefer=prefer), **shown)
+    prefer = load_tui_config()[0].prefer_kind  # (its warnings are the app's to show)
+    return tui(lambda: follow_directory(folder, prefer=prefer, write=args.write, folders=directory), **shown)
 
 
 def unknown_command(word: str) -> int:

@@ -62,6 +62,11 @@ class TuiConfig(NamedTuple):
     """What ``pideck`` opens in a directory without a session named: ``any`` the newest session or
     agent conversation of any kind, or the newest of one kind (``pideck``, ``pi``, ``claude``,
     ``codex``, ``gemini``) when the directory has one (docs/agent-conversations.md#finding-them)."""
+    follow: str = "newest"
+    """When a newer session or conversation of the directory starts while ``pideck`` (opened with no
+    file named) shows another (a second ``claude``, ``/clear``, a new pi session): ``newest`` opens
+    it by itself, ``ask`` says so in the header with f6 to open it, ``off`` neither
+    (docs/tui.md#following-the-directory). ``pideck PATH`` always keeps its file."""
 
 
 TERMINAL_CHOICES = ("auto", "osc9", "osc777", "osc99", "off")
@@ -101,6 +106,7 @@ TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig, "notify": Notify
 _TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
 _CHOICES = {("tui", "watchdog"): ("own", "all", "off"),
             ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini"),
+            ("tui", "follow"): ("newest", "ask", "off"),
             ("notify", "terminal"): TERMINAL_CHOICES,
             ("session", "sync"): ("data", "off")}
 KEYS = TodoConfig._fields

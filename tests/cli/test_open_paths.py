@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from core.cli.main import build_parser
-from core.catalog.opening import Opened
+from core.catalog.opening import Opened, Waiting
 from core.session.log import SessionLog
 
 
@@ -113,14 +114,15 @@ def test_pideck_dir_opens_that_directorys_newest_session(pideck, isolated, tmp_p
     assert got[0].deck.log.path == newer and got[0].why == "the newest of this directory"
 
 
-def test_pideck_dir_without_sessions_starts_one_for_it_as_pideck_there_would(pideck, tmp_path):
+def test_pideck_dir_without_sessions_waits_for_one_and_makes_nothing(pideck, tmp_path):
+    """As ``pideck`` there would: the app waits for that directory's first session or conversation,
+    and no file is made until the person's first command (docs/tui.md#waiting-for-the-first-session)."""
     other = tmp_path / "fresh"
     other.mkdir()
-    got: list[Opened] = []
+    got: list[Any] = []
     assert pideck(str(other), tui=opener(got))[0] == 0
-    log = got[0].deck.log
-    assert log.cwd == str(other) and log.path.is_relative_to(tmp_path / "pideck-home")
-    assert got[0].why == "nothing here yet: a new pideck session"
+    assert isinstance(got[0], Waiting) and (got[0].cwd, got[0].follow) == (str(other), True)
+    assert not (tmp_path / "pideck-home" / "sessions").exists()
 
 
 def test_pideck_dir_on_a_folder_of_sessions_opens_its_newest(pideck, tmp_path):
@@ -135,12 +137,14 @@ def test_pideck_dir_on_a_folder_of_sessions_opens_its_newest(pideck, tmp_path):
     assert got[0].deck.log.path == newer and got[0].why == "the newest session file in that folder"
 
 
-def test_new_alone_starts_a_new_session_here_even_when_one_exists(pideck, isolated):
+def test_new_alone_waits_for_the_first_command_even_when_a_session_exists(pideck, isolated):
+    """``--new``: a new session here whatever exists, made by the person's first command; nothing
+    is followed meanwhile."""
     existing = SessionLog.create_for_cwd(isolated).path
-    got: list[Opened] = []
+    got: list[Any] = []
     assert pideck("--new", tui=opener(got))[0] == 0
-    log = got[0].deck.log
-    assert log.path != existing and log.cwd == str(isolated) and log.leaf_id is None
+    assert isinstance(got[0], Waiting) and (got[0].cwd, got[0].follow) == (str(isolated), False)
+    assert list(existing.parent.iterdir()) == [existing]
 
 
 def test_the_headless_commands_still_create_a_named_session(pideck, isolated):

@@ -118,6 +118,15 @@ def is_poke(event: Event) -> bool:
     return event.source == GATE and (" sent" in event.text or "challenged" in event.text)
 
 
+@dataclasses.dataclass(frozen=True)
+class Newer:
+    """A session or conversation that started in the directory the app follows after the one on
+    screen (docs/tui.md#following-the-directory): what to call it, and what f6 opens."""
+
+    label: str  # "Claude Code conversation 2aa06482"
+    open_path: str
+
+
 class DeckScreen(ModelScreen):
     BINDINGS = [
         # The keys that open a screen are priority bindings: they act when pressed, not after the keys
@@ -206,6 +215,7 @@ class DeckScreen(ModelScreen):
         self._reported: set[str] = set()
         self._idle_ms = self.todo_config.watchdog_idle_ms
         self.inbox: Inbox | None = None  # who needs the person, from the app's catalog (None: not looked yet)
+        self.newer: Newer | None = None  # a newer one started in the directory the app follows (the header says so)
         self.record: Record | None = None  # this screen's own record in the app's catalog
         self._real_here: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
         self.looked_note = ""  # "5 new since you last looked", until the person presses a key
@@ -237,6 +247,12 @@ class DeckScreen(ModelScreen):
         yield Footer(show_command_palette=True)
 
     def on_mount(self) -> None:
+        try:
+            self._mounted()
+        except NoMatches:  # (the app ended, or another screen replaced this one, as it was mounted)
+            return
+
+    def _mounted(self) -> None:
         for warning in self._opening_warnings:
             self.message_log.add(warning, "warning", "open")
         for table in self.query(KeyedTable):
@@ -635,6 +651,7 @@ class DeckScreen(ModelScreen):
             state=state,
             state_style=STATE_STYLES.get(record.attention.state, "") if record is not None else "",
             elsewhere=view.elsewhere.label if view.elsewhere is not None else "",
+            newer=self.newer.label if self.newer is not None else "",
             agent="" if state else agent,
             agent_active=active,
             filter=self.rule.describe(),
@@ -642,6 +659,23 @@ class DeckScreen(ModelScreen):
             inbox=inbox_text(*self.inbox.others(self.here())) if self.inbox is not None else "",
             looked=self.looked_note,
         ))
+
+    def show_newer(self, newer: Newer | None) -> None:
+        """Say in the header that a newer session or conversation started (None: no longer)."""
+        if newer != self.newer:
+            self.newer = newer
+            if newer is not None:
+                self.message_log.add(f"{newer.label} started here: f6 opens it", "info", "follow")
+            if self.opened:
+                self.update_header()
+
+    @property
+    def typing(self) -> bool:
+        """The person has a line on the command line (the app does not switch screens under it)."""
+        try:
+            return bool(self.query_one(CommandLine).value)
+        except NoMatches:
+            return False
 
     def here(self) -> list[str]:
         """The paths this screen shows: the session or conversation, and its pideck session."""
@@ -861,8 +895,11 @@ class DeckScreen(ModelScreen):
 
     def action_open_session(self) -> None:
         """Another session of this directory: the one being written, when the header names one
-        (docs/tui.md#writes-that-go-elsewhere), else the one picked from the list."""
-        if self.view.elsewhere is not None:
+        (docs/tui.md#writes-that-go-elsewhere), else the one picked from the list; before both,
+        a newer one that started in the directory (docs/tui.md#following-the-directory)."""
+        if self.newer is not None:
+            self.app.open_in_worker(Path(self.newer.open_path), why=f"it started after the one you had: {self.newer.label}")  # type: ignore[attr-defined]
+        elif self.view.elsewhere is not None:
             self.app.open_in_worker(Path(self.view.elsewhere.open_path))  # type: ignore[attr-defined]
         else:
             self.app.action_open_session()  # type: ignore[attr-defined]

@@ -30,6 +30,7 @@ class HeaderInfo:
     problem: str | None = None  # why the file cannot be read now (deleted, unreadable)
     idle: str = ""  # "idle 3 min · 3 open todos": the agent sits idle with open todos (the watchdog's condition)
     elsewhere: str = ""  # another session of the directory is being written: what it is (f6 opens it)
+    newer: str = ""  # a newer session or conversation started in the directory followed: what it is (f6 opens it)
     agent: str = ""  # "agent 12 s ago", when another writer last appended
     agent_active: bool = False  # it wrote within the idle time
     filter: str = ""  # the filter the panes show, described
@@ -115,7 +116,10 @@ def render_header(info: HeaderInfo, width: int) -> Text:
     if info.filter:
         right.append(" ")
         right.append(f" FILTER {clean(info.filter)} ", "bold black on magenta")
-    if info.elsewhere:
+    if info.newer:
+        right.append(" ")
+        right.append(f" newer: {clean(info.newer)} · f6 ", "bold black on cyan")
+    elif info.elsewhere:
         right.append(" ")
         right.append(f" writes go to {clean(info.elsewhere)} · f6 ", "bold black on yellow")
     if info.state:
