@@ -98,6 +98,10 @@ class MemoryLog:
     def locked(self) -> Iterator[None]:
         yield
 
+    @contextmanager
+    def written_by(self, who: str | None) -> Iterator[None]:
+        yield
+
     def append_custom(self, custom_type: str, data: Any) -> dict[str, Any]:
         return self._append({"type": "custom", "customType": custom_type, "data": copy.deepcopy(data)})
 

@@ -188,6 +188,6 @@ def watched_places(cwd: str | os.PathLike[str]) -> list[tuple[str, str]]:
         ("pi", str(pi_custom_session_dir() or pi_sessions_dir(target))),
         ("pideck", str(pideck_sessions_dir(target))),
         ("Claude Code", str(claude_projects_dir() / claude_folder_name(target))),
-        ("Codex", f"{codex_sessions_dir()}{os.sep}YYYY{os.sep}MM{os.sep}DD (the rollouts that name this directory)"),
+        ("Codex", f"{codex_sessions_dir()}{os.sep}YYYY{os.sep}MM{os.sep}DD (by the directory each names)"),
         ("Gemini CLI", str(gemini[0].folder) if gemini else "(no folder for this directory)"),
     ]

@@ -19,6 +19,7 @@ from core.primitives.host import Notice, ToolResult
 from core.primitives.progress import verdicts
 from core.primitives.todo.adapter import TodoAdapter
 from core.session.errors import PI_SESSION_READ_ONLY, ReadOnlySession, StaleState
+from core.session.writer import AGENT, PERSON
 from core.session.interface import WritableLog
 from core.slotted import Slotted
 
@@ -232,19 +233,21 @@ class Deck(Generic[L]):
     # -- mutations ------------------------------------------------------------------------------
 
     def apply(self, line: str) -> list[Notice]:
-        """Run one slash-command line; returns its notifications (a refused write is one notice of
-        level ``refused``)."""
+        """Run one slash-command line, a person's (``pideck run``, the app's command line and
+        palette); returns its notifications (a refused write is one notice of level ``refused``)."""
         if (too_long := field_too_long(line)) is not None:
             return [Notice(too_long, "refused")]
         return self._mutating(lambda: self.dispatcher.run_line(line), lambda why: [Notice(why, "refused")],
-                              via="command")
+                              via="command", by=PERSON)
 
-    def call_tool(self, name: str, params: Any) -> ToolResult:
-        """Call one model tool. Raises ``UnknownTool`` for a name no adapter registers."""
+    def call_tool(self, name: str, params: Any, by: str = AGENT) -> ToolResult:
+        """Call one model tool: an agent's (``pideck tool``, the MCP server), or a person's where a
+        front end calls a tool for them (``by=PERSON``: the app's packet form). Raises
+        ``UnknownTool`` for a name no adapter registers."""
         if (too_long := field_too_long(params)) is not None:
             return ToolResult(too_long, rejected=True, refused=True)
         return self._mutating(lambda: self.dispatcher.call_tool(name, params),
-                              lambda why: ToolResult(why, rejected=True, refused=True), via="tool")
+                              lambda why: ToolResult(why, rejected=True, refused=True), via="tool", by=by)
 
     def settle(
         self, *, continued: bool = False, record: tuple[str, Any] | None = None
@@ -274,13 +277,15 @@ class Deck(Generic[L]):
             return []
         return self._mutating(lambda: self.todo.watchdog_tick(now_ms), lambda why: [])
 
-    def _mutating(self, run: Callable[[], _R], refused: Callable[[str], _R], via: Via | None = None) -> _R:
+    def _mutating(self, run: Callable[[], _R], refused: Callable[[str], _R], via: Via | None = None,
+                  by: str | None = None) -> _R:
         """Run a mutation under the log's lock, on state that includes every other writer's
         entries. A read-only log runs reads as usual and refuses appends (``ReadOnlySession``,
         whose text is handed to ``refused``). A judge it ran (``via`` a command or a tool) is
-        recorded where the log may be written (``core/primitives/progress/verdicts.py``)."""
+        recorded where the log may be written (``core/primitives/progress/verdicts.py``). Every
+        entry it appends is marked as written ``by`` a person or an agent."""
         try:
-            with self.log.locked() if self.log.writable else nullcontext():
+            with self.log.locked() if self.log.writable else nullcontext(), self.log.written_by(by):
                 self._take_in(observe=True)
                 try:
                     judged = self.progress.judged if via is not None else 0  # (a settle needs no progress adapter)

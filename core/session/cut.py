@@ -190,6 +190,9 @@ class CutLog:
     def locked(self) -> AbstractContextManager[None]:
         return nullcontext()
 
+    def written_by(self, who: str | None) -> AbstractContextManager[None]:
+        return nullcontext()
+
     def append_custom(self, custom_type: str, data: Any = None) -> dict[str, Any]:
         raise ReadOnlySession(PAST_IS_READ_ONLY)
 

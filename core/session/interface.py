@@ -81,6 +81,10 @@ class WritableLog(ReadableLog, Protocol):
     def locked(self) -> AbstractContextManager[None]:
         """Hold the log's exclusive lock (re-entrant) across a whole read-derive-append."""
 
+    def written_by(self, who: str | None) -> AbstractContextManager[None]:
+        """Mark every entry appended meanwhile as written by ``who`` (``writer.PERSON`` or
+        ``writer.AGENT``; None: unmarked)."""
+
     def append_custom(self, custom_type: str, data: Any) -> Mapping[str, Any]:
         """Append a ``custom`` entry whose parent is the current leaf."""
 

@@ -22,16 +22,16 @@ import errno
 import gc
 import os
 from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from core.config import places
 from core.files import fill_empty_file, is_empty_file, make_private_dirs, write_private_file
 from core.session import branch as branches
 from core.session import sidecar, split
 from core.session.access import WriteAccess, check_openable
-from core.session.append import Appender
+from core.session.append import Appender, Build
 from core.session.bodies import BodyReader
 from core.session.branch import Picked, Wanted, usage_tokens
 from core.session.errors import PATH_PROBLEMS, EmptySession, NotASession, WriteFailed, create_failed
@@ -43,6 +43,7 @@ from core.session.records import ById, EntryRecord, Records
 from core.session.tail import TailChunk, Tailer
 from core.session.writer import (
     MISSING,
+    WRITER_KEY,
     Clock,
     IdFactory,
     custom_entry,
@@ -103,6 +104,7 @@ class SessionLog:
         self._tail = Tailer(self.path)
         self._access = WriteAccess(self.path, writable)
         self._appender = Appender(self.path, self._tail, clock or utc_now, id_factory or short_id)
+        self._by: str | None = None  # who the entries appended now are written by (``written_by``)
         self.generation = 0
         """Incremented each time the file is read again from scratch (replaced, truncated or
         rewritten): records of an older generation belong to a file that is gone."""
@@ -443,15 +445,30 @@ class SessionLog:
 
     def append_custom(self, custom_type: str, data: Any = MISSING) -> dict[str, Any]:
         """Append a ``custom`` entry (pi's ``appendEntry``) whose parent is the file's last entry."""
-        return self._appender.append(self, lambda id, parent, ts: custom_entry(custom_type, data, id, parent, ts))
+        return self._appender.append(self, self._signed(
+            lambda id, parent, ts: custom_entry(custom_type, data, id, parent, ts)))
 
     def append_custom_message(
         self, custom_type: str, content: Any, display: bool, details: Any = None
     ) -> dict[str, Any]:
         """Append a ``custom_message`` entry (pi's ``sendMessage`` while idle)."""
-        return self._appender.append(
-            self, lambda id, parent, ts: custom_message_entry(custom_type, content, display, details, id, parent, ts)
-        )
+        return self._appender.append(self, self._signed(
+            lambda id, parent, ts: custom_message_entry(custom_type, content, display, details, id, parent, ts)))
+
+    @contextmanager
+    def written_by(self, who: str | None) -> Iterator[None]:
+        """Mark the entries appended meanwhile as written by ``who`` (``WRITER_KEY``)."""
+        before, self._by = self._by, who
+        try:
+            yield
+        finally:
+            self._by = before
+
+    def _signed(self, build: Build) -> Build:
+        who = self._by
+        if who is None:
+            return build
+        return lambda id, parent, ts: {**build(id, parent, ts), WRITER_KEY: who}
 
     def locked(self) -> AbstractContextManager[None]:
         """Hold the file's exclusive lock across a whole read-derive-append (re-entrant; see

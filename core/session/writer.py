@@ -129,6 +129,15 @@ def serialise(entry: dict[str, Any]) -> bytes:
     return (escape_lone_surrogates(text) + "\n").encode("utf-8")
 
 
+WRITER_KEY = "pideckBy"
+"""Who had pideck write an entry (docs/session-format.md#who-wrote-an-entry): a key after pi's own,
+which pi's loader and the upstream adapters never read (they restore from ``data``), so the entry
+means to them exactly what it meant without it."""
+PERSON, AGENT = "person", "agent"
+"""Its values: a person (the app's command line, palette and form; ``pideck run``) or an agent
+(``pideck tool``, the MCP server, the hooks)."""
+
+
 def custom_entry(custom_type: str, data: Any, id: str, parent_id: str | None, timestamp: str) -> dict[str, Any]:
     """A ``custom`` entry in pi's key order (``data`` omitted when MISSING)."""
     entry: dict[str, Any] = {"type": "custom", "customType": custom_type}

@@ -24,6 +24,7 @@ from core.primitives.progress import verdicts
 from core.primitives.todo import constants as c
 from core.primitives.todo.replay import Replay, followup_kind, message_text
 from core.session.interface import ReadableLog
+from core.session.writer import AGENT, PERSON, WRITER_KEY
 from core.views.diff import PART_TITLES, Change, diff_points
 from core.views.points import Point, Restorer
 
@@ -32,6 +33,7 @@ SESSION = "session"
 
 TOOL, COMMAND, GATE = "tool", "command", "gate"
 """Sources: an agent's tool call, a person's command, the todo gates."""
+_SOURCE_OF_WRITER = {AGENT: TOOL, PERSON: COMMAND}
 
 @dataclass(frozen=True)
 class Event:
@@ -178,7 +180,8 @@ class Activity:
         kind, ids = followup_kind(entry)
         named = f" ({names(ids, '#')})" if ids else ""
         text = _FOLLOWUPS.get(kind or "", "follow-up sent").format(ids=named)
-        source = COMMAND if kind == "poke" and self._user_arm_at == position - 1 else GATE
+        by_person = entry.get(WRITER_KEY) == PERSON or (kind == "poke" and self._user_arm_at == position - 1)
+        source = COMMAND if by_person else GATE
         return [replace(self._event(position, entry, TODO, source, text), said=message_text(entry.get("content")))]
 
     def _verdict(self, position: int, entry: Mapping[str, Any]) -> list[Event]:
@@ -201,6 +204,9 @@ class Activity:
         None: the entry is the same whoever wrote it (a pi slash command, or ``pideck tool``, an
         MCP call or a command line writing into the file), so "who" stays unknown rather than a
         guess (a conversation's call-less entry once read as a person's, wrongly for pideck's)."""
+        by = entry.get(WRITER_KEY)
+        if by in _SOURCE_OF_WRITER:  # pideck recorded who as it wrote (docs/session-format.md#who-wrote-an-entry)
+            return _SOURCE_OF_WRITER[by]
         prefix = PRIMITIVE_TOOLS[custom_type]
         if self._last_message is not None:
             role, record_at, key = self._last_message

@@ -107,7 +107,7 @@ def test_the_activity_tells_of_a_judge_that_found_nothing_new(tmp_path):
     deck.apply("/agent-progress judge")
     events = Activity(SessionLog.open(path, writable=False)).update().new
     assert [(e.source, e.text) for e in events if e.text.startswith("verdict")] == [
-        (None, "verdict: baseline set (1 milestone)"),  # worded from the state entry, as before
+        ("command", "verdict: baseline set (1 milestone)"),  # worded from the state entry, marked as the person's
         ("tool", "verdict: no progress"),  # no state entry: the verdict entry tells it
-        (None, "verdict: progress (+1 milestone)"),
+        ("command", "verdict: progress (+1 milestone)"),
     ]

@@ -185,3 +185,36 @@ def test_read_only_palette(snap_compare, tmp_path, size):
 
     app = make_app(open_deck(pi_session(tmp_path), writable=False))
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+@pytest.fixture
+def fixed_homes(monkeypatch):
+    """The waiting screen names real folders: under a home that is the same on every machine."""
+    for name, value in (("HOME", "/home/user"), ("PIDECK_HOME", "/home/user/.local/state/pideck"),
+                        ("PI_CODING_AGENT_DIR", "/home/user/.pi/agent")):
+        monkeypatch.setenv(name, value)
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@SIZES
+@pytest.mark.parametrize("follow", [True, False], ids=["follow", "new"])
+def test_waiting_for_the_first_session(snap_compare, fixed_homes, size, follow):
+    """``pideck`` in a directory with nothing yet (follow), and ``pideck --new`` (new)."""
+    from core.catalog.opening import Waiting
+    from tui.app import PideckApp
+
+    app = PideckApp(None, waiting=Waiting("/home/user/project", follow=follow), follow=False,
+                    clock=lambda: FIXED_MS, flash=0)
+    assert snap_compare(app, terminal_size=size)
+
+
+@SIZES
+def test_a_newer_conversation_in_the_header(snap_compare, tmp_path, size):
+    from tui.screens.deck import Newer
+
+    async def run_before(pilot):
+        pilot.app.deck_screen.show_newer(Newer("Claude Code conversation 2aa06482", str(tmp_path / "t.jsonl")))
+        await pilot.pause()
+
+    assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=run_before)

@@ -30,7 +30,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from core.catalog.opening import SessionDeck
 from core.catalog.states import WORKING
 from core.config.settings import TodoConfig, TuiConfig
-from core.deck.deck import ALL_PARTS, HANDOFF, PROGRESS, READ_ONLY_HINT, STATE, TODO, DeckChange, Notice
+from core.deck.deck import ALL_PARTS, HANDOFF, PERSON, PROGRESS, READ_ONLY_HINT, STATE, TODO, DeckChange, Notice
 from core.views.activity import GATE, Event
 from core.views.items import is_open, open_items, token_text
 from core.views.view import DeckView, Glances, Inbox, opening_view
@@ -924,7 +924,7 @@ class DeckScreen(ModelScreen):
 
     def create_packet(self, params: dict[str, Any], done: Callable[[bool, str], None]) -> None:
         """The form's submit: the tool's own validation, on the worker; ``done(created, text)``."""
-        self.run_on_deck(lambda deck: deck.call_tool("agent_handoff_create", params),
+        self.run_on_deck(lambda deck: deck.call_tool("agent_handoff_create", params, by=PERSON),
                          lambda result: done(not result.rejected, result.text))
 
     def _packet_created(self, message: str | None) -> None:

@@ -11,6 +11,7 @@ the watching: the session is made at the first command, whatever the directory h
 from __future__ import annotations
 
 import os
+import re
 
 from rich.text import Text
 from textual import on
@@ -29,10 +30,17 @@ AGENTS = ("claude", "codex", "gemini", "pi")
 """The commands that start what the screen waits for."""
 
 
+HASHED = re.compile(r"\b([0-9a-f]{8})[0-9a-f]{56}\b")
+"""A folder named by a SHA-256 (Gemini CLI's project folders), shown by its first 8 digits."""
+
+
 def shown_path(path: str) -> str:
-    """``path`` with the home folder as ``~``: the lines stay short enough to read at 80 columns."""
+    """``path`` with the home folder as ``~`` and a hash-named folder cut: the lines stay short
+    enough to read at 80 columns."""
     home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home not in ("", os.sep) and (path == home or path.startswith(home + os.sep)) else path
+    if home not in ("", os.sep) and (path == home or path.startswith(home + os.sep)):
+        path = "~" + path[len(home):]
+    return HASHED.sub(r"\1…", path)
 
 
 def waiting_text(waiting: Waiting, places: list[tuple[str, str]]) -> Text:
