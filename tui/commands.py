@@ -14,6 +14,7 @@ from textual.fuzzy import Matcher
 from core.deck.registry import SUBCOMMANDS, SubCommand, appends
 from core.views.items import WORK_ITEM_STATUSES
 from core.views.view import DeckView
+from tui.completion import offered
 from tui.text import clean
 from tui.widgets.todos import goal_key
 
@@ -52,23 +53,25 @@ READ_ONLY_NOTE = "read-only session: refused here · "
 
 class SlashCommandProvider(Provider):
     """Every slash command with its description; choosing one fills the command line. On a
-    read-only session the commands that append say so before they are chosen."""
+    read-only session the commands that append say so before they are chosen; on an agent's
+    conversation with no pideck session yet they are not offered at all (``offered``)."""
 
     async def startup(self) -> None:
         screen = _deck_screen(self)
         self.read_only = screen is not None and not screen.view.writable
+        self.commands = [c for c in SUBCOMMANDS if screen is None or offered(screen.view, c)]
 
     def _help(self, command: SubCommand) -> str:
         return (READ_ONLY_NOTE if self.read_only and appends(command) else "") + command.help
 
     async def discover(self) -> Hits:
-        for command in SUBCOMMANDS:
+        for command in self.commands:
             yield DiscoveryHit(Content(command.usage), partial(self._fill, command), text=command.usage,
                                help=self._help(command))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for command in SUBCOMMANDS:
+        for command in self.commands:
             score = matcher.match(f"{command.usage}  {command.help}")
             if score > 0:
                 yield Hit(score, highlight_plain(matcher, command.usage), partial(self._fill, command),

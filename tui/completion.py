@@ -11,7 +11,7 @@ from typing import Callable
 
 from textual.suggester import Suggester
 
-from core.deck.registry import NAMESPACES, find, subcommands
+from core.deck.registry import NAMESPACES, SubCommand, appends, find, subcommands
 from core.views.view import DeckView
 from tui.text import has_controls
 
@@ -26,6 +26,17 @@ def words_for(view: DeckView, namespace: str, sub: str, index: int) -> list[str]
     return view.words(arg.words) if arg.words is not None else list(arg.choices)
 
 
+def offers_writes(view: DeckView) -> bool:
+    """Whether the screen offers the commands that append: not on an agent's conversation with no
+    pideck session of its own yet, where each would only be refused (a typed one still says why,
+    docs/agent-conversations.md)."""
+    return view.agent is None or view.writable
+
+
+def offered(view: DeckView, command: SubCommand) -> bool:
+    return offers_writes(view) or not appends(command)
+
+
 Words = Callable[[str, str, int], list[str]]
 """``(namespace, sub, argument index)`` -> the words that may complete that argument."""
 
@@ -38,18 +49,19 @@ class Completion:
     candidates: tuple[str, ...] = ()  # the words that fit, when more than one does: shown to the person
 
 
-def completion(value: str, words: Words) -> Completion | None:
+def completion(value: str, words: Words, offer: Callable[[SubCommand], bool] = lambda c: True) -> Completion | None:
     """Tab on ``value`` (namespace, sub-command or argument, the last word possibly empty), or
     None when no word fits there. One word that fits completes, with a space when more can
     follow (so the next word does not glue on); several complete to what they all start with
-    and are listed, as a shell and pi's editor do, never the first one silently."""
+    and are listed, as a shell and pi's editor do, never the first one silently. Only the
+    commands ``offer`` takes are completed (``offered``)."""
     if not value.startswith("/"):
         return None
     parts = value[1:].split(" ")
     if len(parts) == 1:
-        fitting = [(n, True) for n in NAMESPACES]
+        fitting = [(n, True) for n in NAMESPACES if any(offer(c) for c in subcommands(n))]
     elif len(parts) == 2:
-        fitting = [(c.sub, bool(c.args)) for c in subcommands(parts[0]) if c.sub]
+        fitting = [(c.sub, bool(c.args)) for c in subcommands(parts[0]) if c.sub and offer(c)]
     else:
         command = find(parts[0], parts[1])
         index = len(parts) - 3
@@ -68,9 +80,9 @@ def completion(value: str, words: Words) -> Completion | None:
     return Completion(value + os.path.commonprefix(list(found))[len(stem):], tuple(found))
 
 
-def complete(value: str, words: Words) -> str | None:
+def complete(value: str, words: Words, offer: Callable[[SubCommand], bool] = lambda c: True) -> str | None:
     """The line Tab would make of ``value`` when it adds to it (the inline suggestion), or None."""
-    found = completion(value, words)
+    found = completion(value, words, offer)
     return found.line if found is not None and found.line != value else None
 
 
@@ -82,4 +94,5 @@ class CommandSuggester(Suggester):
         self.view = view
 
     async def get_suggestion(self, value: str) -> str | None:
-        return complete(value, partial(words_for, self.view()))
+        view = self.view()
+        return complete(value, partial(words_for, view), partial(offered, view))

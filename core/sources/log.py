@@ -26,8 +26,18 @@ from core.sources.reader import AGENT_ENDED
 
 
 def agent_read_only(kind: str) -> str:
-    return (f"This is {AGENT_NAMES.get(kind, kind)}'s own conversation: pideck follows it read-only and never "
-            "writes to an agent's files. Nothing was changed.")
+    """The refusal of a write to an agent's conversation, and what works instead
+    (docs/agent-conversations.md#read-only): a Claude Code or Codex conversation gets a pideck
+    session of its own, where the same commands write, at the agent's first pideck tool call or Stop
+    hook; beside any other, the person can keep a session of their own."""
+    from core.sources.binding import AGENTS  # (a refusal is rare: not on the open's path)
+
+    name = AGENT_NAMES.get(kind, kind)
+    instead = (f"Commands write to its pideck session, which starts with {name}'s first pideck tool call or "
+               f"Stop hook (`pideck install {kind}` sets them up)." if kind in AGENTS
+               else "For notes of your own beside it, start a pideck session: `pideck --new`.")
+    return (f"This is {name}'s own conversation: pideck follows it read-only and never "
+            f"writes to an agent's files. Nothing was changed. {instead}")
 
 
 class ConversationLog(SessionLog):

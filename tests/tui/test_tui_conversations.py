@@ -84,7 +84,8 @@ def test_a_command_on_a_conversation_is_refused_and_says_why(agent_home):
     notices = deck.apply("/agent-state add a Do it")
     assert [(n.message, n.level) for n in notices] == [(
         "This is Codex's own conversation: pideck follows it read-only and never writes to an agent's "
-        "files. Nothing was changed.", "refused")]
+        "files. Nothing was changed. Commands write to its pideck session, which starts with Codex's first "
+        "pideck tool call or Stop hook (`pideck install codex` sets them up).", "refused")]
 
 
 @pytest.mark.parametrize("bound", [False, True], ids=["alone", "with its pideck session"])
@@ -266,3 +267,31 @@ def test_a_zoomed_pane_of_a_conversation_takes_the_whole_width(agent_home):
         assert [app.query_one(f"#{n}").region.width for n in ("conversation", "state", "progress", "handoff")] == [40, 26, 27, 27]
 
     run(app, scenario)
+
+
+@pytest.mark.parametrize("bound", [False, True], ids=["alone", "with its pideck session"])
+def test_the_palette_and_tab_offer_only_what_works_on_a_conversation(agent_home, bound):
+    """Alone, a conversation refuses every command that appends: the palette and Tab offer none of
+    them (a typed one is still refused, and says what works); with its pideck session they write
+    there, and are all offered."""
+    from tui.commands import SlashCommandProvider
+    from tui.widgets.command_line import CommandLine
+
+    app = conversation_app("claude-tasks", 67, bound=bound)(agent_home)
+
+    async def scenario(pilot):
+        await settled(pilot)
+        line = app.deck_screen.query_one(CommandLine)
+        await pilot.press(*"/agent-handoff ", "tab")
+        candidates = line.candidates or (line.value.split(" ")[1],)
+        provider = SlashCommandProvider(app.deck_screen)
+        await provider.startup()
+        return set(candidates), {" ".join(c.usage.split(" ")[:2]) for c in provider.commands}
+
+    candidates, palette = run(app, scenario)
+    if bound:
+        assert candidates == {"status", "show", "remove", "clear"} and "/agent-state add" in palette
+    else:
+        assert candidates == {"status", "show"}
+        assert "/agent-state add" not in palette and "/todos poke" not in palette
+        assert {"/agent-state status", "/agent-handoff show", "/todos export"} <= palette

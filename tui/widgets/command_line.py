@@ -19,7 +19,7 @@ from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from core.views.view import DeckView
-from tui.completion import CommandSuggester, completion, words_for
+from tui.completion import CommandSuggester, completion, offered, words_for
 from tui.filtering import Rule
 from tui.text import clean, one_to_one
 
@@ -145,7 +145,8 @@ class CommandLine(InOrderInput):
         typist presses tab. When several words fit, the line gets what they start with and lists
         them, as a shell does. With nothing to complete, tab rings the bell and does nothing else
         (focus never moves, so the keys that follow still land here)."""
-        found = completion(self.value, partial(words_for, self._view()))
+        view = self._view()
+        found = completion(self.value, partial(words_for, view), partial(offered, view))
         if found is None or self.cursor_position != len(self.value):
             self.app.bell()
             return
