@@ -141,26 +141,43 @@ def write_pi_example(folder: Path, cwd: str) -> Path:
 
 
 def run(args: argparse.Namespace, tui: OpenTui) -> int:
-    """``pideck demo``: write a session with every pane populated to a temp dir and open it; the
-    message log says where it is (another shell can drive it), and the folder is removed when the
-    app ends (``--keep``: kept, and its path printed)."""
+    """``pideck demo``: write a session with every pane populated, and beside it one example
+    conversation of each agent (``core/cli/demo_conversations.py``), in a temporary folder that
+    stands in for pideck's and the agents' homes, and open the session; the message log says where
+    it is (another shell can drive it) and that the conversations are examples. The folder is
+    removed when the app ends (``--keep``: kept, and its path printed)."""
     import shutil
     import tempfile
     from pathlib import Path
 
     from core.catalog.opening import Opened
     from core.cli.demo import demo_why, write_demo
+    from core.cli.demo_conversations import LaterAsk, demo_homes, write_example_conversations
+    from core.clock import wall_clock_ms
+    from core.config.places import pideck_sessions_dir
 
     folder = Path(tempfile.mkdtemp(prefix="pideck-demo-"))
-    path = folder / "demo.jsonl"
+
     def remove() -> None:
         if not args.keep:
             shutil.rmtree(folder, ignore_errors=True)
 
     try:  # (``cleanup``: also when a hung-up app has to be ended by force)
-        status = tui(Opened(write_demo(path), why=demo_why(path, args.keep)), cleanup=remove)
+        with demo_homes(folder) as project:
+            path = pideck_sessions_dir(project) / "demo.jsonl"
+            deck = write_demo(path, cwd=project)
+            claude, *_ = write_example_conversations(project, wall_clock_ms())
+            ask = LaterAsk(claude)
+            try:
+                status = tui(Opened(deck, why=demo_why(path, args.keep) + EXAMPLES), cleanup=remove)
+            finally:
+                ask.cancel()
     finally:
         remove()
     if args.keep:
         print(f"The demo session is kept at {path}")
     return status
+
+
+EXAMPLES = (". Beside it, f9 and f6 list an example conversation of Claude Code, Codex and Gemini CLI: "
+            "examples the demo wrote, not your agents' (in a few seconds the Claude Code one asks for you)")

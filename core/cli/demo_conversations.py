@@ -1,0 +1,182 @@
+"""Example conversations for ``pideck demo``: one of each agent pideck follows, written where each
+agent keeps its own (under the demo's temporary folder, never the person's), in the shapes the real
+CLIs write (tests/fixtures/agent-transcripts/ holds those runs), so the inbox (f9), the session
+picker (f6), the header's count of who needs you and a notification are there on a first run.
+
+- Claude Code, TodoWrite: a plan of three, working; a few seconds into the demo, a Notification
+  hook asks for a permission (needs you, and a notification);
+- Codex, update_plan: a turn that ended with two steps of its plan open (stopped with open work);
+- Gemini CLI, write_todos: a finished plan (waiting for the person's next prompt).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+CLAUDE_ID = "5e1f0c2a-7d44-4a8e-9b61-0c3d2f8a9e17"
+CODEX_ID = "019ad1c2-4b7e-7c31-a5d2-8e0f6b3c1d94"
+GEMINI_ID = "7c9e2b14-3f5a-4d6e-8a1b-2c4d6e8f0a13"
+HOMES = {"PIDECK_HOME": "pideck-home", "CLAUDE_CONFIG_DIR": "claude", "CODEX_HOME": "codex",
+         "GEMINI_CLI_HOME": "gemini", "PI_CODING_AGENT_DIR": "pi-agent"}
+"""Where pideck and each agent keep their files during the demo, under its folder."""
+
+
+@contextmanager
+def demo_homes(folder: Path) -> Iterator[str]:
+    """pideck's and the agents' homes under ``folder`` while the demo runs (the person's own are
+    left alone, and nothing of theirs shows up in it); yields the demo's project directory."""
+    before = {name: os.environ.get(name) for name in (*HOMES, "PI_CODING_AGENT_SESSION_DIR", "PIDECK_SESSION")}
+    project = folder / "project"
+    project.mkdir(parents=True, exist_ok=True)
+    try:
+        for name, sub in HOMES.items():
+            os.environ[name] = str(folder / sub)
+        os.environ.pop("PI_CODING_AGENT_SESSION_DIR", None)
+        os.environ.pop("PIDECK_SESSION", None)
+        yield str(project)
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+def _write(path: Path, lines: list[dict[str, Any]]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines), encoding="utf-8")
+    return path
+
+
+def write_example_conversations(project: str, now_ms: int) -> list[Path]:
+    """Write the three examples for ``project`` (with ``demo_homes`` in place), their lines a few
+    minutes old; answers their transcripts."""
+    from core.sources.discovery import AgentFolders, claude_projects_dir, codex_sessions_dir
+
+    claude = _write(claude_projects_dir() / _claude_folder(project) / f"{CLAUDE_ID}.jsonl",
+                    _claude_lines(project, now_ms - 4 * 60_000))
+    day = datetime.fromtimestamp(now_ms / 1000, timezone.utc)
+    codex = _write(codex_sessions_dir() / day.strftime("%Y/%m/%d") / f"rollout-{day.strftime('%Y-%m-%dT%H-%M-%S')}-{CODEX_ID}.jsonl",
+                   _codex_lines(project, now_ms - 9 * 60_000))
+    chats = AgentFolders().gemini(project)[0].folder
+    (chats.parent / ".project_root").parent.mkdir(parents=True, exist_ok=True)
+    (chats.parent / ".project_root").write_text(project, encoding="utf-8")  # (as Gemini CLI keeps it)
+    gemini = _write(chats / f"session-{day.strftime('%Y-%m-%dT%H-%M')}-{GEMINI_ID[:8]}.jsonl",
+                    _gemini_lines(now_ms - 15 * 60_000))
+    return [claude, codex, gemini]
+
+
+class LaterAsk:
+    """Claude Code's Notification hook asking for a permission, recorded ``after_s`` seconds into
+    the demo (as ``pideck hook claude`` records it): a change of state the app notifies of, as it
+    would of a real one. ``cancel`` before the demo's homes go: an ask not made by then never is."""
+
+    def __init__(self, transcript: Path, after_s: float = 3.0) -> None:
+        import threading
+
+        self._transcript = transcript
+        self._lock = threading.Lock()
+        self._cancelled = threading.Event()
+        threading.Thread(target=self._ask, args=(after_s,), name="pideck-demo-ask", daemon=True).start()
+
+    def _ask(self, after_s: float) -> None:
+        from core.catalog.attention import record_event
+        from core.clock import wall_clock_ms
+
+        if self._cancelled.wait(after_s):
+            return
+        with self._lock:
+            if not self._cancelled.is_set():
+                record_event("claude", CLAUDE_ID, "Notification", wall_clock_ms(), {
+                    "message": "Claude needs your permission to use Bash", "notification_type": "permission_prompt",
+                    "transcript_path": str(self._transcript)})
+
+    def cancel(self) -> None:
+        with self._lock:
+            self._cancelled.set()
+
+
+def _claude_folder(project: str) -> str:
+    from core.sources.discovery import claude_folder_name
+
+    return claude_folder_name(project)
+
+
+def _claude_lines(project: str, start_ms: int) -> list[dict[str, Any]]:
+    todos = [{"content": "Read the config loader", "status": "completed", "activeForm": "Reading the config loader"},
+             {"content": "Add the --follow flag", "status": "in_progress", "activeForm": "Adding the --follow flag"},
+             {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}]
+    common = {"sessionId": CLAUDE_ID, "cwd": project, "version": "2.1.328", "userType": "external",
+              "isSidechain": False, "gitBranch": "main"}
+    usage = {"input_tokens": 6, "output_tokens": 212, "cache_read_input_tokens": 18_304,
+             "cache_creation_input_tokens": 1_024}
+    return [
+        {**common, "type": "user", "uuid": "c1", "parentUuid": None, "timestamp": _iso(start_ms),
+         "message": {"role": "user", "content": "Add a --follow flag to the CLI, then run the tests"}},
+        {**common, "type": "assistant", "uuid": "c2", "parentUuid": "c1", "timestamp": _iso(start_ms + 4_000),
+         "message": {"id": "msg_demo_1", "role": "assistant", "model": "claude-sonnet-4-5", "stop_reason": "tool_use",
+                     "content": [{"type": "tool_use", "id": "toolu_demo_1", "name": "TodoWrite", "input": {"todos": todos}}],
+                     "usage": usage}},
+        {**common, "type": "user", "uuid": "c3", "parentUuid": "c2", "timestamp": _iso(start_ms + 4_200),
+         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "toolu_demo_1",
+                                                  "content": "Todos have been modified successfully."}]},
+         "toolUseResult": {"oldTodos": [], "newTodos": todos}},
+        {**common, "type": "assistant", "uuid": "c4", "parentUuid": "c3", "timestamp": _iso(start_ms + 9_000),
+         "message": {"id": "msg_demo_2", "role": "assistant", "model": "claude-sonnet-4-5", "stop_reason": "tool_use",
+                     "content": [{"type": "text", "text": "The flag is wired; I need to run the tests next."}],
+                     "usage": usage}},
+    ]
+
+
+def _codex_lines(project: str, start_ms: int) -> list[dict[str, Any]]:
+    plan = [{"step": "Find where sessions are read", "status": "completed"},
+            {"step": "Stream the file instead of reading it whole", "status": "in_progress"},
+            {"step": "Benchmark a 100 MB session", "status": "pending"}]
+
+    def line(offset_ms: int, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+        return {"timestamp": _iso(start_ms + offset_ms), "type": kind, "payload": payload}
+
+    return [
+        line(0, "session_meta", {"id": CODEX_ID, "timestamp": _iso(start_ms), "cwd": project, "originator": "codex_exec",
+                                 "cli_version": "0.169.0", "source": "exec", "model_provider": "openai"}),
+        line(10, "turn_context", {"cwd": project, "model": "gpt-5.1-codex"}),
+        line(20, "event_msg", {"type": "task_started"}),
+        line(30, "response_item", {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "Make the session reader stream big files"}]}),
+        line(3_000, "response_item", {"type": "function_call", "name": "update_plan", "call_id": "call_demo_1",
+                                      "arguments": json.dumps({"plan": plan})}),
+        line(3_100, "response_item", {"type": "function_call_output", "call_id": "call_demo_1",
+                                      "output": "Plan updated"}),
+        line(8_000, "event_msg", {"type": "token_count", "info": {
+            "last_token_usage": {"input_tokens": 9_120, "cached_input_tokens": 7_040, "output_tokens": 388,
+                                 "total_tokens": 9_508}, "model_context_window": 272_000}}),
+        line(8_100, "event_msg", {"type": "task_complete",
+                                  "last_agent_message": "Streaming works; the benchmark is still to do."}),
+    ]
+
+
+def _gemini_lines(start_ms: int) -> list[dict[str, Any]]:
+    todos = [{"description": "List the commands", "status": "completed"},
+             {"description": "Write the help text", "status": "completed"}]
+    return [
+        {"sessionId": GEMINI_ID, "projectHash": "demo", "startTime": _iso(start_ms), "lastUpdated": _iso(start_ms),
+         "kind": "main"},
+        {"id": "g1", "timestamp": _iso(start_ms + 1_000), "type": "user",
+         "content": [{"text": "Write help text for every command"}]},
+        {"id": "g2", "timestamp": _iso(start_ms + 6_000), "type": "gemini", "content": "", "model": "gemini-2.5-pro",
+         "toolCalls": [{"id": "write_todos_demo_1", "name": "write_todos", "args": {"todos": todos},
+                        "status": "success"}],
+         "tokens": {"input": 5_210, "output": 140, "cached": 0}},
+        {"id": "g3", "timestamp": _iso(start_ms + 12_000), "type": "gemini", "model": "gemini-2.5-pro",
+         "content": "Every command has its help text now.",
+         "tokens": {"input": 5_600, "output": 96, "cached": 4_096}},
+    ]
