@@ -218,3 +218,77 @@ def test_the_first_command_makes_the_session_and_a_refused_one_leaves_no_file(pr
     kept = files_under(sessions)
     assert len(kept) == 1
     assert len((sessions / kept[0]).read_text().splitlines()) == 2  # the header and the work item
+
+
+def test_in_a_real_terminal_pideck_started_first_shows_the_agent_that_starts_next(project: tuple[Path, Path]) -> None:
+    """The most common way to use pideck, as a person does it: ``pideck`` in one pane, the agent in
+    the next. The console script runs in a pseudo-terminal; Claude Code's real run is replayed at a
+    tenth of its pace; the plan is drawn with no key pressed. Then ctrl+c twice quits."""
+    from terminal import Terminal
+
+    home, folder = project
+    replay = Replay(home, str(folder))
+    env = {name: os.environ[name] for name in ("HOME", "PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR")}
+    app = Terminal([], env, cwd=folder)
+    try:
+        assert app.read_until(b"Nothing has started in"), app.output[-2000:]
+        asyncio.run(replay.play(until=3.5))
+        # the sample's first plan item, drawn in the agent's pane and the strip
+        assert app.read_until(b"Read the CLI entry point", 15), app.output[-3000:]
+        app.output = b""
+        os.write(app.fd, b"\x03")
+        assert app.read_until(b"again to quit", 5)
+        os.write(app.fd, b"\x03")
+        assert app.wait(10) == 0
+    finally:
+        app.close()
+
+
+def test_the_header_says_the_state_pideck_status_says_at_every_step(project: tuple[Path, Path]) -> None:
+    """Through the replay, after each step the app's catalog has looked at: the header's state is
+    the one ``pideck status`` gives, needs you included, which the real Notification hook input
+    (moved to this conversation) brings about through ``pideck hook claude``."""
+    import subprocess
+    import time
+
+    from core.cli.status import status_line
+    from terminal import PIDECK
+
+    home, folder = project
+    replay = Replay(home, str(folder))
+    notification = json.loads((Path(__file__).parents[1] / "fixtures" / "agent-hooks" /
+                               "claude-notification.json").read_text())[0]["stdin"]
+    notification.update(session_id=SESSION_ID, transcript_path=str(replay.transcript), cwd=str(folder))
+    app = PideckApp(None, waiting=Waiting(str(folder)), overview_poll=0.05, flash=0, settings=TuiConfig())
+    pairs: list[tuple[str, str]] = []
+
+    async def after_a_look(pilot: Any) -> None:
+        looks = app.catalog_thread.model.looks
+        assert await wait_for(pilot, lambda: app.catalog_thread.model.looks >= looks + 2, 5)
+        await pilot.pause(0.05)
+
+    async def compare(pilot: Any) -> None:
+        await after_a_look(pilot)
+        screen = next(s for s in app.screen_stack if isinstance(s, DeckScreen))
+        header = screen.record.attention.state if screen.record is not None else "no state"
+        pairs.append((header, status_line(str(folder), int(time.time() * 1000))))
+
+    async def scenario(pilot: Any) -> None:
+        asked = False
+        for event in replay.growth:
+            replay.step(event)
+            if not replay.transcript.exists():
+                continue  # (Claude's key and live-session files come first: nothing to show yet)
+            if not any(isinstance(s, DeckScreen) for s in app.screen_stack):
+                assert await wait_for(pilot, lambda: any(isinstance(s, DeckScreen) and s.opened
+                                                         for s in app.screen_stack), 5)
+            await compare(pilot)
+            if event["t"] > 3.5 and not asked:  # (busy: the live-session file says so)
+                asked = True
+                subprocess.run([PIDECK, "hook", "claude"], input=json.dumps(notification), text=True, check=True,
+                               capture_output=True, timeout=30)
+                await compare(pilot)
+
+    run(app, scenario)
+    assert all(status == f"1 {'needs you' if header == 'needs you' else header}" for header, status in pairs), pairs
+    assert {header for header, _ in pairs} == {"working", "needs you", "stopped with open work", "ended"}, pairs

@@ -10,76 +10,24 @@ second or two."""
 from __future__ import annotations
 
 import os
-import pty
-import select
 import signal
-import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from terminal import Terminal
 from tui.launcher import HANGUP_STATUS
 
-PIDECK = str(Path(sys.executable).with_name("pideck"))  # the console script, as a user runs it
 STARTED = b"Agent State"  # a pane title: the app is up and drawn
 
 
-class Child:
+class Child(Terminal):
     """``pideck demo`` in a pseudo-terminal of 120x40."""
 
     def __init__(self, tmp_path: Path, ignore_sighup: bool = False) -> None:
         self.temp = tmp_path / "temp"
         self.temp.mkdir()
-        env = {**os.environ, "TMPDIR": str(self.temp), "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
-        env.pop("TEXTUAL_ALLOW_SIGNALS", None)
-        pid, fd = pty.fork()
-        if pid == 0:  # the child: never back into pytest
-            try:
-                if ignore_sighup:
-                    signal.signal(signal.SIGHUP, signal.SIG_IGN)
-                os.execve(PIDECK, [PIDECK, "demo"], env)
-            finally:
-                os._exit(127)
-        self.pid, self.fd, self.output, self.status = pid, fd, b"", None
-
-    def read_until(self, text: bytes, timeout: float = 30) -> bool:
-        deadline = time.monotonic() + timeout
-        while text not in self.output and time.monotonic() < deadline:
-            if select.select([self.fd], [], [], 0.1)[0]:
-                try:
-                    self.output += os.read(self.fd, 1 << 16)
-                except OSError:
-                    break
-        return text in self.output
-
-    def wait(self, timeout: float) -> int | None:
-        """The exit status (a signal as its negative number), None if still running after ``timeout``."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            pid, status = os.waitpid(self.pid, os.WNOHANG)
-            if pid:
-                self.status = os.waitstatus_to_exitcode(status)
-                return self.status
-            self.drain()
-        return None
-
-    def drain(self) -> None:
-        """Read what the app wrote, as a terminal does: a full terminal would hold the app's writes."""
-        try:
-            if select.select([self.fd], [], [], 0.05)[0]:
-                self.output += os.read(self.fd, 1 << 16)
-        except OSError:  # closed by the test, or the app is gone
-            time.sleep(0.05)
-
-    def close(self) -> None:
-        if self.status is None and self.wait(0) is None:
-            os.kill(self.pid, signal.SIGKILL)
-            os.waitpid(self.pid, 0)
-        try:
-            os.close(self.fd)
-        except OSError:
-            pass
+        super().__init__(["demo"], {"TMPDIR": str(self.temp)}, ignore_sighup=ignore_sighup)
 
 
 @pytest.fixture
