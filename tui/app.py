@@ -55,16 +55,6 @@ def default_open_deck(path: Path) -> Opened:
     return open_session_deck(path, create=False)
 
 
-def started_label(found: SessionInfo) -> str:
-    """A session or conversation in a few words: ``Claude Code conversation 2aa06482``,
-    ``pi session 01a22cf3`` (the id is the file's text: shown literally)."""
-    from core.sources.plan import AGENT_NAMES
-    from core.untrusted import visible_controls
-
-    noun = "conversation" if found.kind in AGENT_NAMES else "session"
-    return f"{AGENT_NAMES.get(found.kind, found.kind)} {noun} {visible_controls(str(found.id)[:8])}"
-
-
 def opened_text(deck: SessionDeck, why: str | None) -> str:
     """What the message log says of a session just opened: its file, and why it was the one."""
     name = deck.log.shown_path.name
@@ -292,12 +282,13 @@ class PideckApp(App[None]):
         if not fresh and not (waiting and rows):
             return
         from core.catalog.opening import default_choice
+        from core.catalog.sessions import label
 
         cwd, prefer = self.follows, self.settings.prefer_kind
 
         def newest() -> tuple[str, str] | None:
             found, _ = default_choice(cwd, prefer)
-            return (str(found.path), started_label(found)) if found is not None else None
+            return (str(found.path), label(found)) if found is not None else None
 
         self.jobs.call(newest, then=lambda found: self._newest_found(found, fresh), latest="newest")
 

@@ -311,6 +311,16 @@ def busy_app(folder: Path) -> PideckApp:
     return app_of(deck, MS + 42_000)
 
 
+def waiting_app(folder: Path) -> PideckApp:
+    """``pideck`` where nothing has started yet; the folders it names are under a home that is the
+    same on every machine (``main`` puts the environment back)."""
+    from core.catalog.opening import Waiting
+
+    os.environ.update(HOME="/home/user", PIDECK_HOME="/home/user/.local/state/pideck",
+                      PI_CODING_AGENT_DIR="/home/user/.pi/agent")
+    return PideckApp(None, waiting=Waiting("/home/user/project"), follow=False, clock=lambda: MS, flash=0)
+
+
 SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("main.svg", demo_app, (120, 40), pause),
     ("main-80x24.svg", demo_app, (80, 24), pause),
@@ -328,6 +338,7 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("diff.svg", branched_app, (120, 40), timeline(24, diff)),
     ("claude-conversation.svg", conversation_app("claude-tasks", 67, bound=True), (120, 40), pause),
     ("codex-conversation.svg", conversation_app("codex-update-plan", 30), (120, 40), pause),
+    ("waiting.svg", waiting_app, (100, 30), pause),
 ]
 
 

@@ -191,3 +191,13 @@ def watched_places(cwd: str | os.PathLike[str]) -> list[tuple[str, str]]:
         ("Codex", f"{codex_sessions_dir()}{os.sep}YYYY{os.sep}MM{os.sep}DD (by the directory each names)"),
         ("Gemini CLI", str(gemini[0].folder) if gemini else "(no folder for this directory)"),
     ]
+
+
+def label(info: SessionInfo) -> str:
+    """A session or conversation in a few words: ``Claude Code conversation 2aa06482``, ``pi session
+    01a22cf3`` (the id is the file's text: shown literally)."""
+    from core.sources.plan import AGENT_NAMES
+    from core.untrusted import visible_controls
+
+    noun = "conversation" if info.kind in AGENT_NAMES else "session"
+    return f"{AGENT_NAMES.get(info.kind, info.kind)} {noun} {visible_controls(str(info.id)[:8])}"

@@ -24,7 +24,7 @@ def test_f3_shows_the_events_newest_first_with_time_and_source(tmp_path):
         assert lines[0] == "14:55:13 person  todo     poke sent (#parse, #crlf … #readme)", lines
         assert lines[1].endswith("todo gates armed")
         assert "agent   todo     todos #parse, #lex … #readme added" in "\n".join(lines)
-        assert "unknown handoff  packet bench-handover created" in "\n".join(lines)  # a pideck session: no source
+        assert "agent   handoff  packet bench-handover created" in "\n".join(lines)  # the demo's tool call
         assert panel.border_subtitle == "25 events · enter opens"
 
     run(app, scenario)

@@ -1,5 +1,6 @@
 """Issue 19, bugs 7 and 11 in the activity view: "who" says what the log can tell and "unknown"
-where it cannot, and a gate's follow-up shows what was said to the agent."""
+where it cannot, and a gate's follow-up shows what was said to the agent. pideck's own writes say
+who had them written (docs/session-format.md#who-wrote-an-entry): never unknown."""
 
 from __future__ import annotations
 
@@ -41,10 +42,10 @@ def line_with(lines: list[str], text: str) -> str:
     return next(line for line in lines if line.endswith(text))
 
 
-def test_mcp_writes_to_the_primitives_show_unknown_not_a_blank(tmp_path):
+def test_mcp_writes_to_the_primitives_show_the_agent(tmp_path):
     """An agent's MCP calls reach the session as ``Deck.call_tool`` on its own open of the file (what
-    ``pideck mcp`` does); in a pideck session no entry says a tool call from a command, so "who"
-    says it does not know instead of staying blank. The todo tool's write does tell."""
+    ``pideck mcp`` does): each entry says it was the agent's, where the entry alone could not tell a
+    tool call from a command (it once said "unknown")."""
     deck = demo_deck(tmp_path)
     agent = Deck(SessionLog.open(deck.log.path))
     agent.call_tool("agent_state_add_work_item", {"id": "mcp-item", "content": "Written over MCP"})
@@ -57,7 +58,7 @@ def test_mcp_writes_to_the_primitives_show_unknown_not_a_blank(tmp_path):
     async def scenario(pilot):
         lines = await open_activity(pilot)
         for text in ("work item mcp-item added", "milestone mcp-milestone declared", "packet mcp-packet created"):
-            assert who(line_with(lines, text)) == "unknown", lines
+            assert who(line_with(lines, text)) == "agent", lines
         assert who(line_with(lines, "todo #t1 added")) == "agent", lines
         assert all(who(line) for line in lines), lines  # never a blank column
 
@@ -76,8 +77,9 @@ def test_pideck_tool_on_a_pi_file_is_not_a_person(tmp_path, capsys):
 
     async def scenario(pilot):
         lines = await open_activity(pilot)
-        assert who(line_with(lines, "work item from-cli added")) == "unknown", lines
+        assert who(line_with(lines, "work item from-cli added")) == "agent", lines  # (pideck marked it)
         assert who(line_with(lines, "todo #t1 added")) == "agent", lines
+        assert who(line_with(lines, "invalid entry: Agent State reads as empty")) == "unknown", lines  # pi's own
 
     run(app, scenario)
 
