@@ -186,8 +186,12 @@ def summary(attentions: list[Attention]) -> str:
                       for state, n in counts if n)
 
 
-def sort_key(attention: Attention) -> tuple[int, int]:
-    """Who needs the person first; within a state, the longest in it first."""
+def sort_key(attention: Attention, last_activity_ms: int | None = None) -> tuple[int, int]:
+    """Who needs the person first; within a state, the most recently active first (the newest time
+    inside its log: what the person was just looking at is at the top of its group); without a last
+    activity, the longest in it first."""
+    if last_activity_ms is not None:
+        return ORDER.index(attention.state), -last_activity_ms
     return ORDER.index(attention.state), attention.since_ms or 0
 
 

@@ -32,13 +32,13 @@ from core.config.settings import TodoConfig, load_config
 
 def ranked(rows: Iterable[OverviewRow], attentions: Mapping[str, att.Attention]) -> list[OverviewRow]:
     """The rows who needs the person first (``core.catalog.attention.sort_key``: needs you, stopped with
-    open work, working, waiting, ended; within a state the longest in it first), then by path; a
-    row without a state (a conversation not read yet) last, the most recently active first."""
-    def key(row: OverviewRow) -> tuple[int, int, int, str]:
+    open work, working, waiting, ended; within a state the most recently active first), then by
+    path; a row without a state (a conversation not read yet) last, the most recently active first."""
+    def key(row: OverviewRow) -> tuple[int, int, str]:
         state = attentions.get(row.path)
         if state is None:
-            return len(states.ORDER), 0, -(row.last_activity_ms or 0), row.path
-        return (*att.sort_key(state), 0, row.path)
+            return len(states.ORDER), -(row.last_activity_ms or 0), row.path
+        return (*att.sort_key(state, row.last_activity_ms), row.path)
     return sorted(rows, key=key)
 
 
@@ -119,8 +119,9 @@ class Catalog:
         return sorted(changed, key=lambda r: sort_key(r.attention))
 
     def ranked(self) -> list[Record]:
-        """Every record, who needs the person first."""
-        return sorted(self.records.values(), key=lambda r: sort_key(r.attention))
+        """Every record, who needs the person first; within a state the most recently active first."""
+        return sorted(self.records.values(),
+                      key=lambda r: (sort_key(r.attention, r.row.last_activity_ms if r.row else None), r.path))
 
     @property
     def rows(self) -> list[OverviewRow]:

@@ -187,21 +187,21 @@ def test_overview_json(pideck, tmp_path):
     code, out, err = pideck("overview", "--json")
     assert (code, err) == (0, "")
     rows = json.loads(out)
-    # who needs you first: both stopped with open work, the longest in that state (pi's) first
+    # who needs you first: both stopped with open work, the most recently active (pideck's, 16:00) first
     assert [row.pop("attention")["state"] for row in rows] == ["stopped with open work"] * 2
     assert rows == [
-        {"path": str(pi), "name": "Streaming parser", "cwd": "/home/user/parser-project", "kind": "pi",
-         "readOnly": True, "entries": 37, "todos": {"settled": 1, "total": 3, "lowestConfidence": 60},
-         "workItems": {"open": 1, "in_progress": 1, "blocked": 0, "done": 0},
-         "milestones": {"declared": 2, "recorded": 1}, "packets": 0,
-         "lastActivity": "2026-11-30T15:50:53.736Z", "flag": None, "warnings": 1,
-         "lastMessage": "Streaming it is.", "tokens": {"total": 15, "contextShare": None}},
         {"path": str(mine), "name": mine.name, "cwd": str(tmp_path / "project"), "kind": "pideck", "readOnly": False,
          "entries": 2, "todos": {"settled": 0, "total": 1, "lowestConfidence": 40},
          "workItems": {"open": 0, "in_progress": 0, "blocked": 0, "done": 0},
          "milestones": {"declared": 0, "recorded": 0}, "packets": 0,
          "lastActivity": "2026-11-30T16:00:02.000Z", "flag": "poked", "warnings": 0,
          "lastMessage": None, "tokens": None},
+        {"path": str(pi), "name": "Streaming parser", "cwd": "/home/user/parser-project", "kind": "pi",
+         "readOnly": True, "entries": 37, "todos": {"settled": 1, "total": 3, "lowestConfidence": 60},
+         "workItems": {"open": 1, "in_progress": 1, "blocked": 0, "done": 0},
+         "milestones": {"declared": 2, "recorded": 1}, "packets": 0,
+         "lastActivity": "2026-11-30T15:50:53.736Z", "flag": None, "warnings": 1,
+         "lastMessage": "Streaming it is.", "tokens": {"total": 15, "contextShare": None}},
     ]
     assert pideck("overview", "--all", "--json")[1] == out  # no other directory has sessions
 

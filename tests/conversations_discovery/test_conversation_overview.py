@@ -40,15 +40,15 @@ def test_overview_table(homes, pideck, at_now):
         "KIND    NAME                                                          STATE                   IN  TODOS  CONF  "
         f"ITEMS o/p/b/d  MILESTONES  PACKETS  LAST       STATUS   FLAG     TOKENS  {'DIRECTORY':<{len(cwd)}}  MESSAGE",
         # who needs you first: Codex stopped with its plan open, then Gemini waiting, then the ended
-        # Claude conversations, the longest in that state first
+        # Claude conversations, the most recently active first
         f"codex   {FIRST_PROMPTS[CODEX]}  stopped with open work  3m  1/4    —     0/0/0/0        0           0        "
         f"3 min ago  waiting  waiting  70 <1%  {cwd}  TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
         f"gemini  {FIRST_PROMPTS[GEMINI]}  waiting                 2m  4/4    —     0/0/0/0        0           0        "
         f"2 min ago  waiting           70      {cwd}  TURN-2: all 4 items are completed.",
-        f"claude  {FIRST_PROMPTS[CLAUDE_TASKS]}  ended                   5m  4/4    —     0/0/0/0        0           0        "
-        f"5 min ago  ended             70      {cwd}  TURN-2: all 4 tasks are completed.",
         f"claude  {FIRST_PROMPTS[CLAUDE_TODOWRITE]}  ended                   4m  4/4    —     0/0/0/0        0           0        "
         f"4 min ago  ended             70      {cwd}  TURN-2: all 4 items are completed.",
+        f"claude  {FIRST_PROMPTS[CLAUDE_TASKS]}  ended                   5m  4/4    —     0/0/0/0        0           0        "
+        f"5 min ago  ended             70      {cwd}  TURN-2: all 4 tasks are completed.",
     ]) + "\n"
 
 

@@ -216,14 +216,14 @@ def test_the_overview_lists_sessions_who_needs_you_first_and_opens_one():
 
     async def scenario(pilot):
         screen = await overview_ready(pilot, 2)
-        # both stopped with open work: the longest in that state first (14:55 before 15:50)
-        assert [r.name for r in screen.rows] == [demo.name, "Streaming parser"]
+        # both stopped with open work: the most recently active first (15:50 before 14:55)
+        assert [r.name for r in screen.rows] == ["Streaming parser", demo.name]
         assert table_texts(screen, "#overview-rows", 1) == ["open work", "open work"]
-        assert table_texts(screen, "#overview-rows", 2) == ["1h", "9m"]
-        assert table_texts(screen, "#overview-rows", 3) == ["pideck", "pi"]
-        assert table_texts(screen, "#overview-rows", 8) == ["", "Streaming it is."]
-        assert "stopped with open work for 1h: quiet with" in str(screen.query_one("#overview-detail", Static).render())
-        await pilot.press("enter")
+        assert table_texts(screen, "#overview-rows", 2) == ["9m", "1h"]
+        assert table_texts(screen, "#overview-rows", 3) == ["pi", "pideck"]
+        assert table_texts(screen, "#overview-rows", 8) == ["Streaming it is.", ""]
+        assert "stopped with open work for 9m" in str(screen.query_one("#overview-detail", Static).render())
+        await pilot.press("down", "enter")
         deck = await screen_of(pilot, ReturningDeckScreen)
         assert Path(deck.view.path) == demo
         await pilot.press("escape")  # on the empty command line: back to the overview
@@ -243,7 +243,7 @@ def test_the_overview_filter():
         assert "1 of 2 sessions" in str(screen.query_one("#overview-title", Static).render())
         await pilot.press("escape")
         await pilot.pause()
-        assert table_texts(screen, "#overview-rows", 3) == ["pideck", "pi"]
+        assert table_texts(screen, "#overview-rows", 3) == ["pi", "pideck"]
 
     run(overview_app(), scenario)
 
