@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from core.catalog.states import ORDER
+
 from discovery_helpers import (
     BETWEEN_TURNS, CLAUDE_TASKS, CLAUDE_TODOWRITE, CODEX, FIRST_PROMPTS, GEMINI, LINES, SESSION_IDS, SOURCES,
     digests,
@@ -218,6 +220,13 @@ def test_last_activity_is_the_last_line_s_time_not_the_copy_s(homes, pideck):
     last = {row["kind"]: row["lastActivity"] for row in rows}
     assert last["codex"] == "2026-12-01T07:16:51.170Z"
     assert last["gemini"].startswith("2026-12-01T07:1")
+    # the rows, newest first by that time within each state (the copies' own times are all now)
+    states = [row["attention"]["state"] for row in rows]
+    assert states == sorted(states, key=ORDER.index)
+    for state in set(states):
+        times = [row["lastActivity"] for row in rows if row["attention"]["state"] == state]
+        assert times == sorted(times, reverse=True), (state, times)
+    assert len(rows) > len(set(states))  # (some state holds two rows: the order within it is tested)
     for path in (paths[CODEX], paths[GEMINI]):
         agent = json.loads(pideck("inspect", "--json", "--session", str(path))[1])["agent"]
         assert agent["lastActivityOf"] == "line" and agent["lastActivity"] == last[agent["kind"]]
