@@ -156,7 +156,7 @@ def pi_loader_missing() -> str | None:
 
 @pytest.fixture(scope="module", autouse=True)
 def byte_compiled() -> None:
-    """pideck's own modules compiled to bytecode, as an install leaves them (compile-bytecode). In
+    """pideck's own modules compiled to bytecode, as their first run leaves them. In
     this checkout they are imported from the source tree, which the interpreter compiles on first
     import, and on every import when PYTHONDONTWRITEBYTECODE is set: that would time the compiler."""
     root = Path(__file__).resolve().parents[2]
