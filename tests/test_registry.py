@@ -10,7 +10,8 @@ from core.primitives.progress import messages as progress_messages
 from core.primitives.state import messages as state_messages
 from core.deck.deck import Deck
 from core.primitives.todo import commands as todo_commands
-from core.deck.registry import NAMESPACES, SUBCOMMANDS, TOOLS, find
+from core.deck.commands import NAMESPACES, SUBCOMMANDS, find
+from core.deck.registry import TOOLS
 from memory_log import MemoryLog
 
 

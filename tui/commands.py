@@ -11,7 +11,8 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
-from core.deck.registry import SUBCOMMANDS, SubCommand, appends
+from core.deck.commands import SUBCOMMANDS, appends
+from core.primitives.grammar import SubCommand
 from core.views.items import WORK_ITEM_STATUSES
 from core.views.view import DeckView
 from tui.completion import offered

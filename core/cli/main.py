@@ -120,7 +120,7 @@ def _session_options(parser: argparse.ArgumentParser, write: bool = True) -> Non
 
 
 def _commands_epilog() -> str:
-    from core.deck.registry import SUBCOMMANDS
+    from core.deck.commands import SUBCOMMANDS
 
     width = max(len(c.usage) for c in SUBCOMMANDS)
     return "slash commands:\n" + "\n".join(f"  {c.usage:<{width}}  {c.help}" for c in SUBCOMMANDS)
@@ -190,7 +190,7 @@ def _gate_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "agent should go on; print the notice on stderr; exit 0 when there is "
                        "nothing to say.")
     _session_options(p)
-    p.set_defaults(command="gate", error_status=EXIT_WARNING)
+    p.set_defaults(command="gate")
 
 
 def _mcp_grammar(sub: Subcommands, help_lists: bool) -> None:
@@ -429,9 +429,9 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
     except ReadOnlySession as exc:  # a create refused (the system's cause or pideck's rule named, nothing
         emit(f"pideck: {exc}", sys.stderr)  # changed): exit 1, as a write refused inside a command is
         return EXIT_WARNING
-    except (SessionError, OSError) as exc:  # e.g. a session path that is a folder, or unreachable
-        emit(f"pideck: {exc}", sys.stderr)
-        return getattr(args, "error_status", EXIT_USAGE)
+    except (SessionError, OSError) as exc:  # no session yet, a session path that is a folder, unreachable:
+        emit(f"pideck: {exc}", sys.stderr)  # what the files hold, not how the command was typed (exit 2)
+        return EXIT_WARNING
 
 
 def _run(args: argparse.Namespace, tui: OpenTui | None) -> int:

@@ -235,7 +235,9 @@ class Deck(Generic[L]):
     def apply(self, line: str) -> list[Notice]:
         """Run one slash-command line, a person's (``pideck run``, the app's command line and
         palette); returns its notifications (a refused write is one notice of level ``refused``)."""
-        if (too_long := field_too_long(line)) is not None:
+        from core.deck.commands import command_fields  # (the commands' grammar: not on the gate's path)
+
+        if (too_long := field_too_long(command_fields(line))) is not None:
             return [Notice(too_long, "refused")]
         return self._mutating(lambda: self.dispatcher.run_line(line), lambda why: [Notice(why, "refused")],
                               via="command", by=PERSON)

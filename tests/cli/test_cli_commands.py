@@ -188,7 +188,7 @@ def test_a_file_that_is_not_a_session_gives_a_clear_error(pideck, tmp_path):
     bad = tmp_path / "notes.jsonl"
     bad.write_text('{"hello": "world"}\n', encoding="utf-8")
     code, out, err = pideck("inspect", "--session", str(bad))
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert err == f"pideck: {bad} is not a pi session file: line 1 is not a session header\n"
 
 

@@ -155,7 +155,7 @@ def test_inspect_at_on_a_pideck_session_writes_nothing(pideck, tmp_path):
 
 def test_inspect_at_without_a_session_creates_none(pideck, tmp_path):
     code, out, err = pideck("inspect", "--at", "leaf")
-    assert (code, out) == (2, "") and err.startswith("pideck: no session for ")
+    assert (code, out) == (1, "") and err.startswith("pideck: no session for ")
     assert not (tmp_path / "pideck-home" / "sessions").exists()
 
 

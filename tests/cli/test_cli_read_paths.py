@@ -28,19 +28,19 @@ def test_inspect_on_a_mistyped_path_creates_nothing(pideck, tmp_path):
     before = everything_under(tmp_path)
     missing = tmp_path / "typo" / "deeper" / "s.jsonl"
     for argv in (["inspect", "--session", str(missing)], ["inspect", "--json", "--session", str(missing)]):
-        assert pideck(*argv) == (2, "", f"pideck: no session file at {missing}\n")
+        assert pideck(*argv) == (1, "", f"pideck: no session file at {missing}\n")
     assert everything_under(tmp_path) == before
 
 
 def test_inspect_inside_pi_folders_creates_nothing_and_says_there_is_no_file(pideck, tmp_path):
     missing = pi_folder(tmp_path) / "typo.jsonl"
-    assert pideck("inspect", "--session", str(missing)) == (2, "", f"pideck: no session file at {missing}\n")
+    assert pideck("inspect", "--session", str(missing)) == (1, "", f"pideck: no session file at {missing}\n")
     assert not missing.exists()
 
 
 def test_inspect_with_no_session_for_the_directory_creates_nothing(pideck, tmp_path, isolated):
     before = everything_under(tmp_path)
-    assert pideck("inspect") == (2, "", f"pideck: no session for {isolated} yet\n")
+    assert pideck("inspect") == (1, "", f"pideck: no session for {isolated} yet\n")
     assert pideck("sessions")[0] == 0
     assert everything_under(tmp_path) == before
 
@@ -108,5 +108,5 @@ def test_a_dangling_symbolic_link_is_never_created_through(pideck, tmp_path):
     link = tmp_path / "link.jsonl"
     link.symlink_to(target)
     code, out, err = pideck("run", "--session", str(link), "/agent-state add a b")
-    assert (code, out, err) == (2, "", f"pideck: no session file at {link}\n")
+    assert (code, out, err) == (1, "", f"pideck: no session file at {link}\n")
     assert not target.parent.exists()

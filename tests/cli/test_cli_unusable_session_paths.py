@@ -20,7 +20,7 @@ def pideck(capsys):
 
 def test_a_directory_given_as_the_session(pideck, tmp_path):
     code, out, err = pideck("inspect", "--session", str(tmp_path))
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert err.startswith("pideck: ") and str(tmp_path) in err and "directory" in err
     assert "Traceback" not in err
 
@@ -30,5 +30,5 @@ def test_a_new_session_path_whose_folder_cannot_be_made(pideck, tmp_path, comman
     (tmp_path / "file").write_text("x")
     target = tmp_path / "file" / "s.jsonl"
     code, out, err = pideck(command[0], "--session", str(target), *command[1:])
-    assert (code, out) == (2, "")
+    assert (code, out) == (1, "")
     assert err.startswith("pideck: ") and "Not a directory" in err

@@ -119,7 +119,7 @@ COMMANDS = {
     "inspect --json": Command(("inspect", "--json", "--session", "{session}"), 0,
                               SETTLES | PRIMITIVES | {"core.cli.inspect", "core.sources.binding"},
                               A_SESSION | COPY),
-    "run": Command(("run", "--session", "{session}", "/agent-state status"), 0, SETTLES | PRIMITIVES | DISPATCHES | {"core.cli.run"},
+    "run": Command(("run", "--session", "{session}", "/agent-state status"), 0, SETTLES | PRIMITIVES | DISPATCHES | {"core.cli.run", "core.deck.commands", "core.primitives.todo.commands"},
                    A_SESSION | COPY),
     "tool": Command(("tool", "--session", "{session}", "agent_state_get"), 0,
                     SETTLES | PRIMITIVES | DISPATCHES

@@ -24,11 +24,16 @@ def test_a_tool_call_with_a_field_over_the_limit_is_refused_and_appends_nothing(
                    "pideck stores in one field. Nothing was changed.\n")
 
 
-def test_a_command_line_over_the_limit_is_refused(tmp_path):
+def test_a_command_line_over_the_limit_is_refused_and_says_the_field_s_length(tmp_path):
+    """The refusal counts the text that is too long, not the whole line around it (it said
+    "70,024 characters" for a 70,000-character work item)."""
     deck = Deck(SessionLog.create(tmp_path / "s.jsonl", cwd=str(tmp_path)))
-    notices = deck.apply(f"/agent-state add w1 {TOO_LONG}")
-    assert [(n.level, n.message.split(":")[0]) for n in notices] == [("refused", "Refused")]
-    assert len(SessionLog.open(tmp_path / "s.jsonl").records) == 0
+    notices = deck.apply(f"/agent-state add w1 {TOO_LONG} and more")
+    assert [(n.level, n.message) for n in notices] == [("refused", (
+        f"Refused: a text of {MAX_FIELD_CHARS + 10:,} characters is longer than the {MAX_FIELD_CHARS:,} pideck "
+        "stores in one field. Nothing was changed."))]
+    assert deck.apply(f"/agent-state add w1 {'x' * (MAX_FIELD_CHARS - 3)} ok")[0].level != "refused"
+    assert [n.level for n in deck.apply(f"/agent-progress add {TOO_LONG}")] == ["refused"]
 
 
 def test_an_entry_over_the_limit_is_refused_though_each_field_fits(tmp_path):

@@ -13,7 +13,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from core.deck.registry import SUBCOMMANDS
+from core.deck.commands import SUBCOMMANDS
 from tui.widgets.command_line import CommandLine, FilterBar
 
 APP_KEYS = (
