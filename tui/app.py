@@ -185,10 +185,7 @@ class PideckApp(App[None]):
 
     def on_mount(self) -> None:
         # Never $TEXTUAL_THEME (snapshots): the theme is the config's, remembered when changed.
-        theme = self.settings.theme
-        self.theme = theme if theme in self.available_themes else "textual-dark"
-        if theme != self.theme:
-            self.notify(f"config: unknown theme {theme!r}, using textual-dark", severity="warning", markup=False)
+        self.theme = self.settings.theme  # (validated as it was read: core/config/settings.py THEMES)
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.jobs.start()
         if self.first_deck is None:  # (a deck screen says when its first view is on screen)

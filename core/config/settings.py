@@ -70,6 +70,13 @@ class TuiConfig(NamedTuple):
 
 
 TERMINAL_CHOICES = ("auto", "osc9", "osc777", "osc99", "off")
+THEMES = ("textual-dark", "textual-light", "nord", "gruvbox", "catppuccin-mocha", "dracula", "tokyo-night", "monokai",
+          "flexoki", "catppuccin-latte", "catppuccin-frappe", "catppuccin-macchiato", "solarized-light",
+          "solarized-dark", "rose-pine", "rose-pine-moon", "rose-pine-dawn", "atom-one-dark", "atom-one-light",
+          "ansi-dark", "ansi-light")
+"""The themes the app has (Textual's built-in ones; core never imports Textual, and
+tests/tui/test_tui_settings.py holds this list to Textual's): ``config set tui.theme`` refuses
+any other at once, with this list, rather than warning at the next start."""
 
 
 class NotifyConfig(NamedTuple):
@@ -104,7 +111,8 @@ class SessionConfig(NamedTuple):
 
 TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig, "session": SessionConfig}
 _TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
-_CHOICES = {("tui", "watchdog"): ("own", "all", "off"),
+_CHOICES = {("tui", "theme"): THEMES,
+            ("tui", "watchdog"): ("own", "all", "off"),
             ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini"),
             ("tui", "follow"): ("newest", "ask", "off"),
             ("notify", "terminal"): TERMINAL_CHOICES,

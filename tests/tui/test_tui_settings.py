@@ -186,3 +186,17 @@ def test_the_watchdog_setting_says_where_the_idle_state_is_shown(tmp_path, mode,
         assert deck.log.path.read_bytes() == before
 
     run(app, scenario)
+
+
+def test_config_set_refuses_a_theme_the_app_does_not_have() -> None:
+    """At once, with the list, not as a warning at the next start; the list is Textual's own."""
+    from textual.theme import BUILTIN_THEMES
+
+    from core.cli.main import main
+    from core.config.settings import THEMES, load_tui_config
+
+    assert THEMES == tuple(BUILTIN_THEMES)
+    assert main(["config", "set", "tui.theme", "nonexistent-theme"]) == 2
+    assert load_tui_config()[0].theme == "textual-dark"
+    assert main(["config", "set", "tui.theme", "nord"]) == 0
+    assert load_tui_config()[0].theme == "nord"
