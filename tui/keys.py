@@ -20,3 +20,9 @@ def with_key(text: str, bindings: Iterable[BindingType], action: str) -> str:
     """``text (key)`` when ``action`` has a key, else ``text``."""
     key = key_of(bindings, action)
     return f"{text} ({key})" if key else text
+
+
+OPTION_DIGITS = ("inverted_exclamation_mark", "trade_mark_sign", "pound_sign", "cent_sign", "infinity", "section_sign")
+"""Textual's names of ¡ ™ £ ¢ ∞ §: the macOS Option key with 1 ... 6, and what Textual makes of
+ESC 1 ... ESC 6, which is how tmux, screen, xterm and the Linux console send alt+1 ... alt+6
+(docs/tui.md#keys). The deck screen takes them as alt+digit while no line is being typed."""

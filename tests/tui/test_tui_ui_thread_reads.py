@@ -96,7 +96,8 @@ def test_no_screen_reads_a_session_file_on_the_ui_thread(tmp_path, monkeypatch):
         await screen_of(pilot, DeckScreen)
         await pilot.press("f9")
         overview = await overview_ready(pilot, 2)
-        await pilot.press("down", "enter")  # pi's session, opened on top of the overview
+        rows = [row.path for row in overview.rows]
+        await pilot.press(*["down"] * rows.index(str(pi)), "enter")  # pi's session, opened on top of the overview
         assert await wait_for(pilot, lambda: isinstance(app.screen, DeckScreen) and app.screen is not app.deck_screen
                               or (isinstance(app.screen, DeckScreen) and app.screen.view.path == str(pi)))
         await settled(pilot)

@@ -35,7 +35,7 @@ from core.views.activity import GATE, Event
 from core.views.items import is_open, open_items, token_text
 from core.views.view import DeckView, Glances, Inbox, opening_view
 from tui.filtering import Rule, filtered, next_status
-from tui.keys import with_key
+from tui.keys import OPTION_DIGITS, with_key
 from tui.messages import CatalogChanged, DeckUpdated, FirstFrame
 from tui.models.deck import DeckModel, Job
 from tui.models.thread import ModelThread
@@ -156,15 +156,23 @@ class DeckScreen(ModelScreen):
                 tooltip="show or hide the message log (command replies, warnings)"),
         Binding("escape", "focus_command", "Command line", show=False,
                 tooltip="back to the command line; leave the zoom; close a dialog"),
-        Binding("alt+1", "focus_pane(1)", "Pane 1", show=False, priority=True,
+        # alt+digit, and what most terminals send for it (``OPTION_DIGITS``; the command line lets
+        # those through only while it is empty: on a line being typed they are text, a UK £).
+        Binding(f"alt+1,{OPTION_DIGITS[0]}", "focus_pane(1)", "Pane 1", show=False, priority=True,
                 tooltip="focus the first pane shown (a conversation's own pane, else Agent State); below 100 "
-                        "columns it is the one shown"),
-        *(Binding(f"alt+{n}", f"focus_pane({n})", f"Pane {n}", show=False, priority=True,
+                        "columns it is the one shown. tmux, xterm and the Linux console send alt+digit as ESC "
+                        "and the digit, macOS terminals as the Option key's character (¡ ™ £ ¢ ∞ §): each is "
+                        "taken while the command line is empty"),
+        *(Binding(f"alt+{n},{OPTION_DIGITS[n - 1]}", f"focus_pane({n})", f"Pane {n}", show=False, priority=True,
                   tooltip=f"focus the {word} pane shown")
           for n, word in ((2, "second"), (3, "third"), (4, "fourth"))),
-        Binding("alt+5", "focus_goals", "Goals", show=False, priority=True, tooltip="focus the goal table"),
-        Binding("alt+6", "focus_activity", "Activity list", show=False, priority=True,
+        Binding(f"alt+5,{OPTION_DIGITS[4]}", "focus_goals", "Goals", show=False, priority=True,
+                tooltip="focus the goal table"),
+        Binding(f"alt+6,{OPTION_DIGITS[5]}", "focus_activity", "Activity list", show=False, priority=True,
                 tooltip="focus the activity list (opening the activity view)"),
+        Binding("shift+tab", "focus_table", "Into the table", show=False,
+                tooltip="from the command line into the current pane's table; from a table, the next pane's "
+                        "(esc: back)"),
     ]
     TABLE_KEYS = {"j": "down", "k": "up", "?": "help"}
     """Keys that act on a focused table or list instead of going to the command line (as in less,
@@ -910,6 +918,20 @@ class DeckScreen(ModelScreen):
         if action == "new_packet" and self.view.agent is not None and not self.view.writable:
             return False
         return True
+
+    def action_focus_table(self) -> None:
+        """shift+tab: from the command line (or anything but a pane's table) into the current pane's
+        table (or the next one that has a table); from a pane's table into the next pane's. Esc goes
+        back to the command line."""
+        focused = self.focused
+        here = next((n for n in self.panes if focused is not None and self.query_one(f"#{n}") in focused.ancestors),
+                    None)
+        start = self.panes.index(here) + 1 if here is not None else self.panes.index(self.current_pane)
+        for step in range(len(self.panes)):  # (a pane with no table, Agent Progress, is passed over)
+            name = self.panes[(start + step) % len(self.panes)]
+            if any(w.focusable and w.display for w in self.query_one(f"#{name}").query("*")):
+                self.action_focus_pane(self.panes.index(name) + 1)
+                return
 
     def action_new_packet(self) -> None:
         if not self.opened:

@@ -26,8 +26,7 @@ ROW_KEYS = (
     ("enter", "on a row (work item, decision, packet, goal, event): its detail and history"),
     ("c / e", "in a detail: copy it / put its command on the command line"),
     ("/", "on a table: filter, as ctrl+f"),
-    ("1 … 6", "on a table or list: as alt+1 … alt+6 (which most terminals report only with the kitty "
-              "keyboard protocol)"),
+    ("1 … 6", "on a table or list: as alt+1 … alt+6"),
     ("j / k", "on a table or list: down / up"),
     ("?", "on a table or list: this help"),
     ("s", "on the work items: list them as written, by status (blocked first) or newest change first"),
@@ -41,7 +40,7 @@ SCREEN = (
                            "withdrawn), the baseline, and the newest verdict pideck recorded"),
         ("Agent Handoff", "one row per handoff packet"),
         ("Activity (f3)", "every change by any writer, newest first: time, who (agent = a tool call, "
-                          "person = a command, gate = the todo gates, unknown = the log does not tell), part "
+                          "person = a command, gate = the todo gates, unknown = the log does not tell: pi's own entries), part "
                           "and what changed; times carry the date when the session spans days"),
     ]),
     ("The todo strip", [
@@ -71,15 +70,23 @@ SCREEN = (
 )
 
 
+def shown_key(key: str) -> str:
+    """A key as a person reads it: ``alt+1``, and a character's name as the character (``¡``)."""
+    from textual.keys import key_to_character
+
+    character = key_to_character(key) if "+" not in key and len(key) > 1 else None
+    return character if character is not None and character.isprintable() else key
+
+
 def key_rows(screen_bindings: Iterable[BindingType], app_bindings: Iterable[BindingType] = ()) -> list[tuple[str, str]]:
     """(keys, what they do) for the screen's bindings, the app's, the command line's and the
     lists', then Textual's own."""
     rows = []
     sources = (screen_bindings, app_bindings, CommandLine.BINDINGS, FilterBar.BINDINGS)
     for bindings in sources:
-        for binding in Binding.make_bindings(bindings):
-            if binding.tooltip:
-                rows.append((binding.key.replace(",", " / "), binding.tooltip))
+        for binding in bindings:  # (not made into one Binding per key: a row names all of its keys)
+            if isinstance(binding, Binding) and binding.tooltip:
+                rows.append((" / ".join(shown_key(k.strip()) for k in binding.key.split(",")), binding.tooltip))
     return [*APP_KEYS[:1], *rows, *ROW_KEYS, *APP_KEYS[1:]]
 
 

@@ -21,6 +21,7 @@ from textual.widgets import Input, Static
 from core.views.view import DeckView
 from tui.completion import CommandSuggester, completion, offered, words_for
 from tui.filtering import Rule
+from tui.keys import OPTION_DIGITS
 from tui.text import clean, one_to_one
 
 
@@ -72,6 +73,13 @@ class CommandLine(InOrderInput):
     ]
 
     PLACEHOLDER = "/agent-state add <id> <content>   (ctrl+p: all commands, tab completes)"
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """On an empty line, alt+digit as most terminals send it (``OPTION_DIGITS``) is left to the
+        screen's pane keys; on a line being typed it is text."""
+        if key in OPTION_DIGITS and not self.value:
+            return False
+        return super().check_consume_key(key, character)
     READ_ONLY = "read-only session: commands that append are refused · status, show and export work"
     PASTE_REFUSED = ("Not pasted: it holds {count} lines, and the command line takes one command at a time. "
                      "Paste the commands one by one.")
