@@ -11,8 +11,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.content import Content
 from textual.fuzzy import Matcher
 
-from core.deck.commands import SUBCOMMANDS, appends
-from core.primitives.grammar import SubCommand
+from core.deck.commands import SUBCOMMANDS, SubCommand, appends
 from core.views.items import WORK_ITEM_STATUSES
 from core.views.view import DeckView
 from tui.completion import offered

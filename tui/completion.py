@@ -11,8 +11,7 @@ from typing import Callable
 
 from textual.suggester import Suggester
 
-from core.deck.commands import NAMESPACES, appends, find, subcommands
-from core.primitives.grammar import SubCommand
+from core.deck.commands import NAMESPACES, SubCommand, appends, find, subcommands
 from core.views.view import DeckView
 from tui.text import has_controls
 

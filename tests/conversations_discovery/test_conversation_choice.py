@@ -79,7 +79,7 @@ def test_the_writing_and_reading_commands_keep_to_sessions(homes, pideck, isolat
     (a conversation is read-only: a command that writes could never land there)."""
     homes.install_all()
     before = digests(homes.home)
-    assert pideck("inspect") == (2, "", f"pideck: no session for {homes.cwd} yet\n")
+    assert pideck("inspect") == (1, "", f"pideck: no session for {homes.cwd} yet\n")
     assert pideck("gate") == (0, "", "")
     code, out, _ = pideck("run", "/agent-state add a Do it")
     assert code == 0

@@ -51,6 +51,6 @@ def test_an_empty_file_is_an_answer(tmp_path, monkeypatch, pideck, command):
     code, out, err = pideck(command[0], "--session", str(path), *command[1:])
     assert "Traceback" not in err and "Errno" not in err
     if command[0] == "inspect":  # a read creates nothing: the file is a session not written yet
-        assert code == 2 and "empty" in err and path.read_bytes() == b""  # (as for a path with no file)
+        assert code == 1 and "empty" in err and path.read_bytes() == b""  # (as for a path with no file)
     else:  # a command that may create: the header first, then the command as on any new session
         assert code == 0 and path.read_bytes().startswith(b'{"type":"session","version":3,')
