@@ -15,7 +15,7 @@ from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.theme import Theme
 from textual.widgets import Input
 
@@ -70,10 +70,11 @@ class PideckApp(App[None]):
                 tooltip="the session's history: events, branches, any point in the past"),
         Binding("f9", "overview", "Sessions", show=False, priority=True,
                 tooltip="every session of this directory, live"),
-        # Not priority: an input with a selection copies it first (Textual's own ctrl+c).
-        Binding("ctrl+c", "interrupt", "Quit", show=False,
+        # Priority: inside a dialog (the palette, the F7 form) it closes it, which the dialog's own
+        # keys would otherwise never let it reach; a selection is still copied first.
+        Binding("ctrl+c", "interrupt", "Quit", show=False, priority=True,
                 tooltip="clear the command line; on an empty one, press twice (within 2 s) to quit; with text "
-                        "selected, copy it"),
+                        "selected, copy it; in a dialog (the palette, a form), close it"),
     ]
     NOTIFICATION_TIMEOUT = 3.0
     """Seconds a toast stays (Textual's default is 5): a burst of replies does not pile up for
@@ -383,6 +384,13 @@ class PideckApp(App[None]):
         press says how to quit, and a second within ``QUIT_WINDOW_S`` quits (a reflex ctrl+c never
         ends the app, and a person who means it is not sent looking for ctrl+q)."""
         focused = self.focused
+        if isinstance(focused, Input) and focused.selected_text:
+            focused.action_copy()  # (Textual's own ctrl+c on an input)
+            return
+        if isinstance(self.screen, ModalScreen):
+            self.screen.dismiss()  # (the palette, the F7 form, a detail: closed, as Textual apps do)
+            self._quit_until = 0.0
+            return
         if isinstance(focused, Input) and focused.value:
             focused.value = ""
             self._quit_until = 0.0

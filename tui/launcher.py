@@ -28,6 +28,9 @@ def has_terminal() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+INTERRUPTED_STATUS = 130
+"""The exit status of a start ended by ctrl+c before the app took the terminal: 128 + SIGINT, as a
+shell reports a process ctrl+c ended (the app itself quits with 0 on two ctrl+c)."""
 HANGUP_STATUS = 129
 """The app's exit status when its terminal went away: 128 + SIGHUP, as a shell reports a process a
 hang-up ended (docs/tui.md#when-the-terminal-goes-away)."""
@@ -236,8 +239,11 @@ def run() -> None:
     objects), which the interpreter would do one object at a time; ``os._exit`` skips that. The
     TUI exits the usual way (Textual restores the terminal as the app ends, and its threads are
     joined), and so does a run whose output cannot be flushed (the usual error is printed)."""
-    status = main()
-    if "textual" not in sys.modules or status == HANGUP_STATUS:  # (the terminal is gone: nothing to flush to)
+    try:
+        status = main()
+    except KeyboardInterrupt:  # ctrl+c before the app had the terminal (inside imports, writing the demo):
+        status = INTERRUPTED_STATUS  # a quit, said by the status alone, never a traceback
+    if "textual" not in sys.modules or status in (HANGUP_STATUS, INTERRUPTED_STATUS):  # (the terminal is gone: nothing to flush to)
         try:
             sys.stdout.flush()
             sys.stderr.flush()

@@ -63,3 +63,44 @@ def test_a_second_ctrl_c_after_two_seconds_asks_again(tmp_path, monkeypatch):
         assert app.return_code == 0
 
     run(app, scenario)
+
+
+def test_ctrl_c_closes_the_palette_and_the_packet_form_as_textual_apps_do(tmp_path):
+    """Inside a dialog, ctrl+c closes it (it did nothing there); the app goes on."""
+    from textual.command import CommandPalette
+
+    from tui.screens.deck import DeckScreen
+    from tui.screens.packet_form import PacketForm
+    from tui_fixtures import settled, wait_for
+
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await settled(pilot)
+        seen = []
+        for key, kind in (("ctrl+p", CommandPalette), ("f7", PacketForm)):
+            await pilot.press(key)
+            assert await wait_for(pilot, lambda: isinstance(app.screen, kind))
+            await pilot.press(*"abc")
+            await pilot.press("ctrl+c")
+            assert await wait_for(pilot, lambda: isinstance(app.screen, DeckScreen))
+            seen.append(app.return_code)
+        return seen, "Press ctrl+c again to quit" in _notices(app)
+
+    assert run(app, scenario) == ([None, None], False)
+
+
+def test_ctrl_c_with_text_selected_copies_it(tmp_path):
+    app = make_app(demo_deck(tmp_path))
+    copied = []
+    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+
+    async def scenario(pilot):
+        await pilot.press(*"/agent-state status")
+        line = app.screen.query_one(CommandLine)
+        line.select_all()
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        return line.value
+
+    assert run(app, scenario) == "/agent-state status" and copied == ["/agent-state status"]
