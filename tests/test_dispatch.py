@@ -48,3 +48,27 @@ def test_unknown_command_and_non_command_lines_warn(deck: Deck) -> None:
 def test_unknown_tool_raises_for_the_cli_to_exit_2(deck: Deck) -> None:
     with pytest.raises(UnknownTool, match='^Unknown tool "nope". Tools: agent_state_get, '):
         deck.call_tool("nope", {})
+
+
+def test_a_near_miss_is_answered_with_the_command_meant(tmp_path):
+    """``/agent-stat`` and ``/AGENT-STATE`` (case-folded) name ``/agent-state``; a word near nothing
+    gets the list alone, as before."""
+    from core.session.log import SessionLog
+
+    deck = Deck(SessionLog.create(tmp_path / "s.jsonl", cwd=str(tmp_path)))
+    known = "Commands: /agent-state, /agent-progress, /agent-handoff, /todos."
+    for typed, meant in (("agent-stat", "agent-state"), ("AGENT-STATE", "agent-state"), ("todo", "todos"),
+                         ("agent-handof", "agent-handoff")):
+        assert [n.message for n in deck.apply(f"/{typed} status")] == [
+            f'Unknown command "/{typed}". {known} Did you mean /{meant}?']
+    assert [n.message for n in deck.apply("/xyzzy")] == [f'Unknown command "/xyzzy". {known}']
+
+
+def test_pideck_answers_a_mistyped_command_with_the_one_it_means(capsys):
+    from core.cli.main import main
+
+    for typed, meant in (("stauts", "status"), ("STATUS", "status"), ("overveiw", "overview")):
+        assert main([typed], tui=lambda *args, **kwargs: 0) == 2
+        assert capsys.readouterr().err.rstrip().endswith(f"invalid choice: '{typed}' (choose from 'run', 'tool', "
+            "'inspect', 'diff', 'gate', 'mcp', 'hook', 'config', 'demo', 'overview', 'status', 'watch', 'sessions', "
+            f"'cache', 'install') (did you mean '{meant}'?)")

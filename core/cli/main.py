@@ -21,7 +21,7 @@ from core.session.errors import ReadOnlySession, SessionError
 
 TYPE_CHECKING = False  # (typing's own constant, without importing typing: mypy reads it the same)
 if TYPE_CHECKING:
-    from typing import Any, Callable, Sequence
+    from typing import Any, Callable, NoReturn, Sequence
 
     from core.cli.common import OpenTui
     Subcommands = argparse._SubParsersAction["_Parser"]
@@ -94,6 +94,35 @@ class _Parser(argparse.ArgumentParser):
 
     def __init__(self, *, formatter_class: type[argparse.HelpFormatter] = argparse.HelpFormatter, **kwargs: Any) -> None:
         super().__init__(formatter_class=partial(formatter_class, width=_help_width()), **kwargs)
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's error, with the nearest choice named when a word is none of the choices
+        (``pideck stauts``: did you mean ``status``?), case-folded."""
+        super().error(message + did_you_mean(message))
+
+
+def did_you_mean(message: str) -> str:
+    """`` (did you mean 'status'?)`` for argparse's "invalid choice: 'X' (choose from ...)", else ""."""
+    import re
+
+    found = re.search(r"invalid choice: '([^']*)' \(choose from (.*)\)", message)
+    if found is None:
+        return ""
+    typed, choices = found.group(1), re.findall(r"'([^']*)'", found.group(2)) or found.group(2).split(", ")
+    nearest = nearest_word(typed, choices)
+    return f" (did you mean {nearest!r}?)" if nearest else ""
+
+
+def nearest_word(typed: str, words: Sequence[str]) -> str | None:
+    """The word ``typed`` most likely means: the same word in another case, else the closest by
+    spelling (difflib), else None."""
+    import difflib
+
+    folded = {w.casefold(): w for w in words}
+    if typed.casefold() in folded:
+        return folded[typed.casefold()]
+    close = difflib.get_close_matches(typed.casefold(), list(folded), n=1, cutoff=0.6)
+    return folded[close[0]] if close else None
 
 
 def _help_width() -> int:

@@ -45,7 +45,7 @@ class Dispatcher:
         name, args = m.group(1), m.group(2)
         adapter = self._by_command.get(name)
         if adapter is None:
-            return [Notice(f'Unknown command "/{name}". {self._known_commands()}', "warning")]
+            return [Notice(f'Unknown command "/{name}". {self._known_commands()}{self._nearest(name)}', "warning")]
         return adapter.command(args)
 
     def call_tool(self, name: str, params: Any) -> ToolResult:
@@ -53,6 +53,15 @@ class Dispatcher:
         if adapter is None:
             raise UnknownTool(f'Unknown tool "{name}". Tools: {", ".join(self.tool_names())}.')
         return adapter.call_tool(name, params)
+
+    def _nearest(self, name: str) -> str:
+        """`` Did you mean /agent-state?`` for a near miss (``/agent-stat``, ``/AGENT-STATE``), else ""."""
+        import difflib  # (a mistyped command only)
+
+        names = {a.COMMAND.casefold(): a.COMMAND for a in self.adapters}
+        close = [names[name.casefold()]] if name.casefold() in names else \
+            [names[n] for n in difflib.get_close_matches(name.casefold(), list(names), n=1, cutoff=0.6)]
+        return f" Did you mean /{close[0]}?" if close else ""
 
     def _known_commands(self) -> str:
         return "Commands: " + ", ".join(f"/{a.COMMAND}" for a in self.adapters) + "."
