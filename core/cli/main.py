@@ -418,6 +418,17 @@ def opens_tui(argv: Sequence[str]) -> bool:
     return True
 
 
+def innermost(parser: argparse.ArgumentParser, args: argparse.Namespace) -> argparse.ArgumentParser:
+    """The parser of the (sub-)command ``args`` were parsed for: ``pideck config set`` for
+    ``config set``, ``parser`` itself when no command was given."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = getattr(args, action.dest, None)
+            if isinstance(chosen, str) and chosen in action.choices:
+                return innermost(action.choices[chosen], args)
+    return parser
+
+
 def commands_reached(argv: Sequence[str]) -> tuple[str, ...] | None:
     """The commands whose grammar parsing ``argv`` can reach (None: any of them). argparse reads
     the words in order: a first word that is a command hands every later word to that command's
@@ -434,7 +445,9 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
     help_lists = any(word in ("-h", "--help") for word in argv)  # (only help shows them)
     try:
         parser = build_tui_parser() if wants_tui else build_parser(help_lists=help_lists, commands=commands_reached(argv))
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # (said by the parser of the command given, with its usage, not pideck's)
+            innermost(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:
         # An agent reads a hook's exit 2 as "block, the reason is on stderr": a mistyped hook
         # command must not send the agent back to work with a usage text.
