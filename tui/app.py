@@ -262,11 +262,11 @@ class PideckApp(App[None]):
         self._hand_catalog(message)
         if self.attention_notifier is not None:
             self.attention_notifier.take(message)
-        self.follow_directory(message)
+        self.look_for_newer(message)
 
     # ------------------------------------------------------------------ following the directory
 
-    def follow_directory(self, message: CatalogChanged) -> None:
+    def look_for_newer(self, message: CatalogChanged) -> None:
         """A session or conversation started in the directory the app follows
         (docs/tui.md#following-the-directory): the newest one is looked up off the UI thread, and
         opened while the app waits for the first one, else opened or offered (``_newest_found``).
@@ -275,9 +275,8 @@ class PideckApp(App[None]):
             return
         rows = frozenset(os.path.realpath(row.path) for row in message.rows)
         seen, self._rows_seen = self._rows_seen, rows if self._rows_seen is None else self._rows_seen | rows
-        waiting = not any(isinstance(screen, DeckScreen) for screen in self.screen_stack)
         fresh = rows - seen if seen is not None else frozenset()
-        if not fresh and not (waiting and rows):
+        if not fresh and not (self.waiting_still and rows):
             return
         from core.catalog.opening import default_choice
         from core.catalog.sessions import label
@@ -290,11 +289,16 @@ class PideckApp(App[None]):
 
         self.jobs.call(newest, then=lambda found: self._newest_found(found, fresh), latest="newest")
 
+    @property
+    def waiting_still(self) -> bool:
+        """No deck is open yet: the app is on the waiting screen."""
+        return not any(isinstance(screen, DeckScreen) for screen in self.screen_stack)
+
     def _newest_found(self, found: tuple[str, str] | None, fresh: frozenset[str]) -> None:
         if found is None:
             return
         path, label = found
-        if not any(isinstance(screen, DeckScreen) for screen in self.screen_stack):
+        if self.waiting_still:
             if not self._opening_first:  # (once: the looks that follow until it is on screen find it too)
                 self._opening_first = True
                 self.open_in_worker(Path(path), why=f"it started while pideck waited: {label}")

@@ -121,9 +121,13 @@ def remove_if_unwritten(path: str | os.PathLike[str]) -> bool:
             if log.entry_count or data.count(b"\n") != 1 or not data.endswith(b"\n"):
                 return False  # (one line, the header, is all pideck wrote)
             os.unlink(path)
-            return True
     except (OSError, SessionError):
         return False
+    try:
+        os.rmdir(os.path.dirname(os.path.abspath(path)))  # (the directory's folder, made for it, when now empty)
+    except OSError:
+        pass
+    return True
 
 
 def choose_session(

@@ -203,7 +203,7 @@ def test_the_first_command_makes_the_session_and_a_refused_one_leaves_no_file(pr
 
     made = run(app, scenario)
     assert len(made) == 1 and made[0].endswith(".jsonl")
-    assert files_under(sessions) == []  # the quit removed it: nothing was written in it
+    assert files_under(sessions) == [] and list(sessions.iterdir()) == []  # the quit removed it, and its folder
 
     app = waiting_app(folder)
 

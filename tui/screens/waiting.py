@@ -2,7 +2,7 @@
 (docs/tui.md#waiting-for-the-first-session).
 
 It says what it watches and how to start something; the app opens the first session or
-conversation that appears (``PideckApp.follow_directory``), with no key pressed. A command typed here
+conversation that appears (``PideckApp.look_for_newer``), with no key pressed. A command typed here
 makes a pideck session for the person (``PideckApp.start_first_session``): nothing is written before
 that, so opening, looking and quitting leave no file. ``pideck --new`` shows the same screen without
 the watching: the session is made at the first command, whatever the directory holds.
