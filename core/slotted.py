@@ -29,7 +29,7 @@ class Slotted:
 
     __slots__: tuple[str, ...] = ()
 
-    def fields(self) -> dict[str, Any]:
+    def fields(self) -> dict[str, object]:
         """The fields by name, in order (the values themselves, not copies)."""
         return {name: getattr(self, name) for name in self.__slots__}
 

@@ -6,22 +6,20 @@ Fixed sessions, a fixed clock and follow mode off, so a rerun only changes a fil
 from __future__ import annotations
 
 import asyncio
-import copy
 import os
 import shutil
 import tempfile
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Awaitable, Callable
 
 from textual.command import CommandPalette
 from textual.pilot import Pilot
 
-from core.cli.demo import TODOS, counter_ids, write_demo, write_pi_example
+from core.cli.demo import TODO_ITEMS, TODOS, counter_ids, write_demo, write_pi_example
 from core.config.places import pi_sessions_dir, pideck_sessions_dir
 from core.config.settings import TuiConfig
 from core.deck.deck import Deck
-from core.session.errors import ReadOnlySession
 from core.session.log import SessionLog
 from tui.app import PideckApp
 from tui.commands import SlashCommandProvider
@@ -300,11 +298,9 @@ def busy_app(folder: Path) -> PideckApp:
     that found nothing new."""
     later = MOMENT + timedelta(seconds=30)
     deck = Deck(SessionLog.open(demo_deck(folder).log.path, clock=lambda: later), clock=lambda: MS + 30_000)
-    todos: dict[str, Any] = copy.deepcopy(TODOS)
-    for todo in todos["todos"]:
-        if todo["id"] == "crlf":
-            todo.update(status="completed", completion_confidence=96)
-    deck.call_tool("todo", todos)
+    todos = [dict(todo, status="completed", completion_confidence=96) if todo["id"] == "crlf" else todo
+             for todo in TODO_ITEMS]
+    deck.call_tool("todo", {**TODOS, "todos": todos})
     deck.call_tool("agent_state_set_work_item_status", {"id": "flag", "status": "in_progress"})
     deck.call_tool("agent_progress_judge", {})
     deck.refresh()

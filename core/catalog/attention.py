@@ -22,7 +22,7 @@ and the newest event of the conversation); everything else comes from the overvi
 
 import os
 from pathlib import Path
-from typing import Any, Container, Mapping, NamedTuple
+from typing import Any, Container, Mapping, NamedTuple, Required, TypedDict
 
 from core.catalog.states import (
     ENDED,
@@ -49,6 +49,19 @@ GRACE_MS = 1000
 a transcript line written this soon after it is the agent's own record of asking, not an answer."""
 
 
+class Ask(TypedDict, total=False):
+    """A hook's ask as the conversation's record keeps it (``record_event``): which event, when,
+    what it said (each as the hook input had it, cut to 500 characters) and how long the transcript
+    was then."""
+
+    event: Required[str]
+    at: Required[int]
+    message: str
+    notification_type: str
+    tool_name: str
+    transcriptSize: int
+
+
 def records_folder(agent: str) -> Path:
     """Where the hooks' records of an agent's conversations are kept."""
     return bindings_dir().parent / "attention" / file_name(agent)
@@ -67,15 +80,8 @@ def record_event(agent: str, conversation_id: str, event: str, at_ms: int, detai
         record = read_json(path) or {}
         record["last"] = {"event": event, "at": at_ms}
         if event in ASKING_EVENTS:
-            ask: dict[str, Any] = {"event": event, "at": at_ms}
-            for key in ("message", "notification_type", "tool_name"):
-                value = detail.get(key)
-                if isinstance(value, str) and value:
-                    ask[key] = value[:500]
-            size = file_size(detail.get("transcript_path"))
-            if size is not None:
-                ask["transcriptSize"] = size
-            record["ask"] = ask
+            record["ask"] = _ask({**detail, "event": event, "at": at_ms,
+                                  "transcriptSize": file_size(detail.get("transcript_path"))})
         write_json(path, record)
 
 
@@ -88,23 +94,54 @@ def file_size(path: Any) -> int | None:
         return None
 
 
-def open_ask(agent: str | None, conversation_id: str | None, transcript: str | None) -> dict[str, Any] | None:
+def _ask(value: object) -> Ask | None:
+    """An ask from what a hook said or a record kept (a file anyone may have edited): only the
+    keys it has, each of its type; None without an event and a time."""
+    if not isinstance(value, Mapping):
+        return None
+    event, at = value.get("event"), value.get("at")
+    if not isinstance(event, str) or not isinstance(at, int) or isinstance(at, bool):
+        return None
+    ask = Ask(event=event, at=at)
+    if text := _text(value.get("message")):
+        ask["message"] = text
+    if text := _text(value.get("notification_type")):
+        ask["notification_type"] = text
+    if text := _text(value.get("tool_name")):
+        ask["tool_name"] = text
+    size = value.get("transcriptSize")
+    if isinstance(size, int) and not isinstance(size, bool):
+        ask["transcriptSize"] = size
+    return ask
+
+
+def _text(value: object) -> str | None:
+    return value[:500] if isinstance(value, str) and value else None
+
+
+def open_ask(agent: str | None, conversation_id: str | None, transcript: str | None) -> Ask | None:
     """The conversation's ask that nothing has answered yet: no hook event and no transcript line
     came after it."""
     if not agent or not conversation_id:
         return None
     record = read_json(attention_path(agent, conversation_id))
-    ask = record.get("ask") if record is not None else None
+    ask = _ask(record.get("ask")) if record is not None else None
     last = record.get("last") if record is not None else None
-    if not isinstance(ask, dict) or not isinstance(ask.get("at"), int) or not isinstance(last, dict):
+    if ask is None or not isinstance(last, dict):
         return None
-    if last.get("at") != ask["at"] or last.get("event") != ask.get("event"):
+    if last.get("at") != ask["at"] or last.get("event") != ask["event"]:
         return None  # a later event: the agent went on
     size = file_size(transcript)
-    if isinstance(ask.get("transcriptSize"), int):
+    if "transcriptSize" in ask:
         return None if size is not None and size > ask["transcriptSize"] else ask
     written = file_ms(transcript) if transcript is not None else None
     return None if written is not None and written > ask["at"] + GRACE_MS else ask
+
+
+class AttentionJson(TypedDict):
+    state: str
+    since: str | None  # ISO 8601
+    evidence: str
 
 
 class Attention(NamedTuple):  # (NamedTuples, as in core/primitives/host.py: every Stop hook loads this module)
@@ -114,11 +151,11 @@ class Attention(NamedTuple):  # (NamedTuples, as in core/primitives/host.py: eve
     since_ms: int | None
     evidence: str  # in a person's words: what says so
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> AttentionJson:
         return {"state": self.state, "since": iso_from_ms(self.since_ms), "evidence": self.evidence}
 
 
-def ask_words(ask: Mapping[str, Any]) -> str:
+def ask_words(ask: Ask) -> str:
     if ask.get("event") == "PermissionRequest":
         tool = ask.get("tool_name")
         return f"asks to use {tool} (PermissionRequest hook)" if tool else "asks for a permission (PermissionRequest hook)"
@@ -127,7 +164,7 @@ def ask_words(ask: Mapping[str, Any]) -> str:
     return f"{message} (Notification hook{f', {kind}' if kind else ''})"
 
 
-def judge(row: Any, ask: Mapping[str, Any] | None, now_ms: int, idle_ms: int) -> Attention:
+def judge(row: Any, ask: Ask | None, now_ms: int, idle_ms: int) -> Attention:
     """The state of one overview row (``core.catalog.overview.OverviewRow``), with the conversation's open
     ask (``open_ask``), at ``now_ms``; a session without the agent's word on its turn counts as
     working until ``idle_ms`` passed since its last entry."""
@@ -135,7 +172,7 @@ def judge(row: Any, ask: Mapping[str, Any] | None, now_ms: int, idle_ms: int) ->
     if row.status == "ended":
         return Attention(ENDED, last, "the agent's process is gone")
     if ask is not None:
-        return Attention(NEEDS_YOU, int(ask["at"]), ask_words(ask))
+        return Attention(NEEDS_YOU, ask["at"], ask_words(ask))
     open_items = row.todos_total - row.todos_settled
     if row.flag == FLAG_GAVE_UP:
         return Attention(OPEN_WORK, last, "the todo gates gave up")

@@ -15,7 +15,7 @@ one catalog (``tui/models/catalog.py``); a command makes one for its own run.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Iterable, Mapping, NamedTuple
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from core.catalog import attention as att
 from core.catalog import cache
@@ -49,6 +49,18 @@ def written(row: OverviewRow) -> bool:
     return row.entries > 0 or row.kind in AGENT_KINDS
 
 
+class RecordJson(att.AttentionJson):
+    """A record as ``pideck status --json`` and ``pideck watch --json`` print it."""
+
+    path: str
+    kind: str
+    name: str
+    conversation: str | None
+    previous: str | None
+    entries: int
+    todos: dict[str, int]  # settled, total
+
+
 class Record(NamedTuple):
     """One session or conversation as the catalog last saw it: its row (kind, name, counts, last
     activity) and its state, since when it holds and what says so."""
@@ -63,7 +75,7 @@ class Record(NamedTuple):
     entries: int = 0  # the entries of its log (a conversation's: of the agent's transcript, as read)
     row: OverviewRow | None = None
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> RecordJson:
         return {"path": self.path, "kind": self.kind, "name": self.name, "conversation": self.session_id,
                 **self.attention.json(), "previous": self.previous, "entries": self.entries,
                 "todos": {"settled": self.todos[0], "total": self.todos[1]}}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping, NotRequired, TypedDict
 
 from core.catalog.states import FLAG_ENDED, FLAG_GAVE_UP, FLAG_POKED, FLAG_WAITING
 from core.clock import iso_from_ms
@@ -39,6 +39,27 @@ FLAG_REACH = 256
 """How far back from the leaf the flag looks for the agent's or the gates' last word."""
 
 
+class RowJson(TypedDict):
+    """A row as ``pideck overview --json`` prints it and the catalog saves it (``saved.py``)."""
+
+    path: str
+    name: str
+    cwd: str
+    kind: str
+    readOnly: bool
+    entries: int
+    todos: dict[str, int | None]  # settled, total, lowestConfidence
+    workItems: dict[str, int]  # per status
+    milestones: dict[str, int]  # declared, recorded
+    packets: int
+    lastActivity: str | None
+    flag: str | None
+    warnings: int
+    lastMessage: str | None
+    tokens: dict[str, int | float | None] | None  # total, contextShare
+    status: NotRequired[str | None]  # an agent's conversation only
+
+
 @dataclass(frozen=True)
 class OverviewRow:
     path: str
@@ -64,8 +85,8 @@ class OverviewRow:
     tokens: int | None = None  # the last turn's tokens, all of them (input, output, cache read and written)
     context_share: float | None = None  # the share of the model's context window the last turn used
 
-    def json(self) -> dict[str, Any]:
-        out = {
+    def json(self) -> RowJson:
+        out: RowJson = {
             "path": self.path, "name": self.name, "cwd": self.cwd, "kind": self.kind, "readOnly": self.read_only,
             "entries": self.entries,
             "todos": {"settled": self.todos_settled, "total": self.todos_total,

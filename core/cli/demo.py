@@ -7,7 +7,7 @@ import itertools
 import json
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from core.deck.deck import Deck
 from core.session.log import SessionLog
@@ -48,23 +48,24 @@ PACKETS = (
      "openItems": ["runner disk quota"]},
 )
 
+TODO_ITEMS = [
+    {"id": "parse", "content": "Write the streaming parser", "status": "in_progress",
+     "priority": "high", "confidence": 80, "group": "parser"},
+    {"id": "lex", "content": "Split lines on bytes, keep the partial tail", "status": "completed",
+     "priority": "high", "confidence": 90, "completion_confidence": 97, "group": "parser"},
+    {"id": "crlf", "content": "Handle CRLF endings", "status": "pending", "priority": "medium",
+     "confidence": 55, "group": "parser"},
+    {"id": "flag", "content": "Wire the --follow CLI flag", "status": "pending", "priority": "medium",
+     "confidence": 70, "group": "cli"},
+    {"id": "color", "content": "Colour the output", "status": "cancelled", "priority": "low",
+     "confidence": 40, "group": "cli"},
+    {"id": "readme", "content": "Document the flag", "status": "pending", "priority": "low",
+     "confidence": 92},
+]
 TODOS = {
     "plan": {"user_intention": "Follow a pi session live without re-reading the whole file",
              "understands_user_intent": 88},
-    "todos": [
-        {"id": "parse", "content": "Write the streaming parser", "status": "in_progress",
-         "priority": "high", "confidence": 80, "group": "parser"},
-        {"id": "lex", "content": "Split lines on bytes, keep the partial tail", "status": "completed",
-         "priority": "high", "confidence": 90, "completion_confidence": 97, "group": "parser"},
-        {"id": "crlf", "content": "Handle CRLF endings", "status": "pending", "priority": "medium",
-         "confidence": 55, "group": "parser"},
-        {"id": "flag", "content": "Wire the --follow CLI flag", "status": "pending", "priority": "medium",
-         "confidence": 70, "group": "cli"},
-        {"id": "color", "content": "Colour the output", "status": "cancelled", "priority": "low",
-         "confidence": 40, "group": "cli"},
-        {"id": "readme", "content": "Document the flag", "status": "pending", "priority": "low",
-         "confidence": 92},
-    ],
+    "todos": TODO_ITEMS,
     "goals": [
         {"group": "parser", "closed_feedback_loop": 90,
          "feedback_loop": "pytest tests/session: partial lines, truncation, replacement, CRLF"},
@@ -81,12 +82,7 @@ def write_demo(
     todo_clock: Callable[[], int] | None = None,
 ) -> Deck:
     """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict)."""
-    options: dict[str, Any] = {}
-    if clock is not None:
-        options["clock"] = clock
-    if ids is not None:
-        options["id_factory"] = ids
-    log = SessionLog.create(path, cwd=cwd or os.getcwd(), **options)
+    log = SessionLog.create(path, cwd=cwd or os.getcwd(), clock=clock, id_factory=ids)  # (None: the log's own)
     deck = Deck(log, clock=todo_clock)
     for line in STATE_LINES + PROGRESS_LINES:
         deck.apply(line)

@@ -16,7 +16,7 @@ import os
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Iterator
 
 CLAUDE_ID = "5e1f0c2a-7d44-4a8e-9b61-0c3d2f8a9e17"
 CODEX_ID = "019ad1c2-4b7e-7c31-a5d2-8e0f6b3c1d94"
@@ -51,7 +51,7 @@ def _iso(ms: int) -> str:
     return datetime.fromtimestamp(ms / 1000, timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def _write(path: Path, lines: list[dict[str, Any]]) -> Path:
+def _write(path: Path, lines: list[dict[str, object]]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(line, separators=(",", ":")) + "\n" for line in lines), encoding="utf-8")
     return path
@@ -111,7 +111,7 @@ def _claude_folder(project: str) -> str:
     return claude_folder_name(project)
 
 
-def _claude_lines(project: str, start_ms: int) -> list[dict[str, Any]]:
+def _claude_lines(project: str, start_ms: int) -> list[dict[str, object]]:
     todos = [{"content": "Read the config loader", "status": "completed", "activeForm": "Reading the config loader"},
              {"content": "Add the --follow flag", "status": "in_progress", "activeForm": "Adding the --follow flag"},
              {"content": "Run the tests", "status": "pending", "activeForm": "Running the tests"}]
@@ -137,12 +137,12 @@ def _claude_lines(project: str, start_ms: int) -> list[dict[str, Any]]:
     ]
 
 
-def _codex_lines(project: str, start_ms: int) -> list[dict[str, Any]]:
+def _codex_lines(project: str, start_ms: int) -> list[dict[str, object]]:
     plan = [{"step": "Find where sessions are read", "status": "completed"},
             {"step": "Stream the file instead of reading it whole", "status": "in_progress"},
             {"step": "Benchmark a 100 MB session", "status": "pending"}]
 
-    def line(offset_ms: int, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    def line(offset_ms: int, kind: str, payload: dict[str, object]) -> dict[str, object]:
         return {"timestamp": _iso(start_ms + offset_ms), "type": kind, "payload": payload}
 
     return [
@@ -164,7 +164,7 @@ def _codex_lines(project: str, start_ms: int) -> list[dict[str, Any]]:
     ]
 
 
-def _gemini_lines(start_ms: int) -> list[dict[str, Any]]:
+def _gemini_lines(start_ms: int) -> list[dict[str, object]]:
     todos = [{"description": "List the commands", "status": "completed"},
              {"description": "Write the help text", "status": "completed"}]
     return [

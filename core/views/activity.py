@@ -18,7 +18,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
-from core.deck.deck import HANDOFF, PROGRESS, STATE, TODO
+from core.deck.deck import PROGRESS, TODO
 from core.deck.entries import GATE_GAVE_UP, GAVE_UP_WHY, PRIMITIVE_TOOLS, picked_by_activity
 from core.primitives.progress import verdicts
 from core.primitives.todo import constants as c

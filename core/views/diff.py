@@ -9,7 +9,7 @@ untrusted: front ends show it literally.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Iterable, Literal, Mapping, Sequence, TypedDict
 
 from core.deck.deck import HANDOFF, PROGRESS, STATE, TODO
 from core.views.points import Point
@@ -226,7 +226,17 @@ def diff_text(changes: Sequence[Change], noun: str = "todo") -> str:
     return "\n".join(out)
 
 
-def change_json(change: Change) -> dict[str, Any]:
+class ChangeJson(TypedDict):
+    part: str
+    subject: str
+    key: str
+    kind: str
+    field: str
+    before: Any  # the item or field as each side has it (JSON)
+    after: Any
+
+
+def change_json(change: Change) -> ChangeJson:
     """A change for ``pideck diff --json``."""
     return {"part": change.part, "subject": change.subject, "key": change.key, "kind": change.kind,
             "field": change.field, "before": change.before, "after": change.after}

@@ -22,7 +22,7 @@ from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import Callable, TypedDict
 
 from core.config.settings import TodoConfig
 from core.deck.deck import Deck
@@ -54,6 +54,18 @@ class _Branch:
     at: dict[int, int]  # position in the file -> place on the branch
     marks: dict[str, list[int]]  # custom type -> places on the branch of its entries, ascending
     checkpoints: list[tuple[int, Replayer]] = field(default_factory=list)  # (entries folded, fold)
+
+
+class AsOfJson(TypedDict):
+    """Where ``pideck inspect --at`` and ``pideck diff --json`` say a point is."""
+
+    entry: str
+    timestamp: str | None
+    entryNumber: int
+    entries: int
+    branchLength: int
+    onCurrentBranch: bool
+    leaf: bool
 
 
 @dataclass(frozen=True)
@@ -94,7 +106,7 @@ class AsOf:
             return text + " (the live state)"
         return text if self.on_current_branch else text + " (on another branch)"
 
-    def json(self) -> dict[str, Any]:
+    def json(self) -> AsOfJson:
         return {"entry": self.entry_id, "timestamp": self.timestamp, "entryNumber": self.position + 1,
                 "entries": self.entries, "branchLength": self.branch_length,
                 "onCurrentBranch": self.on_current_branch, "leaf": self.is_leaf}

@@ -64,6 +64,7 @@ if TYPE_CHECKING:  # (the dialogs' modules are imported when one first opens: no
 
     from core.catalog.catalog import Record
     from tui.screens.detail import Detail
+    from tui.screens.packet_form import PacketParams
     from tui.screens.todos import TodosScreen
     from tui.widgets.message_log import MessageLog
 
@@ -944,7 +945,7 @@ class DeckScreen(ModelScreen):
 
         self.app.push_screen(PacketForm(self.create_packet), self._packet_created)
 
-    def create_packet(self, params: dict[str, Any], done: Callable[[bool, str], None]) -> None:
+    def create_packet(self, params: PacketParams, done: Callable[[bool, str], None]) -> None:
         """The form's submit: the tool's own validation, on the worker; ``done(created, text)``."""
         self.run_on_deck(lambda deck: deck.call_tool("agent_handoff_create", params, by=PERSON),
                          lambda result: done(not result.rejected, result.text))

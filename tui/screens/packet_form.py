@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Callable
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,7 +15,9 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from core.jsutil import is_blank
 from tui.text import safe
 
-Create = Callable[[dict[str, Any], Callable[[bool, str], None]], None]
+PacketParams = dict[str, int | str | list[str]]
+"""The ``agent_handoff_create`` parameters the form sends: ``schemaVersion``, texts and lists of them."""
+Create = Callable[[PacketParams, Callable[[bool, str], None]], None]
 """``create(params, done)``: runs the tool off the UI thread, then ``done(created, core text)``."""
 
 SINGLE = (("id", "Id"), ("source", "Source"), ("destination", "Destination?"), ("goal", "Goal"))
@@ -23,10 +25,10 @@ MULTI = (("constraints", "Constraints"), ("openItems", "Open items"), ("evidence
 """The list fields take one value per line; Destination is the only optional single field."""
 
 
-def form_params(values: dict[str, str]) -> dict[str, Any]:
+def form_params(values: dict[str, str]) -> PacketParams:
     """Tool parameters from the form: optional fields left out when empty, lists split on lines
     (only ``\n``; blank lines, by JavaScript's whitespace rule, are left out)."""
-    params: dict[str, Any] = {"schemaVersion": 1}
+    params: PacketParams = {"schemaVersion": 1}
     for key, _ in SINGLE:
         if values.get(key, "") != "" or key in ("id", "source", "goal"):
             params[key] = values.get(key, "")
