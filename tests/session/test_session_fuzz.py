@@ -330,6 +330,7 @@ HEADERS = [HEADER, {**HEADER, "version": 99}, {**HEADER, "version": 2}, {**HEADE
            {k: v for k, v in HEADER.items() if k != "version"}, {**HEADER, "id": 5}, {"type": "custom", "id": "x"}]
 
 
+@pytest.mark.slow
 @FUZZ
 @given(header=st.sampled_from(HEADERS), body=session_files(), cut=st.one_of(st.none(), st.integers(0, 400)))
 def test_an_append_is_whole_entries_after_a_version_3_header_or_nothing(tmp_path, header, body, cut):

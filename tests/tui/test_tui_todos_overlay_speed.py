@@ -176,6 +176,7 @@ def assert_drawn_alike(source: str, width: int, theme: str = "textual-dark") -> 
     assert document == markdown
 
 
+@pytest.mark.slow
 def test_the_overlay_draws_what_the_markdown_widget_drew(tmp_path):
     deck = forty_todos_deck(tmp_path)
     deck.call_tool("todo", {"todos": [*deck.todo.state.to_json()["todos"], {
@@ -187,6 +188,7 @@ def test_the_overlay_draws_what_the_markdown_widget_drew(tmp_path):
     assert_drawn_alike(source, 122, "textual-light")  # 61 columns, the light theme's colours
 
 
+@pytest.mark.slow
 def test_the_other_overlays_are_drawn_alike_too(tmp_path):
     """The demo's list, an empty list and an agent's own plan (docs/agent-conversations.md)."""
     deck = demo_deck(tmp_path)

@@ -10,6 +10,8 @@ import os
 import threading
 from pathlib import Path
 
+import pytest
+
 from history_fixtures import overview_ready, overview_sessions, screen_of, shown
 from tui.screens.deck import DeckScreen
 from tui.screens.diff import DiffScreen
@@ -63,6 +65,7 @@ def watch_reads(monkeypatch, folders: list[Path]) -> list[tuple[str, str]]:
     return seen
 
 
+@pytest.mark.slow
 def test_no_screen_reads_a_session_file_on_the_ui_thread(tmp_path, monkeypatch):
     demo, pi = overview_sessions()
     deck = open_deck(demo)

@@ -100,8 +100,11 @@ async def take_in(pilot: Any) -> None:
 
 
 async def type_line(pilot: Any, line: str) -> None:
-    pilot.app.deck_screen.fill_command("")
-    await pilot.press(*line)
+    """Type ``line`` and press Enter. All but its last character are put on the line at once, as a
+    paste would (each pressed key costs the test a redraw; tests of typing press their keys
+    themselves); the last one is typed, so the line is the one the keys made."""
+    pilot.app.deck_screen.fill_command(line[:-1])
+    await pilot.press(*line[-1:])
     await pilot.press("enter")
     await settled(pilot)
 
