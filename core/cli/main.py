@@ -177,12 +177,42 @@ def _run_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.set_defaults(command="run")
 
 
+class _ToolHelp(argparse.Action):
+    """``-h`` after a tool's name: that tool's description and parameters (``pideck tool todo
+    --help``); before one, the command's help with the list of tools. (argparse has taken the
+    positional words before the option by the time it meets it.)"""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show this help, or "
+                         "with NAME the tool's parameters, and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        name = getattr(namespace, "name", None)
+        if not name:
+            parser.print_help()
+            parser.exit()
+        from core.deck.registry import TOOLS, tool
+        from core.deck.tool_schema import describe
+
+        found = tool(name)
+        if found is None:
+            nearest = nearest_word(name, [t.name for t in TOOLS])
+            parser.exit(EXIT_USAGE, f"pideck tool: unknown tool {name!r}" + (f" (did you mean {nearest!r}?)"
+                                                                              if nearest else "") + "\n")
+        print(describe(found))
+        parser.exit()
+
+
 def _tool_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("tool", help="call one model tool", formatter_class=argparse.RawDescriptionHelpFormatter,
                        description="Call one model tool and print its result text (the tool's own "
-                       "error texts too, exit 0); exit 1 when the session refused the write (the "
-                       "hint on stderr); exit 2 for an unknown tool or malformed JSON.",
-                       epilog=_tools_epilog() if help_lists else None)
+                       "error texts too, exit 0; what the parameters lack, by the tool's schema, on "
+                       "stderr); exit 1 when the session refused the write (the hint on stderr); exit 2 "
+                       "for an unknown tool or malformed JSON. `pideck tool NAME --help` lists the "
+                       "tool's parameters.",
+                       epilog=_tools_epilog() if help_lists else None, add_help=False)
+    p.add_argument("-h", "--help", action=_ToolHelp)
     _session_options(p)
     p.add_argument("name", metavar="NAME", help="tool name, e.g. agent_state_add_work_item")
     p.add_argument("params", metavar="JSON", nargs="?", help="parameters as JSON, or - to read stdin "

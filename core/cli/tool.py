@@ -65,10 +65,27 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = deck.call_tool(args.name, params)
     except UnknownTool as exc:
-        print(f"pideck tool: {exc}", file=sys.stderr)
+        from core.cli.main import nearest_word
+        from core.deck.registry import TOOLS
+
+        nearest = nearest_word(args.name, [t.name for t in TOOLS])
+        print(f"pideck tool: {exc}" + (f" Did you mean {nearest!r}?" if nearest else ""), file=sys.stderr)
         return EXIT_USAGE
     if result.refused:
         emit(result.text, sys.stderr)
         return EXIT_WARNING
     emit(result.text)
+    if result.rejected:
+        _say_what_does_not_fit(args.name, params)
     return EXIT_OK
+
+
+def _say_what_does_not_fit(name: str, params: Any) -> None:
+    """Beside upstream's text (which says only that the input is invalid), each field that does not
+    fit the tool's schema, on stderr: stdout stays the tool's result byte for byte."""
+    from core.deck.registry import tool
+    from core.deck.tool_schema import problems
+
+    found = tool(name)
+    for problem in problems(found.parameters, params) if found is not None else []:
+        emit(f"pideck tool: {problem}", sys.stderr)
