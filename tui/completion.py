@@ -54,9 +54,14 @@ def completion(value: str, words: Words, offer: Callable[[SubCommand], bool] = l
     None when no word fits there. One word that fits completes, with a space when more can
     follow (so the next word does not glue on); several complete to what they all start with
     and are listed, as a shell and pi's editor do, never the first one silently. Only the
-    commands ``offer`` takes are completed (``offered``)."""
+    commands ``offer`` takes are completed (``offered``). An empty line, or one word without its
+    slash (``agent``), is the start of a command: Tab puts the slash in and lists the commands."""
     if not value.startswith("/"):
-        return None
+        if " " in value or not all(ch.isalnum() or ch == "-" for ch in value):
+            return None
+        value = "/" + value
+        found = completion(value, words, offer)
+        return found if found is not None else Completion(value, ()) if value == "/" else None
     parts = value[1:].split(" ")
     if len(parts) == 1:
         fitting = [(n, True) for n in NAMESPACES if any(offer(c) for c in subcommands(n))]
@@ -81,7 +86,10 @@ def completion(value: str, words: Words, offer: Callable[[SubCommand], bool] = l
 
 
 def complete(value: str, words: Words, offer: Callable[[SubCommand], bool] = lambda c: True) -> str | None:
-    """The line Tab would make of ``value`` when it adds to it (the inline suggestion), or None."""
+    """The line Tab would make of ``value`` when it adds to it (the inline suggestion), or None.
+    (A line without its slash gets none: a suggestion only adds to the end of what is typed.)"""
+    if not value.startswith("/"):
+        return None
     found = completion(value, words, offer)
     return found.line if found is not None and found.line != value else None
 

@@ -320,3 +320,32 @@ def test_a_paste_of_several_lines_is_refused_and_says_why(tmp_path):
         assert line.value == "/agent-state add x First thing" and len(said) == 1
 
     run(app, scenario)
+
+
+def test_tab_on_an_empty_line_or_a_word_without_its_slash_starts_a_command(tmp_path):
+    """Issue 29, item 8: Tab did nothing on an empty line or on ``agent``; now it puts the slash in
+    and lists the commands that fit, as it does after a slash."""
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        await pilot.press("tab")
+        assert line.value == "/" and app.focused is line
+        assert line.candidates == ("agent-state", "agent-progress", "agent-handoff", "todos")
+        line.value = ""
+        await pilot.press(*"agent", "tab")
+        assert line.value == "/agent-" and line.candidates == ("agent-state", "agent-progress", "agent-handoff")
+        await pilot.press(*"st", "tab", *"add x Do it", "enter")
+        await settled(pilot)
+        assert "x" in app.deck_screen.view.state["workItems"][-1]["id"]
+        await pilot.press(*"hello", "tab")  # no command starts so: the bell, the line as it was
+        assert line.value == "hello"
+
+    run(app, scenario)
+
+
+def test_no_inline_suggestion_is_offered_without_the_slash():
+    words = lambda namespace, sub, index: []  # noqa: E731
+    assert completion("todo", words) == Completion("/todos ")
+    assert complete("todo", words) is None  # (a suggestion only adds to the end of the line)
+    assert completion("two words", words) is None
