@@ -183,15 +183,15 @@ def build_view(
     log = deck.log
     old = previous
     if old is None or STATE in parts:
-        state = cast(StateSnapshot, deck.state.snapshot())
+        state = deck.state.snapshot()
     else:
         state = old.state
     if old is None or PROGRESS in parts:
-        progress = cast(ProgressState, deck.progress.state())
+        progress = deck.progress.state()
         verdict, verdict_at = read_verdict(log.latest_custom(verdicts.ENTRY_TYPE)) or (None, None)
     else:
         progress, verdict, verdict_at = old.progress, old.verdict, old.verdict_at
-    packets = tuple(cast("list[Packet]", deck.handoff.packets())) if old is None or HANDOFF in parts else old.packets
+    packets = tuple(deck.handoff.packets()) if old is None or HANDOFF in parts else old.packets
     strip: tuple[StripLine, ...]
     goals: tuple[GoalRow, ...]
     targets: tuple[str, ...]
@@ -222,6 +222,8 @@ def build_view(
         if update.reset or update.new or len(events) != len(activity.events):
             events, epoch = tuple(activity.events), epoch + (1 if update.reset else 0)
     agent = log.agent()
+    if agent is not None and not has_todos and todo_state.agent_plan is None:
+        overlay = no_plan_yet(agent["kind"])
     return DeckView(
         path=str(log.shown_path),
         name=log.name or (f"{agent['name']} {str(agent.get('sessionId') or '')[:8]}".rstrip() if agent
@@ -253,6 +255,19 @@ def build_view(
         elsewhere=old.elsewhere if old is not None else None,
         gave_up=given_up,
     )
+
+
+PLAN_TOOLS = {"claude": "TodoWrite or TaskCreate", "codex": "update_plan", "gemini": "write_todos"}
+"""The tools each agent plans with (docs/agent-conversations.md)."""
+
+
+def no_plan_yet(kind: str) -> str:
+    """The overlay of a conversation whose agent has made no plan yet: pi-jtodo's empty text names
+    its ``todo`` tool, which no other agent has."""
+    from core.sources.plan import AGENT_NAMES
+
+    name, tool = AGENT_NAMES.get(kind, "The agent"), PLAN_TOOLS.get(kind)
+    return "# Plan\n\nNo plan yet." + (f" {name} makes one with its {tool} tool." if tool else "")
 
 
 def with_alert(strip: tuple[StripLine, ...], reason: str | None) -> tuple[StripLine, ...]:
