@@ -9,7 +9,7 @@ over the same branch always agree on what the state was.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, cast
+from typing import Any, Mapping
 
 from core.deck.deck import HANDOFF, PROGRESS, STATE, TODO, Deck
 from core.primitives.handoff.adapter import AgentHandoffAdapter
@@ -18,11 +18,7 @@ from core.primitives.state.adapter import AgentStateAdapter
 from core.primitives.todo import constants as c
 from core.primitives.todo.model import TodoState
 from core.primitives.todo.restore import is_state_details, restore_state_data, restore_tool_details
-from core.shapes import Packet, ProgressState, StateSnapshot
-
-TodoJson = dict[str, Any]
-"""``TodoState.to_json()``: ``{todos, plan, goals}``."""
-
+from core.shapes import Packet, ProgressState, StateSnapshot, TodoStateJson
 
 def _empty_state() -> StateSnapshot:
     return {"schemaVersion": 1, "workItems": [], "decisions": []}
@@ -32,7 +28,7 @@ def _empty_progress() -> ProgressState:
     return {"hasBaseline": False, "currentMilestones": [], "recordedMilestones": []}
 
 
-def _empty_todos() -> TodoJson:
+def _empty_todos() -> TodoStateJson:
     return TodoState().to_json()
 
 
@@ -43,15 +39,15 @@ class Point:
     state: StateSnapshot = field(default_factory=_empty_state)
     progress: ProgressState = field(default_factory=_empty_progress)
     packets: tuple[Packet, ...] = ()
-    todos: TodoJson = field(default_factory=_empty_todos)
+    todos: TodoStateJson = field(default_factory=_empty_todos)
 
 
 def point_of(deck: Deck[Any]) -> Point:
     """What ``deck`` shows now."""
     return Point(
-        state=cast(StateSnapshot, deck.state.snapshot()),
-        progress=cast(ProgressState, deck.progress.state()),
-        packets=tuple(cast("list[Packet]", deck.handoff.packets())),
+        state=deck.state.snapshot(),
+        progress=deck.progress.state(),
+        packets=tuple(deck.handoff.packets()),
         todos=deck.todo.state.to_json(),
     )
 
@@ -84,15 +80,15 @@ class Restorer:
         if kind == "custom":
             if custom_type == self._state.ENTRY_TYPE:
                 valid = not self._state.load([entry])
-                state = cast(StateSnapshot, self._state.snapshot())
+                state = self._state.snapshot()
                 return Restored(STATE, replace(point, state=state), valid)
             if custom_type == self._progress.ENTRY_TYPE:
                 valid = not self._progress.load([entry])
-                progress = cast(ProgressState, self._progress.state())
+                progress = self._progress.state()
                 return Restored(PROGRESS, replace(point, progress=progress), valid)
             if custom_type == self._handoff.ENTRY_TYPE:
                 valid = not self._handoff.load([entry])
-                packets = tuple(cast("list[Packet]", self._handoff.packets()))
+                packets = tuple(self._handoff.packets())
                 return Restored(HANDOFF, replace(point, packets=packets), valid)
             if custom_type == c.STATE_CUSTOM_TYPE:
                 return _todos(point, restore_state_data(entry.get("data")))

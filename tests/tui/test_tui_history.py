@@ -17,7 +17,7 @@ from tui.screens.diff import DiffScreen
 from tui.screens.overview import OverviewScreen, ReturningDeckScreen
 from tui.screens.past import PastScreen
 from tui.screens.timeline import TimelineScreen
-from tui_fixtures import make_app, open_deck, run, wait_for
+from tui_fixtures import demo_deck, make_app, open_deck, run, wait_for
 
 
 def table_texts(screen, selector: str, column: int) -> list[str]:
@@ -305,3 +305,14 @@ def test_history_keys_show_on_the_deck_only(tmp_path):
     on_deck, on_timeline, _ = run(make_app(demo_deck(tmp_path)), scenario)
     assert on_deck == {"f8": True, "f9": True}
     assert on_timeline == {"f8": True}  # the timeline's own f8 (back to live); no overview from here
+
+
+def test_one_branch_takes_one_line_of_the_branches_box(tmp_path):
+    """Issue 29, item 10: at 80x24 the box of a session with one branch took 9 rows for 1 line."""
+    async def scenario(pilot):
+        screen = await timeline_ready(pilot)
+        tree = screen.query_one("#timeline-tree")
+        assert tree.size.height == 1 and tree.outer_size.height == 3  # the line and its border
+        assert screen.query_one("#timeline-events").size.height == 24 - 1 - 1 - 2 - 3 - 1
+
+    run(make_app(demo_deck(tmp_path)), scenario, size=(80, 24))

@@ -149,3 +149,39 @@ def test_the_readme_key_table_is_the_one_the_bindings_give():
     rows = {row.split(" | ")[0].removeprefix("| ") for row in key_table().splitlines()}
     for binding in [*DeckScreen.BINDINGS, *PideckApp.BINDINGS]:
         assert " / ".join(shown_key(k) for k in binding.key.split(",")) in rows, binding.key
+
+
+def test_help_opens_on_what_the_screen_is_and_puts_a_toast_away(tmp_path):
+    """Issue 29, item 10: f1 opened on "Idle state: shown here." under the start-up toast."""
+    from tui.screens.help import INTRODUCTION
+
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await settled(pilot)
+        app.notify("a toast at start-up")
+        await pilot.pause()
+        await pilot.press("f1")
+        await pilot.pause()
+        text = str(app.screen.query_one("#help-body").render())
+        assert text.startswith(INTRODUCTION[:40]) and text.index("This session") > text.index(INTRODUCTION[-20:])
+        assert "Idle state" in text[text.index("This session"):]
+        assert not app._notifications  # (the toast would cover the help's first lines)
+
+    run(app, scenario, size=(80, 24))
+
+
+def test_the_footer_names_every_key_it_shows_at_80_columns(tmp_path):
+    """Issue 29, item 10: at 80 columns the footer cut "^f Filter" to "^f"."""
+    from textual.widgets import Footer
+
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await settled(pilot)
+        footer = app.screen.query_one(Footer)
+        drawn = "".join(s.text for s in app.screen._compositor.render_strips()[footer.region.y])
+        for words in ("f1 Help", "f2 Todos", "f3 Activity", "f4 Live", "f7 Packet", "^f Filter", "^p palette"):
+            assert words in drawn, (words, drawn)
+
+    run(app, scenario, size=(80, 24))

@@ -90,11 +90,21 @@ def key_rows(screen_bindings: Iterable[BindingType], app_bindings: Iterable[Bind
     return [*APP_KEYS[:1], *rows, *ROW_KEYS, *APP_KEYS[1:]]
 
 
+INTRODUCTION = ("pideck shows what an agent has declared in this session, live: its todos with their scores "
+                "and gates (the strip above the command line, the goal table), and the panes of Agent State, "
+                "Agent Progress and Agent Handoff. Type a slash command below (Tab completes it, ctrl+p lists "
+                "every command); the agent calls the same tools. Below: what each part shows, every key, "
+                "every command.")
+"""The help's first words: what the screen is, before its parts, keys and commands."""
+
+
 def help_text(screen_bindings: Iterable[BindingType], app_bindings: Iterable[BindingType] = (),
               status: str = "", notifications: Iterable[str] = ()) -> Text:
     text = Text()
+    text.append(INTRODUCTION + "\n\n")
     if status:
-        text.append(f"{status}\n\n", "italic")
+        text.append("This session\n", "bold underline")
+        text.append(f"  {status}\n\n", "italic")
     for title, rows in SCREEN:
         text.append(f"{title}\n", "bold underline")
         for name, what in rows:
@@ -138,4 +148,5 @@ class HelpScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         self.query_one("#help-box").border_title = "pideck help"
         self.query_one("#help-scroll").focus()
+        self.app.clear_notifications()  # (a toast would cover the help's first lines)
 

@@ -101,7 +101,7 @@ class TimelineScreen(ModelScreen):
     #timeline-heads { height: 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     #timeline-events { height: 1fr; }
     #timeline-preview { height: 2; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
-    #timeline-tree { height: 9; border: round $primary-darken-1; border-title-color: $accent;
+    #timeline-tree { height: auto; max-height: 9; border: round $primary-darken-1; border-title-color: $accent;
                      border-subtitle-color: $text-muted; }
     #timeline-tree:focus { border: round $accent; }
     """
