@@ -60,8 +60,8 @@ def completion(value: str, words: Words, offer: Callable[[SubCommand], bool] = l
         if " " in value or not all(ch.isalnum() or ch == "-" for ch in value):
             return None
         value = "/" + value
-        found = completion(value, words, offer)
-        return found if found is not None else Completion(value, ()) if value == "/" else None
+        started = completion(value, words, offer)
+        return started if started is not None else Completion(value, ()) if value == "/" else None
     parts = value[1:].split(" ")
     if len(parts) == 1:
         fitting = [(n, True) for n in NAMESPACES if any(offer(c) for c in subcommands(n))]

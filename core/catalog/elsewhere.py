@@ -34,7 +34,7 @@ class WriteWatch:
         self._listing = Listing()
         self._keys: dict[Path, FileKey] = {}
         self._written: dict[Path, int] = {}  # sessions written since the first look: when (mtime_ns)
-        self._heads: dict[Path, tuple[str | None, dict[str, Any] | None]] = {}
+        self._heads: dict[Path, tuple[str | None, binding.ConversationRecord | None]] = {}
         self._first = True
 
     def look(self, here: Iterable[Path], conversations: bool = True) -> Elsewhere | None:

@@ -12,7 +12,7 @@
 
 import os
 from pathlib import Path
-from typing import NamedTuple
+from typing import Mapping, NamedTuple
 
 from core.config.places import (
     AGENT_KINDS,
@@ -39,7 +39,7 @@ class SessionInfo(NamedTuple):
     entries: int | None  # complete lines after the header (blank or bad lines included); None: not counted
     size: int
     mtime: float
-    conversation: dict | None = None
+    conversation: Mapping | None = None
     """A pideck session's conversation (its ``pideck/conversation`` entry's data); on a
     conversation, the same data of its pideck session with ``session`` (the file) added."""
 

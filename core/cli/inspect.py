@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.cli.common import EXIT_OK, EXIT_USAGE, emit, open_deck, open_time_machine, print_json
 from core.deck.deck import Deck
 from core.session.interface import SessionFile
 from core.sources.binding import conversation_of
+
+if TYPE_CHECKING:
+    from core.session.entry import AgentObject
 
 F = TypeVar("F", bound=SessionFile)
 
@@ -42,15 +45,16 @@ def inspect_json(deck: Deck[F]) -> dict[str, Any]:
     }
 
 
-def agent_text(agent: dict[str, Any]) -> str:
+def agent_text(agent: AgentObject) -> str:
     """A followed conversation's agent in a few lines (docs/agent-conversations.md#the-agent-object)."""
     who = " ".join(str(v) for v in (agent.get("name"), agent.get("version")) if v)
     lines = [f"Agent: {who}" + (f", {agent['status']}" if agent.get("status") else "")
              + (f" (last {'change' if agent.get('lastActivityOf') == 'file' else 'line'} {agent['lastActivity']})"
                 if agent.get("lastActivity") else "")]
-    for label, key in (("Model", "model"), ("Session", "sessionId"), ("Folder", "cwd"), ("Last said", "lastMessage")):
-        if agent.get(key):
-            lines.append(f"{label}: {agent[key]}")
+    for label, value in (("Model", agent["model"]), ("Session", agent["sessionId"]), ("Folder", agent["cwd"]),
+                         ("Last said", agent["lastMessage"])):
+        if value:
+            lines.append(f"{label}: {value}")
     tokens = agent.get("tokens")
     if isinstance(tokens, dict):
         from core.sources.plan import token_text

@@ -108,3 +108,40 @@ def test_a_long_objective_ends_its_last_line_with_an_ellipsis(tmp_path, size):
         assert lines[1].endswith("…"), lines
 
     run(app, scenario, size=size)
+
+
+def test_a_row_added_live_below_a_squeezed_pane_is_scrolled_into_view(tmp_path):
+    """Issue 29, item 10: at 80x24 a work item another writer added landed below what the pane
+    shows, with nothing to bring it up."""
+    deck = demo_deck(tmp_path)
+    app = make_app(deck)
+    writer = Deck(SessionLog.open(deck.log.path))
+
+    async def scenario(pilot):
+        table = app.query_one("#work-items", KeyedTable)
+        for n in range(1, 5):
+            writer.apply(f"/agent-state add new{n} Added item number {n}")
+        await take_in(pilot)
+        await pilot.pause()
+        assert table.row_count > table.size.height - 1  # (more rows than the pane shows)
+        assert any("new4" in line for line in drawn_lines(table)), drawn_lines(table)
+        assert app.focused is not table and table.selected_key() == "new4"
+
+    run(app, scenario, size=(80, 24))
+
+
+def test_a_person_in_the_table_keeps_their_row_when_one_is_added(tmp_path):
+    deck = demo_deck(tmp_path)
+    app = make_app(deck)
+    writer = Deck(SessionLog.open(deck.log.path))
+
+    async def scenario(pilot):
+        table = app.query_one("#work-items", KeyedTable)
+        table.focus()
+        table.move_cursor(row=0, animate=False)
+        writer.apply("/agent-state add new1 Added item")
+        await take_in(pilot)
+        await pilot.pause()
+        assert table.selected_key() == "parse"
+
+    run(app, scenario, size=(80, 24))

@@ -65,7 +65,12 @@ class KeyedTable(DataTable[Any], Generic[D]):
             return
         if self._drawn and self.flash_seconds:
             self.flash([key for key, data in wanted.items() if self._shown.get(key) != data])
+        added = [key for key in wanted if key not in self._shown] if self._drawn else []
         self._drawn = True
+        if added and not self.has_focus:
+            # A row added since the table was drawn may land below what a squeezed pane shows: the
+            # cursor goes to it, which scrolls it into view (a person in the table keeps their row).
+            self.call_after_refresh(self._reveal, added[-1])
         kept = [k for k in self._shown if k in wanted]
         if kept != [k for k in wanted if k in self._shown]:
             self._rebuild(wanted, render)
@@ -103,6 +108,10 @@ class KeyedTable(DataTable[Any], Generic[D]):
         if selected in self._shown:
             self.move_cursor(row=self.get_row_index(selected), animate=False)
         self.call_after_refresh(self.fit_columns)
+
+    def _reveal(self, key: str) -> None:
+        if key in self._shown and not self.has_focus:
+            self.move_cursor(row=self.get_row_index(key), animate=False)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.fit_columns)
