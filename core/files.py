@@ -8,7 +8,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 try:
     import fcntl
@@ -202,7 +202,7 @@ def read_json(path: Path) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def write_json(path: Path, value: dict[str, Any]) -> None:
+def write_json(path: Path, value: Mapping[str, object]) -> None:
     """Write ``value`` whole or not at all (a temporary file renamed into place), private. (The
     session files' own writer: ``tempfile`` would cost every hook more than the write.)"""
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -8,12 +8,15 @@ import copy
 import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, cast
 
 from core.session.errors import ReadOnlySession
 from core.session.interface import Kind, Selection, Wanted, WritableLog
 from core.session.log import Refresh
 from core.session.records import EntryRecord
+
+if TYPE_CHECKING:
+    from core.session.entry import Entry
 
 
 @dataclass
@@ -147,7 +150,7 @@ def _record(entry: dict[str, Any], index: int, parent: str | None) -> EntryRecor
     entry_id = entry.get("id")
     return EntryRecord(
         entry_id if isinstance(entry_id, str) else f"mem{index}", parent, kind, 0, 0, index + 1,
-        custom_type=custom_type, role=role, tool_name=tool, loader=lambda record: entry,
+        custom_type=custom_type, role=role, tool_name=tool, loader=lambda record: cast("Entry", entry),  # (a seeded dict, as a test wrote it)
     )
 
 

@@ -53,8 +53,8 @@ def read_text(path: Path, *, follow_links: bool) -> str | None:
 
 # -- JSON ------------------------------------------------------------------------------------------
 
-def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+def _no_duplicate_keys(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    seen: dict[str, object] = {}
     for key, value in pairs:
         if key in seen:
             raise ConfigFileError(f'has the key "{key}" twice in one object (writing it back would '
@@ -93,9 +93,10 @@ def _not_json(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON value")
 
 
-def parse_json(path: Path, text: str | None) -> dict[str, Any]:
+def parse_json(path: Path, text: str | None) -> dict[str, object]:
     """The file's top-level object ({} for a missing or blank file). Every number keeps the text
-    it was written with, so that ``dump_json`` gives it back unchanged."""
+    it was written with, so that ``dump_json`` gives it back unchanged. A value is whatever the
+    person wrote: ``merge.py`` checks each one it changes."""
     if text is None or not text.strip():
         return {}
     try:
@@ -113,7 +114,7 @@ def parse_json(path: Path, text: str | None) -> dict[str, Any]:
     return doc
 
 
-def dump_json(doc: dict[str, Any], original: str | None) -> str:
+def dump_json(doc: dict[str, object], original: str | None) -> str:
     """``doc`` as JSON in the style of ``original``: its indentation (the first indented line's
     whitespace: spaces or a tab), its line endings and its final newline. A new or unindented file
     gets two spaces, as the agents write them."""
@@ -148,7 +149,8 @@ def dump_json(doc: dict[str, Any], original: str | None) -> str:
 
 # -- TOML ------------------------------------------------------------------------------------------
 
-def parse_toml(path: Path, text: str | None) -> dict[str, Any]:
+def parse_toml(path: Path, text: str | None) -> dict[str, object]:
+    """The file's tables ({} for a missing file), each value checked as ``parse_json``'s are."""
     if text is None:
         return {}
     try:
@@ -163,7 +165,7 @@ def _additions(old: Any, new: Any) -> Any:
     if isinstance(old, dict) and isinstance(new, dict):
         if not old.keys() <= new.keys():
             return None
-        added: dict[str, Any] = {}
+        added: dict[str, object] = {}
         for key, value in new.items():
             if key not in old:
                 added[key] = value
@@ -178,7 +180,7 @@ def _additions(old: Any, new: Any) -> Any:
     return None
 
 
-def dump_toml(old_doc: dict[str, Any], new_doc: dict[str, Any], original: str | None) -> tuple[str, bool]:
+def dump_toml(old_doc: dict[str, object], new_doc: dict[str, object], original: str | None) -> tuple[str, bool]:
     """The new text of a TOML file and whether it was rewritten whole (False: the original text
     is kept and the additions are appended as tables, which is checked by reading it back)."""
     if original is None:

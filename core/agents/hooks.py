@@ -18,7 +18,7 @@ Start-up matters here: this runs at every turn's end, so it imports no more than
 
 import json
 import os
-from typing import Any, NamedTuple, TextIO
+from typing import Any, NamedTuple, NotRequired, TextIO, TypedDict
 
 from core.sources.binding import Conversation
 
@@ -36,6 +36,15 @@ EXIT_OK, EXIT_FAILED = 0, 1
 
 class HookInputError(ValueError):
     """Hook input pideck cannot read: not JSON, not an object, or an event without its fields."""
+
+
+class StopRecord(TypedDict):
+    """The ``data`` of a ``pideck/stop`` entry (``STOP_ENTRY_TYPE``)."""
+
+    agent: str  # claude or codex
+    event: str  # Stop or SubagentStop
+    stopHookActive: bool
+    agentSessionId: NotRequired[str]  # the agent's conversation, when the input names one
 
 
 class HookEvent(NamedTuple):
@@ -63,8 +72,8 @@ class HookEvent(NamedTuple):
             transcript = None  # (no path a reader could open: the session names none)
         return Conversation(agent, self.session_id, self.cwd, transcript, "the hook input")
 
-    def record(self, agent: str) -> dict[str, Any]:
-        data: dict[str, Any] = {"agent": agent, "event": self.event, "stopHookActive": self.stop_hook_active}
+    def record(self, agent: str) -> StopRecord:
+        data: StopRecord = {"agent": agent, "event": self.event, "stopHookActive": self.stop_hook_active}
         if self.session_id is not None:
             data["agentSessionId"] = self.session_id
         return data

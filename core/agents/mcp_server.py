@@ -41,7 +41,8 @@ log = logging.getLogger("pideck.mcp")
 
 def declared_tools() -> list[types.Tool]:
     """The registry's tools as MCP declares them (pi's label is MCP's title)."""
-    return [types.Tool(name=t.name, title=t.label, description=t.description, input_schema=t.parameters)
+    # (a copy: the SDK's model takes a plain dict, not the registry's TypedDict)
+    return [types.Tool(name=t.name, title=t.label, description=t.description, input_schema=dict(t.parameters))
             for t in TOOLS]
 
 
@@ -77,7 +78,9 @@ class Sessions:
         self._said = said
         return deck
 
-    def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+    def call_tool(self, name: str, arguments: dict[str, object]) -> Any:
+        """The tool's result on the route's Deck (the arguments as the client sent them: the
+        tool checks each)."""
         return self.deck().call_tool(name, arguments)
 
 

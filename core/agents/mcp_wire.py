@@ -124,7 +124,7 @@ class Wire:
             return _error(None, types.INVALID_REQUEST, "Invalid Request", unreadable=True)
         return self._judge_object(value, raw, deep)
 
-    def _judge_object(self, value: dict[str, Any], raw: bytes, deep: bool) -> Answer | Forward | Ignore:
+    def _judge_object(self, value: dict[str, object], raw: bytes, deep: bool) -> Answer | Forward | Ignore:
         has_id = "id" in value
         request_id = value["id"] if has_id and usable_id(value["id"]) else None
         method = value.get("method")
@@ -156,7 +156,7 @@ class Wire:
         except ValidationError as exc:
             return invalid(_problems(exc, ""))
 
-    def _refusal(self, value: dict[str, Any], method: str, raw: bytes, deep: bool) -> str | None:
+    def _refusal(self, value: dict[str, object], method: str, raw: bytes, deep: bool) -> str | None:
         """Why a message's params cannot be taken, whatever its method: pideck's own reader skips a
         line nested beyond ``MAX_DEPTH`` (so an entry holding such params would be lost), and a
         lone surrogate is no text to store or echo."""
@@ -182,7 +182,7 @@ class Wire:
                               f"Invalid params for {request.method}: {_problems(exc, 'params')}")
         return Forward(request, request.id)
 
-    def _response(self, value: dict[str, Any]) -> Forward | Ignore:
+    def _response(self, value: dict[str, object]) -> Forward | Ignore:
         try:
             return Forward(types.jsonrpc_message_adapter.validate_python(value, by_name=False))
         except ValidationError as exc:
@@ -197,7 +197,7 @@ def _skip_space(text: str, at: int) -> int:
     return at + len(_SPACE.match(text, at).group())  # type: ignore[union-attr]  # ("*": always matches)
 
 
-def _members(raw: bytes) -> dict[str, Any]:
+def _members(raw: bytes) -> dict[str, object]:
     """The members of a JSON object line too deep to parse (a parser recurses once per level),
     with each object or array value left unread (an empty dict stands for it): enough to answer the
     message with its own id. Raises ValueError for a line that is no JSON object."""
@@ -206,7 +206,7 @@ def _members(raw: bytes) -> dict[str, Any]:
     at = _skip_space(text, 0)
     if text[at:at + 1] != "{":
         raise ValueError("not an object")
-    members: dict[str, Any] = {}
+    members: dict[str, object] = {}
     at = _skip_space(text, at + 1)
     while text[at:at + 1] != "}":
         if text[at:at + 1] != '"':

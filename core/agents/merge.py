@@ -8,7 +8,7 @@ variables of an ``env`` or ``env_vars`` the user added stay) and its own hook ha
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal, NotRequired, TypedDict, TypeVar
 
 from core.agents.command import runs_pideck
 
@@ -16,12 +16,34 @@ Outcome = Literal["added", "updated", "unchanged"]
 
 SERVER_NAME = "pideck"
 
+T = TypeVar("T", dict, list)  # what a part of a config file must be: an object or an array
+
+
+class ServerEntry(TypedDict):
+    """pideck's entry among an agent's MCP servers (docs/agent-configs.md)."""
+
+    type: NotRequired[str]  # "stdio": Claude Code's
+    command: str
+    args: list[str]
+    env: NotRequired[dict[str, str]]  # variables set for the server
+    required: NotRequired[bool]  # Codex: it waits for the server at its start
+    env_vars: NotRequired[list[str]]  # Codex: variables passed on from its own environment
+
+
+class HookHandler(TypedDict):
+    """pideck's handler of one hook event, as Claude Code and Codex read it."""
+
+    type: str  # "command"
+    command: str  # a shell line that runs ``pideck hook <agent>``
+    timeout: int  # seconds
+
 
 class ConfigShapeError(ValueError):
     """A config whose parts pideck must change are not shaped as the agent reads them."""
 
 
-def _child(parent: dict[str, Any], key: str, kind: type, where: str) -> Any:
+def _child(parent: dict[str, object], key: str, kind: type[T], where: str) -> T:
+    """``parent[key]``, made an empty ``kind`` when missing; a value of another type is refused."""
     value = parent.setdefault(key, kind())
     if not isinstance(value, kind):
         noun = "an object" if kind is dict else "a list"
@@ -29,7 +51,7 @@ def _child(parent: dict[str, Any], key: str, kind: type, where: str) -> Any:
     return value
 
 
-def put_server(doc: dict[str, Any], servers_key: str, entry: dict[str, Any], owned: tuple[str, ...] = ()) -> Outcome:
+def put_server(doc: dict[str, object], servers_key: str, entry: ServerEntry, owned: tuple[str, ...] = ()) -> Outcome:
     """``doc[servers_key]["pideck"]`` holds ``entry``'s keys; other servers are left alone. The
     variables named in ``owned`` are pideck's in the entry's ``env`` and ``env_vars``: set as
     ``entry`` has them, gone when it has none; the user's others stay."""
@@ -54,7 +76,7 @@ def put_server(doc: dict[str, Any], servers_key: str, entry: dict[str, Any], own
     return "updated"
 
 
-def put_hook(doc: dict[str, Any], event: str, handler: dict[str, Any], agent: str) -> Outcome:
+def put_hook(doc: dict[str, object], event: str, handler: HookHandler, agent: str) -> Outcome:
     """``doc["hooks"][event]`` holds a group with ``handler`` (``{"hooks": [handler]}``, the shape
     Claude Code and Codex share). A handler that already runs ``pideck hook <agent>`` there is
     updated in place; the user's other hooks are left alone."""

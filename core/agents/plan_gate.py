@@ -23,7 +23,7 @@ import hashlib
 import json
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, NotRequired, TypedDict
 
 from core.jsutil import plural
 from core.sources.plan import AGENT_NAMES
@@ -141,7 +141,25 @@ class Memory:
     stopped_at: str | None = None  # the plan's digest when the gate stopped poking, or None
 
 
-def conversation_key(agent: str, session_id: str | None, transcript: str) -> dict[str, str]:
+class ConversationKey(TypedDict):
+    """Which conversation a ``pideck/plan-poke`` entry is about (``conversation_key``)."""
+
+    agent: str
+    agentSessionId: NotRequired[str]
+    transcript: NotRequired[str]  # when the hook input names no session id
+
+
+class PlanPoke(ConversationKey):
+    """The ``data`` of a ``pideck/plan-poke`` entry."""
+
+    kind: str  # poke or stop
+    tool: str  # the agent's plan tool (a key of WORDINGS)
+    ids: list[str]  # the plan's open items
+    plan: str  # the plan's digest
+    reason: NotRequired[str]  # no_progress, on a stop
+
+
+def conversation_key(agent: str, session_id: str | None, transcript: str) -> ConversationKey:
     """The fields that say which conversation an entry is about: the agent and its session id,
     else (an input without one) the transcript's path."""
     if session_id is not None:
@@ -149,7 +167,7 @@ def conversation_key(agent: str, session_id: str | None, transcript: str) -> dic
     return {"agent": agent, "transcript": transcript}
 
 
-def remember(entries: Iterable[tuple[str, Any]], key: Mapping[str, str]) -> Memory:
+def remember(entries: Iterable[tuple[str, Any]], key: ConversationKey) -> Memory:
     """Fold ``(customType, data)`` of the branch's ``pideck/plan-poke`` and ``pi-jtodo/cycle``
     entries, in order, into the memory for the conversation ``key``. An arm entry
     (``/todos poke on``) starts a fresh cycle; entries of other conversations and malformed ones
@@ -178,13 +196,13 @@ def remember(entries: Iterable[tuple[str, Any]], key: Mapping[str, str]) -> Memo
 class Step:
     """What the gate does at one stop: an entry to append, and the hook's follow-up and notice."""
 
-    entry: dict[str, Any] | None = None
+    entry: PlanPoke | None = None
     followup: str | None = None
     notice: str | None = None
 
 
 def decide(memory: Memory, plan: AgentPlan, continued: bool, config: TodoConfig,
-           key: Mapping[str, str]) -> Step:
+           key: ConversationKey) -> Step:
     """One stop of the agent with its plan as ``plan`` (pi-jtodo's settle step A on the agent's
     plan, docs/mcp-and-hooks.md#the-agents-own-plan)."""
     n = len(plan.open_ids)
@@ -195,8 +213,8 @@ def decide(memory: Memory, plan: AgentPlan, continued: bool, config: TodoConfig,
             return Step()  # stopped: quiet until the plan changes or /todos poke on
         memory = Memory()  # the plan changed since: new work starts a fresh cycle
 
-    def entry(kind: str) -> dict[str, Any]:
-        data = {**key, "kind": kind, "tool": plan.tool, "ids": list(plan.open_ids), "plan": plan.digest}
+    def entry(kind: str) -> PlanPoke:
+        data: PlanPoke = {**key, "kind": kind, "tool": plan.tool, "ids": list(plan.open_ids), "plan": plan.digest}
         return data if kind == "poke" else {**data, "reason": "no_progress"}
 
     noun = plan.words.noun

@@ -7,10 +7,10 @@ import re
 import shlex
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Callable, Literal
 
 from core.agents.command import shell_line
-from core.agents.merge import Outcome, put_hook, put_server
+from core.agents.merge import HookHandler, Outcome, ServerEntry, put_hook, put_server
 
 Scope = Literal["project", "user"]
 
@@ -45,7 +45,7 @@ class Places:
 @dataclass(frozen=True)
 class Edit:
     label: str  # what it puts in the file, as the user reads it
-    apply: Callable[[dict[str, Any]], Outcome]
+    apply: Callable[[dict[str, object]], Outcome]  # changes the parsed file in place
 
 
 @dataclass(frozen=True)
@@ -64,7 +64,7 @@ class Agent:
     next_steps: Callable[[Scope, Places], list[str]]
 
 
-def _server(servers_key: str, entry: dict[str, Any], command: list[str]) -> Edit:
+def _server(servers_key: str, entry: ServerEntry, command: list[str]) -> Edit:
     shown = shell_line([*command, "mcp"])
     passed = entry.get("env") or entry.get("env_vars")
     label = f'MCP server "pideck" ({shown}' + (f"; passes on {', '.join(passed)})" if passed else ")")
@@ -73,15 +73,15 @@ def _server(servers_key: str, entry: dict[str, Any], command: list[str]) -> Edit
 
 def _hooks(agent: str, command: list[str], prefix: str = "") -> tuple[Edit, ...]:
     line = prefix + shell_line([*command, "hook", agent])
-    handler = {"type": "command", "command": line, "timeout": HOOK_TIMEOUT}
+    handler: HookHandler = {"type": "command", "command": line, "timeout": HOOK_TIMEOUT}
 
     def edit(event: str) -> Edit:
         return Edit(f"{event} hook ({line})", lambda doc: put_hook(doc, event, handler, agent))
     return tuple(edit(event) for event in HOOK_EVENTS[agent])
 
 
-def _stdio(command: list[str], env: dict[str, str] | None = None) -> dict[str, Any]:
-    entry: dict[str, Any] = {"command": command[0], "args": [*command[1:], "mcp"]}
+def _stdio(command: list[str], env: dict[str, str] | None = None) -> ServerEntry:
+    entry: ServerEntry = {"command": command[0], "args": [*command[1:], "mcp"]}
     if env:
         entry["env"] = env
     return entry
@@ -124,7 +124,7 @@ def _codex_files(scope: Scope, places: Places, command: list[str]) -> list[Confi
     ``env_vars``: Codex passes each on from that same environment."""
     folder = places.codex_home if scope == "user" else places.cwd / ".codex"
     private = scope == "user"
-    entry: dict[str, Any] = {**_stdio(command), "required": True}
+    entry: ServerEntry = {**_stdio(command), "required": True}
     if places.shared:
         entry["env_vars"] = [name for name, _ in places.shared]
     server = _server("mcp_servers", entry, command)

@@ -109,7 +109,9 @@ class SessionConfig(NamedTuple):
     when it likes (it still survives pideck being killed, not a crash of the machine)."""
 
 
-TABLES: dict[str, Any] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig, "session": SessionConfig}
+Table = TodoConfig | TuiConfig | NotifyConfig | SessionConfig
+"""One of the tables of pideck's TOML, as ``TABLES`` names them."""
+TABLES: dict[str, type[Table]] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig, "session": SessionConfig}
 _TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
 _CHOICES = {("tui", "theme"): THEMES,
             ("tui", "watchdog"): ("own", "all", "off"),
@@ -191,8 +193,10 @@ def _read_text(path: Path) -> str:
     return read_small_file(path, MAX_BYTES).decode("utf-8")
 
 
-def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], source: Path,
+def _apply(values: dict[str, Any], raw: dict[str, object], names: dict[str, str], source: Path,
            warnings: list[str], table: str = "todo", words: bool = True) -> None:
+    """Take each value of ``raw`` (a table as the file holds it, named by ``names``) into
+    ``values`` (a table's keyword arguments, every one checked), warning of the rest."""
     for name, value in raw.items():
         key = names.get(name)
         if key is None:
@@ -204,7 +208,8 @@ def _apply(values: dict[str, Any], raw: dict[str, Any], names: dict[str, str], s
             warnings.append(f"{source}: {exc}; using {values[key]!r}.")
 
 
-def _read_toml(path: Path, warnings: list[str]) -> dict[str, Any]:
+def _read_toml(path: Path, warnings: list[str]) -> dict[str, object]:
+    """The file's tables as written (each checked by ``_apply``); {} for a missing or broken file."""
     try:
         text = _read_text(path)
     except FileNotFoundError:
@@ -287,7 +292,7 @@ def parse_cli_value(key: str, text: str, table: str = "todo") -> Any:
     return check_value(key, value, table)
 
 
-def set_config_value(key: str, value: Any, path: Path | None = None) -> TodoConfig | TuiConfig | NotifyConfig:
+def set_config_value(key: str, value: Any, path: Path | None = None) -> Table:
     """Validate and write one key (``tui.theme``, ``notify.bell``; a key without a table is a ``[todo]`` key); the
     key's whole table is written, other tables kept.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.config import places
 from core.files import not_regular
@@ -24,6 +24,9 @@ from core.session.errors import (
     cannot_write,
     version_read_only,
 )
+
+if TYPE_CHECKING:
+    from core.session.entry import Header
 
 
 def check_openable(path: Path) -> None:
@@ -47,7 +50,7 @@ class WriteAccess:
         self._path, self._requested = path, requested
         self._pi_owned: tuple[tuple[str, int, int, int], bool] | None = None  # (file identity, pi's)
 
-    def read_only_reason(self, header: dict[str, Any] | None, version: int) -> str | None:
+    def read_only_reason(self, header: Header | None, version: int) -> str | None:
         """Why appends are refused, as the refusal a person reads, or None when the log is writable."""
         if header is not None and version != 3:
             return version_read_only(version)

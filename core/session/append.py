@@ -13,7 +13,7 @@ import os
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Protocol
+from typing import TYPE_CHECKING, Callable, Iterator, Protocol
 
 try:
     import fcntl
@@ -42,8 +42,11 @@ from core.session.index import EntryIndex
 from core.session.tail import Tailer
 from core.session.writer import Clock, IdFactory, iso_timestamp, serialise, unique_id
 
-Build = Callable[[str, str | None, str], dict[str, Any]]
-"""``build(id, parentId, timestamp)``: the entry to append."""
+if TYPE_CHECKING:  # (annotations only: at run time typing would compile the forward reference, core/slotted.py)
+    from core.session.entry import Entry
+
+    Build = Callable[[str, str | None, str], Entry]
+    """``build(id, parentId, timestamp)``: the entry to append."""
 
 
 class Target(Protocol):
@@ -92,7 +95,7 @@ class Appender:
             self._lock_fd = None
             os.close(fd)  # releases the lock
 
-    def append(self, log: Target, build: Build) -> dict[str, Any]:
+    def append(self, log: Target, build: Build) -> Entry:
         """Append ``build(id, parent, timestamp)``, parented to the file's leaf, and read it in."""
         reason = log.read_only_reason
         if reason is not None:

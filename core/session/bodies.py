@@ -12,11 +12,14 @@ from __future__ import annotations
 import os
 from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.session.indexing import Indexer
-from core.session.parse import loads_line, upgrade_legacy_message
+from core.session.parse import is_entry, loads_line, upgrade_legacy_message
 from core.session.records import EntryRecord
+
+if TYPE_CHECKING:
+    from core.session.entry import Entry
 
 BODIES_KEPT = 32
 """Bodies of entries other than messages kept after being read."""
@@ -34,13 +37,13 @@ class BodyReader:
         """Start over with the indexer of a new generation of the file (its legacy flag decides how
         a body reads, its warnings get a body that cannot be read back)."""
         self._read = read
-        self._memo: tuple[EntryRecord, dict[str, Any]] | None = None  # the last message body read
-        self._bodies: OrderedDict[EntryRecord, dict[str, Any]] = OrderedDict()  # recent other bodies
+        self._memo: tuple[EntryRecord, Entry] | None = None  # the last message body read
+        self._bodies: OrderedDict[EntryRecord, Entry] = OrderedDict()  # recent other bodies
         self.failed = False
         """An entry's body could not be read back: the warnings now hold one a fresh read gives only
         when it reads that entry (see ``keeping.py``)."""
 
-    def load(self, record: EntryRecord) -> dict[str, Any]:
+    def load(self, record: EntryRecord) -> Entry:
         """Read one entry's line back from the file (the ``Loader`` of ``records.py``)."""
         memo = self._memo
         if memo is not None and memo[0] is record:
@@ -59,18 +62,19 @@ class BodyReader:
             value, problem = None, str(exc)
         else:
             problem = "it changed on disk"
-        if isinstance(value, dict) and self._read.legacy:
-            value = upgrade_legacy_message(value)
-            if not isinstance(value.get("id"), str):
-                value = {**value, "id": record.id, "parentId": record.parent_id}
-        if isinstance(value, dict) and value.get("id") == record.id:
+        entry = value if is_entry(value) else None
+        if entry is not None and self._read.legacy:
+            entry = upgrade_legacy_message(entry)
+            if not isinstance(entry.get("id"), str):
+                entry = {**entry, "id": record.id, "parentId": record.parent_id}
+        if entry is not None and entry.get("id") == record.id:
             if record.type == "message":
-                self._memo = (record, value)
+                self._memo = (record, entry)
             else:
-                self._bodies[record] = value
+                self._bodies[record] = entry
                 if len(self._bodies) > BODIES_KEPT:
                     self._bodies.popitem(last=False)
-            return value
+            return entry
         self.failed = True
         self._read.warn(f"line {record.line_no}: entry {record.id} could not be read back ({problem})")
         return {"type": record.type, "id": record.id, "parentId": record.parent_id}

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import compress
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 from core.session.index import PENDING, EntryIndex, Kind
 from core.session.records import EntryRecord, Records
+
+if TYPE_CHECKING:
+    from core.session.entry import Entry, Tokens
 
 FORK_REACH = 256
 """How far back from the leaf a new entry's parent is looked for on the branch (see ``follow_leaf``)."""
@@ -79,13 +82,13 @@ def newest(index: EntryIndex, records: Records, positions: Sequence[int], wanted
     return None
 
 
-def newest_custom(index: EntryIndex, records: Records, branch: list[int], custom_type: str) -> dict[str, Any] | None:
+def newest_custom(index: EntryIndex, records: Records, branch: list[int], custom_type: str) -> Entry | None:
     """The newest ``custom`` entry of ``custom_type`` on ``branch``, or None."""
     found = newest(index, records, branch, lambda kind, ct, role, tool: kind == "custom" and ct == custom_type)
     return found.load() if found is not None else None
 
 
-def last_turn_tokens(index: EntryIndex, records: Records, branch: list[int]) -> dict[str, int] | None:
+def last_turn_tokens(index: EntryIndex, records: Records, branch: list[int]) -> Tokens | None:
     """The token use of the newest assistant message on ``branch`` (pi's ``usage``: input, output,
     cacheRead, cacheWrite, totalTokens), or None."""
     found = newest(index, records, branch, lambda kind, ct, role, tool: kind == "message" and role == "assistant")
@@ -93,11 +96,18 @@ def last_turn_tokens(index: EntryIndex, records: Records, branch: list[int]) -> 
     return usage_tokens(message.get("usage")) if isinstance(message, dict) else None
 
 
-def usage_tokens(usage: Any) -> dict[str, int] | None:
+_USAGE_COUNTS: tuple[Literal["input", "output", "cacheRead", "cacheWrite", "totalTokens"], ...] = (
+    "input", "output", "cacheRead", "cacheWrite", "totalTokens")
+"""The counts of pi's ``usage`` that pideck shows, in pi's order."""
+
+
+def usage_tokens(usage: Any) -> Tokens | None:
     """pi's ``usage`` of an assistant message as the token counts pideck shows; None when it holds
     none (a count that is not a whole number of 0 or more is left out)."""
     if not isinstance(usage, dict):
         return None
-    counts = {key: usage[key] for key in ("input", "output", "cacheRead", "cacheWrite", "totalTokens")
-              if type(usage.get(key)) is int and usage[key] >= 0}
+    counts: Tokens = {}
+    for key in _USAGE_COUNTS:
+        if type(count := usage.get(key)) is int and count >= 0:
+            counts[key] = count
     return counts or None

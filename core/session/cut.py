@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence
 
 from core.session import branch as branches
 from core.session.branch import Picked, Wanted
@@ -23,6 +23,9 @@ from core.session.errors import ReadOnlySession
 from core.session.index import EntryIndex
 from core.session.log import Refresh, SessionLog
 from core.session.records import EntryRecord, RecordList
+
+if TYPE_CHECKING:
+    from core.session.entry import AgentObject, Entry, Header, Tokens
 
 PAST_IS_READ_ONLY = "This is the session as it was at an earlier entry: the past is read-only. Nothing was changed."
 
@@ -81,11 +84,11 @@ class CutLog:
     def shown_path(self) -> Path:
         return self.live.shown_path
 
-    def last_turn_tokens(self) -> dict[str, int] | None:
+    def last_turn_tokens(self) -> Tokens | None:
         """As ``SessionLog.last_turn_tokens``, of the newest assistant message up to the cut."""
         return branches.last_turn_tokens(self.live.index, self._records, self._branch)
 
-    def agent(self) -> dict[str, Any] | None:
+    def agent(self) -> AgentObject | None:
         """The live conversation's agent object without what is known only of now (its status,
         last activity, last words and tokens); None for a session."""
         agent = self.live.agent()
@@ -94,7 +97,7 @@ class CutLog:
         return {**agent, "status": None, "lastActivity": None, "lastActivityOf": None, "lastMessage": None, "tokens": None}
 
     @property
-    def header(self) -> dict[str, Any] | None:
+    def header(self) -> Header | None:
         return self.live.header
 
     @property
@@ -167,7 +170,7 @@ class CutLog:
         """As ``SessionLog.branch_select``, over the cut's branch."""
         return branches.select(self.live.index, self._records, self._branch, wanted, start, anchor)
 
-    def latest_custom(self, custom_type: str) -> dict[str, Any] | None:
+    def latest_custom(self, custom_type: str) -> Entry | None:
         if self._newest is not None:
             found = self._newest(custom_type)
             return self._records.record(found).load() if found is not None else None
@@ -193,10 +196,10 @@ class CutLog:
     def written_by(self, who: str | None) -> AbstractContextManager[None]:
         return nullcontext()
 
-    def append_custom(self, custom_type: str, data: Any = None) -> dict[str, Any]:
+    def append_custom(self, custom_type: str, data: Any = None) -> Entry:
         raise ReadOnlySession(PAST_IS_READ_ONLY)
 
     def append_custom_message(
         self, custom_type: str, content: Any, display: bool, details: Any = None
-    ) -> dict[str, Any]:
+    ) -> Entry:
         raise ReadOnlySession(PAST_IS_READ_ONLY)

@@ -17,15 +17,16 @@ from __future__ import annotations
 from itertools import repeat
 from operator import ge, sub
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from core.session.branch import follow_leaf
 from core.session.errors import NotASession
 from core.session.index import NO_PARENT, PENDING, EntryIndex, Kind
-from core.session.parse import MAX_DEPTH, header_version, is_header, parse_line, too_deep, upgrade_legacy_message
+from core.session.parse import MAX_DEPTH, header_version, is_entry, is_header, parse_line, too_deep, upgrade_legacy_message
 from core.session.tail import TailChunk
 
 if TYPE_CHECKING:
+    from core.session.entry import Header
     from core.session.scan import Batch
 
 
@@ -35,7 +36,7 @@ class Indexer:
 
     def __init__(self, path: Path) -> None:
         self.path = path  # (named in the refusal of a file that is not a session)
-        self.header: dict[str, Any] | None = None
+        self.header: Header | None = None
         self.index = EntryIndex()
         self.warnings: list[str] = []
         self.branch: list[int] | None = []  # positions of the current branch; None: walk again
@@ -228,18 +229,19 @@ class Indexer:
                 self.warn(f"line {n}: version {self.version} session file, newer than pideck knows "
                           "(3); read as version 3 and opened read-only")
             return
-        if not isinstance(value, dict):
+        if not is_entry(value):
             self.warn(f"line {n}: not a JSON object; skipped")
             return
-        if self.legacy and value.get("type") != "session":
-            value = upgrade_legacy_message(value)
-            if not isinstance(value.get("id"), str):  # ids came with version 2: chain them in file order
-                value = {**value, "id": f"line-{n}", "parentId": self.index.ids[-1] if self.index.ids else None}
-        kind, message = value.get("type"), value.get("message")
+        entry = value
+        if self.legacy and entry.get("type") != "session":
+            entry = upgrade_legacy_message(entry)
+            if not isinstance(entry.get("id"), str):  # ids came with version 2: chain them in file order
+                entry = {**entry, "id": f"line-{n}", "parentId": self.index.ids[-1] if self.index.ids else None}
+        kind, message = entry.get("type"), entry.get("message")
         role = tool = None
         if kind == "message" and isinstance(message, dict):
             role, tool = message.get("role"), message.get("toolName")
-        self._add(kind, value.get("id"), value.get("parentId"), value.get("customType"), role, tool, n,
+        self._add(kind, entry.get("id"), entry.get("parentId"), entry.get("customType"), role, tool, n,
                   data, base, start, end)
 
     def _add(self, kind: Any, entry_id: Any, parent: Any, custom_type: Any, role: Any, tool: Any, n: int,

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from pathlib import Path
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
 from core.session.index import Kind
 from core.session.log import Refresh, Wanted
 from core.session.records import EntryRecord
+
+if TYPE_CHECKING:
+    from core.session.entry import AgentObject, Header, Tokens
 
 Selection = tuple[list[tuple[int, Kind, int]], int, Callable[[int], Mapping[str, Any]], "Mapping[str, Any] | None"]
 """What ``branch_select`` returns: (picked, branch length, key -> entry, last entry)."""
@@ -105,10 +108,10 @@ class SessionFile(WritableLog, Protocol):
     def shown_path(self) -> Path:
         """The file a person knows the session by (an agent's transcript for a conversation)."""
 
-    def agent(self) -> dict[str, Any] | None:
+    def agent(self) -> AgentObject | None:
         """The agent object of a followed conversation (docs/agent-conversations.md), else None."""
 
-    def last_turn_tokens(self) -> dict[str, Any] | None:
+    def last_turn_tokens(self) -> Tokens | None:
         """The last turn's token use where the log says it (pi's assistant ``usage``), else None."""
 
     @property
@@ -116,7 +119,7 @@ class SessionFile(WritableLog, Protocol):
         """How many entries every view says the session has (a conversation: its transcript's lines)."""
 
     @property
-    def header(self) -> dict[str, Any] | None: ...
+    def header(self) -> Header | None: ...
 
     @property
     def name(self) -> str | None:

@@ -33,7 +33,7 @@ class Keeper:
 
     def forget(self) -> None:
         """Drop the derived results of an earlier generation of the file."""
-        self._derived: dict[str, dict[str, Any]] = {}  # kept beside the saved index (see keep_derived)
+        self._derived: dict[str, sidecar.Kept] = {}  # kept beside the saved index (see keep_derived)
         self._covers: dict[str, int] = {}  # branch entries a saved result is known to cover
 
     def resume(self) -> Indexer | None:

@@ -24,14 +24,14 @@ import os
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from core.config import places
 from core.files import fill_empty_file, is_empty_file, make_private_dirs, write_private_file
 from core.session import branch as branches
 from core.session import sidecar, split
 from core.session.access import WriteAccess, check_openable
-from core.session.append import Appender, Build
+from core.session.append import Appender
 from core.session.bodies import BodyReader
 from core.session.branch import Picked, Wanted, usage_tokens
 from core.session.errors import PATH_PROBLEMS, EmptySession, NotASession, WriteFailed, create_failed
@@ -55,6 +55,10 @@ from core.session.writer import (
     utc_now,
     uuid7,
 )
+
+if TYPE_CHECKING:
+    from core.session.append import Build
+    from core.session.entry import AgentObject, Entry, Header, Tokens
 
 __all__ = ["Refresh", "SessionLog", "Wanted", "usage_tokens", "SCAN_MIN_BYTES"]
 
@@ -124,7 +128,7 @@ class SessionLog:
         self._name: tuple[int, str | None] | None = None  # (position, name) of the newest session_info
 
     @property
-    def header(self) -> dict[str, Any] | None:
+    def header(self) -> Header | None:
         return self._read.header
 
     @property
@@ -219,12 +223,12 @@ class SessionLog:
         shows the agent's transcript instead, ``core/sources/log.py``)."""
         return self.path
 
-    def agent(self) -> dict[str, Any] | None:
+    def agent(self) -> AgentObject | None:
         """What the agent whose conversation this is was last seen doing; None for a pi or pideck
         session (docs/agent-conversations.md#the-agent-object)."""
         return None
 
-    def last_turn_tokens(self) -> dict[str, int] | None:
+    def last_turn_tokens(self) -> Tokens | None:
         """The token use of the newest assistant message on the branch that says it (pi's
         ``usage``: input, output, cacheRead, cacheWrite, totalTokens), or None."""
         return branches.last_turn_tokens(self._read.index, self._records, self._read.current_branch())
@@ -411,16 +415,16 @@ class SessionLog:
         read = self._read
         return branches.select(read.index, self._records, read.current_branch(), wanted, start, anchor)
 
-    def entry(self, entry_id: str) -> dict[str, Any] | None:
+    def entry(self, entry_id: str) -> Entry | None:
         """The full entry with this id (the later one for a duplicate id), or None."""
         i = self._read.index.positions.get(entry_id)
         return self._records.record(i).load() if i is not None else None
 
-    def latest_custom(self, custom_type: str) -> dict[str, Any] | None:
+    def latest_custom(self, custom_type: str) -> Entry | None:
         """The newest ``custom`` entry of ``custom_type`` on the current branch, or None."""
         return branches.newest_custom(self._read.index, self._records, self._read.current_branch(), custom_type)
 
-    def latest_tool_result(self, tool_name: str) -> dict[str, Any] | None:
+    def latest_tool_result(self, tool_name: str) -> Entry | None:
         """The newest ``toolResult`` message entry of ``tool_name`` on the current branch, or None
         (found from the index; only that entry's body is read)."""
         read = self._read
@@ -443,14 +447,14 @@ class SessionLog:
 
     # -- appending --------------------------------------------------------------------------------
 
-    def append_custom(self, custom_type: str, data: Any = MISSING) -> dict[str, Any]:
+    def append_custom(self, custom_type: str, data: Any = MISSING) -> Entry:
         """Append a ``custom`` entry (pi's ``appendEntry``) whose parent is the file's last entry."""
         return self._appender.append(self, self._signed(
             lambda id, parent, ts: custom_entry(custom_type, data, id, parent, ts)))
 
     def append_custom_message(
         self, custom_type: str, content: Any, display: bool, details: Any = None
-    ) -> dict[str, Any]:
+    ) -> Entry:
         """Append a ``custom_message`` entry (pi's ``sendMessage`` while idle)."""
         return self._appender.append(self, self._signed(
             lambda id, parent, ts: custom_message_entry(custom_type, content, display, details, id, parent, ts)))

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
+
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from core.session.entry import Entry, Header
 
 ENTRY_TYPES = frozenset({
     "message", "model_change", "thinking_level_change", "usage", "compaction", "context_edit",
@@ -106,26 +109,32 @@ def parse_line(buf: bytes | bytearray, start: int, end: int) -> Any:
         raise ValueError(f"invalid JSON ({exc})") from None
 
 
-def is_header(value: Any) -> bool:
+def is_entry(value: object) -> TypeGuard[Entry]:
+    """Whether a parsed line is an object, the one thing pi reads as an entry: the one place a
+    line's JSON is taken as an ``Entry`` (its values are still whatever the line held)."""
+    return isinstance(value, dict)
+
+
+def is_header(value: object) -> TypeGuard[Header]:
     """pi's test for a session header: an object with ``type == "session"`` and a string ``id``."""
-    return isinstance(value, dict) and value.get("type") == "session" and isinstance(value.get("id"), str)
+    return is_entry(value) and value.get("type") == "session" and isinstance(value.get("id"), str)
 
 
-def header_version(header: dict[str, Any]) -> int:
+def header_version(header: Header) -> int:
     """The header's format version; a header without a number is a version-1 file."""
     version = header.get("version")
     return version if isinstance(version, int) and not isinstance(version, bool) else 1
 
 
-def upgrade_legacy_message(entry: dict[str, Any]) -> dict[str, Any]:
+def upgrade_legacy_message(entry: Entry) -> Entry:
     """Read a version < 3 entry as version 3 does: the message role ``hookMessage`` is ``custom``."""
     message = entry.get("message")
     if entry.get("type") == "message" and isinstance(message, dict) and message.get("role") == "hookMessage":
-        entry = dict(entry, message=dict(message, role="custom"))
+        entry = {**entry, "message": {**message, "role": "custom"}}
     return entry
 
 
-def read_header(path: str | os.PathLike[str], max_bytes: int = 1 << 16) -> dict | None:
+def read_header(path: str | os.PathLike[str], max_bytes: int = 1 << 16) -> Header | None:
     """The header of ``path`` (its first parsed line), or None when it is not a session."""
     try:
         with open(path, "rb") as fh:

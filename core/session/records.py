@@ -15,7 +15,9 @@ from core.session.index import EntryIndex
 from core.session.parse import ENTRY_TYPES
 
 if TYPE_CHECKING:  # (annotations only: at run time typing would compile the forward reference, core/slotted.py)
-    Loader = Callable[["EntryRecord"], dict[str, Any]]
+    from core.session.entry import Entry
+
+    Loader = Callable[["EntryRecord"], Entry]
 _NOT_INDEXED = object()
 
 
@@ -61,7 +63,7 @@ class EntryRecord(Mapping):
         """False for an entry type pi does not write (kept in the tree, shown as unknown)."""
         return self.type in ENTRY_TYPES
 
-    def load(self) -> dict[str, Any]:
+    def load(self) -> Entry:
         """The full entry as it is in the file."""
         if self._loader is None:
             raise LookupError(f"entry {self.id} has no body loader")
@@ -81,7 +83,10 @@ class EntryRecord(Mapping):
 
     def __getitem__(self, key: str) -> Any:
         value = self._indexed(key)
-        return self.load()[key] if value is _NOT_INDEXED else value
+        if value is not _NOT_INDEXED:
+            return value
+        body: Mapping[str, object] = self.load()  # (any key a line holds, not only those pi writes)
+        return body[key]
 
     def get(self, key: str, default: Any = None) -> Any:
         """``Mapping.get`` without the exception round trip: derived-state folds call it on every

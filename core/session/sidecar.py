@@ -30,12 +30,54 @@ from array import array
 from itertools import compress
 from operator import ne
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.config import places
 from core.files import replace_private_file
 from core.session.index import PENDING, EntryIndex
 from core.session.parse import is_header
+
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from typing import TypedDict
+
+    from core.session.entry import Header
+    from core.session.index import Kind
+
+    class Identity(TypedDict):
+        """What a saved file records of the session it describes (``_identity``)."""
+
+        path: str  # absolute
+        dev: int
+        ino: int
+        size: int
+        mtime_ns: int
+        consumed: int  # bytes of complete lines indexed
+        tail: str  # the ``BLOCK`` bytes before ``consumed``, in hex
+        first_line: str  # in hex
+
+    class Meta(Identity):
+        """A saved index's metadata, the JSON before its arrays (``_encode``). Read back, a value
+        is whatever the file held until ``_saved`` has checked it."""
+
+        lines: int
+        byteorder: str
+        count: int  # entries
+        ids: str  # ``lines`` (one id a line) or ``json`` (an array)
+        header: Header
+        warnings: list[str]
+        cycle_warned: list[str]
+        kinds: list[Kind]
+        pending: list[tuple[int, str]]  # (position, parentId) pairs
+        duplicates: bool
+        name_at: int
+        sections: list[tuple[str, int]]  # (name, bytes) of the parts after the metadata, in order
+
+    class Kept(TypedDict):
+        """One derived result kept beside the saved index (``keeping.py``)."""
+
+        covers: int  # branch entries it was derived from
+        branch: str  # their fingerprint (``keeping._branch_digest``)
+        value: Any  # JSON, checked by the code that reads it
 
 FORMAT = b"pideck session index 3\n"
 KEPT_FORMAT = b"pideck derived results 3\n"
@@ -122,7 +164,7 @@ class Saved:
     __slots__ = ("header", "warnings", "cycle_warned", "index", "branch", "consumed", "lines", "first_line", "file",
                  "name_at")
 
-    def __init__(self, *, header: dict[str, Any], warnings: list[str], cycle_warned: list[str], index: EntryIndex,
+    def __init__(self, *, header: Header, warnings: list[str], cycle_warned: list[str], index: EntryIndex,
                  branch: list[int] | None, consumed: int, lines: int, first_line: bytes, file: os.stat_result,
                  name_at: int) -> None:
         self.header = header
@@ -159,7 +201,7 @@ def save(session: Path, saved: Saved) -> bool:
     return True
 
 
-def save_kept(session: Path, kept: dict[str, Any], consumed: int, first_line: bytes, file: os.stat_result) -> bool:
+def save_kept(session: Path, kept: dict[str, Kept], consumed: int, first_line: bytes, file: os.stat_result) -> bool:
     """Write the derived results of ``session`` (name -> JSON), derived from the index of its first
     ``consumed`` bytes as read when the file was ``file``; False when they could not be."""
     target = kept_location(session)
@@ -174,7 +216,7 @@ def save_kept(session: Path, kept: dict[str, Any], consumed: int, first_line: by
     return True
 
 
-def _identity(session: Path, consumed: int, first_line: bytes, then: os.stat_result) -> dict[str, Any] | None:
+def _identity(session: Path, consumed: int, first_line: bytes, then: os.stat_result) -> Identity | None:
     """What a saved file records of the session it describes, or None when the session was written
     to since it was read (the bytes hashed now may not be the ones read)."""
     try:
@@ -194,7 +236,7 @@ def _identity(session: Path, consumed: int, first_line: bytes, then: os.stat_res
     }
 
 
-def _encode(identity: dict[str, Any], saved: Saved) -> list[bytes | memoryview]:
+def _encode(identity: Identity, saved: Saved) -> list[bytes | memoryview]:
     """The saved index's bytes as parts written one after another: the arrays as they are in
     memory, never joined into one copy (a big session's index is megabytes)."""
     index = saved.index
@@ -206,12 +248,12 @@ def _encode(identity: dict[str, Any], saved: Saved) -> list[bytes | memoryview]:
     ids_as_lines = joined.count("\n") == max(len(index.ids) - 1, 0)  # no id holds a newline
     ids = joined if ids_as_lines else json.dumps(index.ids)
     sections.append(("ids", ids.encode("utf-8", "surrogatepass")))
-    meta = {
+    meta: Meta = {
         **identity, "lines": saved.lines, "byteorder": sys.byteorder, "count": len(index.ids), "ids": "lines" if ids_as_lines else "json",
         "header": saved.header, "warnings": saved.warnings, "cycle_warned": saved.cycle_warned,
         "kinds": index.kind_table, "pending": sorted(index.pending.items()), "duplicates": index.duplicates,
         "name_at": saved.name_at,
-        "sections": [[name, len(data)] for name, data in sections],
+        "sections": [(name, len(data)) for name, data in sections],
     }
     meta_bytes = json.dumps(meta).encode("utf-8")  # ASCII: every odd character escaped
     parts = [FORMAT, len(meta_bytes).to_bytes(8, "little"), meta_bytes, *(data for _, data in sections)]
@@ -278,7 +320,7 @@ def _read_regular(path: Path) -> bytes | None:
         os.close(fd)
 
 
-def _decode(raw: bytes) -> tuple[dict[str, Any], dict[str, memoryview]]:
+def _decode(raw: bytes) -> tuple[Meta, dict[str, memoryview]]:
     if not raw.startswith(FORMAT) or len(raw) < len(FORMAT) + 8 + DIGEST:
         raise ValueError("not a saved index")
     body, digest = memoryview(raw)[:-DIGEST], raw[-DIGEST:]
@@ -298,12 +340,12 @@ def _decode(raw: bytes) -> tuple[dict[str, Any], dict[str, memoryview]]:
     return meta, sections
 
 
-def _check_against_file(session: Path, meta: dict[str, Any], sections: dict[str, memoryview]) -> Saved | None:
+def _check_against_file(session: Path, meta: Meta, sections: dict[str, memoryview]) -> Saved | None:
     st = _still_described(session, meta)
     return _saved(meta, sections, st) if st is not None else None
 
 
-def _still_described(session: Path, meta: dict[str, Any]) -> os.stat_result | None:
+def _still_described(session: Path, meta: Identity) -> os.stat_result | None:
     """The session file now, when ``meta`` (written by ``_identity``) still describes it."""
     fd = os.open(session, os.O_RDONLY)
     try:
@@ -322,7 +364,7 @@ def _still_described(session: Path, meta: dict[str, Any]) -> os.stat_result | No
     return st
 
 
-def load_kept(session: Path, read: os.stat_result, consumed: int) -> dict[str, Any]:
+def load_kept(session: Path, read: os.stat_result, consumed: int) -> dict[str, Kept]:
     """The derived results kept for ``session`` (name -> ``{"covers", "branch", "value"}``) when
     they still describe the file, which was ``read`` when its first ``consumed`` bytes were
     indexed (they must include the bytes the results were derived from); else none."""
@@ -344,7 +386,7 @@ def load_kept(session: Path, read: os.stat_result, consumed: int) -> dict[str, A
     return kept if _kept_ok(kept) else {}
 
 
-def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_result) -> Saved | None:
+def _saved(meta: Meta, sections: dict[str, memoryview], st: os.stat_result) -> Saved | None:
     """The saved state, after checking that its parts fit together (a file with a valid checksum
     can still have been written by something else)."""
     count = meta["count"]
@@ -356,7 +398,8 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
             return None
     text = bytes(sections["ids"]).decode("utf-8", "surrogatepass")
     ids = (text.split("\n") if count else []) if meta["ids"] == "lines" else json.loads(text)
-    kinds = [tuple(k) for k in meta["kinds"]]
+    # (JSON arrays: one not of 4 is a ValueError, and the file is ignored)
+    kinds: list[Kind] = [(kind, ct, role, tool) for kind, ct, role, tool in meta["kinds"]]
     pending = {int(i): parent for i, parent in meta["pending"]}
     branch = None
     if "branch" in sections:
@@ -366,7 +409,7 @@ def _saved(meta: dict[str, Any], sections: dict[str, memoryview], st: os.stat_re
             return None
     ok = (
         len(ids) == count and (meta["ids"] == "lines" or all(isinstance(i, str) for i in ids))
-        and all(len(k) == 4 and all(v is None or isinstance(v, str) for v in k) for k in kinds)
+        and all(all(v is None or isinstance(v, str) for v in k) for k in kinds)
         and all(isinstance(p, str) and 0 <= i < count for i, p in pending.items())
         and is_header(meta["header"]) and all(isinstance(w, str) for w in meta["warnings"])
         and all(isinstance(c, str) for c in meta["cycle_warned"])

@@ -9,9 +9,12 @@ import math
 import os
 import time
 from datetime import datetime, timezone
-from typing import Any, Callable, Container
+from typing import TYPE_CHECKING, Any, Callable, Container, Final
 
 from core.jsutil import compact_json, escape_lone_surrogates
+
+if TYPE_CHECKING:
+    from core.session.entry import Entry, Header
 
 Clock = Callable[[], datetime]
 IdFactory = Callable[[], str]
@@ -120,7 +123,7 @@ _NONCE = os.urandom(8).hex()  # (``secrets.token_hex(8)``, without loading ``sec
 guess this process's random nonce)."""
 
 
-def serialise(entry: dict[str, Any]) -> bytes:
+def serialise(entry: Entry) -> bytes:
     """One log line: compact JSON, non-ASCII as is, lone surrogates escaped, ``\\n``, UTF-8."""
     raw: dict[str, str] = {}
     text = compact_json(_js_value(entry, raw))
@@ -129,7 +132,7 @@ def serialise(entry: dict[str, Any]) -> bytes:
     return (escape_lone_surrogates(text) + "\n").encode("utf-8")
 
 
-WRITER_KEY = "pideckBy"
+WRITER_KEY: Final = "pideckBy"
 """Who had pideck write an entry (docs/session-format.md#who-wrote-an-entry): a key after pi's own,
 which pi's loader and the upstream adapters never read (they restore from ``data``), so the entry
 means to them exactly what it meant without it."""
@@ -138,25 +141,25 @@ PERSON, AGENT = "person", "agent"
 (``pideck tool``, the MCP server, the hooks)."""
 
 
-def custom_entry(custom_type: str, data: Any, id: str, parent_id: str | None, timestamp: str) -> dict[str, Any]:
+def custom_entry(custom_type: str, data: Any, id: str, parent_id: str | None, timestamp: str) -> Entry:
     """A ``custom`` entry in pi's key order (``data`` omitted when MISSING)."""
-    entry: dict[str, Any] = {"type": "custom", "customType": custom_type}
+    entry: Entry = {"type": "custom", "customType": custom_type}
     if data is not MISSING:
         entry["data"] = data
-    entry.update(id=id, parentId=parent_id, timestamp=timestamp)
+    entry.update({"id": id, "parentId": parent_id, "timestamp": timestamp})
     return entry
 
 
 def custom_message_entry(
     custom_type: str, content: Any, display: bool, details: Any, id: str, parent_id: str | None, timestamp: str
-) -> dict[str, Any]:
+) -> Entry:
     """A ``custom_message`` entry in pi's key order (``details`` omitted when None)."""
-    entry: dict[str, Any] = {"type": "custom_message", "customType": custom_type, "content": content, "display": display}
+    entry: Entry = {"type": "custom_message", "customType": custom_type, "content": content, "display": display}
     if details is not None:
         entry["details"] = details
-    entry.update(id=id, parentId=parent_id, timestamp=timestamp)
+    entry.update({"id": id, "parentId": parent_id, "timestamp": timestamp})
     return entry
 
 
-def header_entry(session_id: str, timestamp: str, cwd: str) -> dict[str, Any]:
+def header_entry(session_id: str, timestamp: str, cwd: str) -> Header:
     return {"type": "session", "version": 3, "id": session_id, "timestamp": timestamp, "cwd": cwd}
