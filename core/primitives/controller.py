@@ -16,9 +16,14 @@ changed.
 # because inspect, run and tool load this module and dataclasses costs them some 5 ms; typing would
 # compile a NamedTuple's string annotations: core/slotted.py.)
 
-from typing import Any, Callable, Generic, Iterable, Mapping, NamedTuple, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Iterable, Mapping, NamedTuple, Protocol, TypeVar
 
 from core.primitives.host import AppendCustom, Notice
+
+if TYPE_CHECKING:
+    from core.shapes import Verdict
+else:  # (a NamedTuple's annotations are evaluated: a plain dict at run time, and core.shapes unloaded)
+    Verdict = dict
 
 S = TypeVar("S")
 S_co = TypeVar("S_co", covariant=True)
@@ -35,7 +40,7 @@ class Outcome(NamedTuple, Generic[R, S]):
 
     reply: R
     state: S | None = None
-    verdict: dict[str, Any] | None = None
+    verdict: Verdict | None = None
 
 
 class Mutation(Protocol[S_co]):

@@ -14,7 +14,12 @@ a tenth of the time). ``tests/cli/test_command_imports.py`` keeps ``pideck gate`
 # the NamedTuples below, and the first compile() of a process costs every command ~1 ms; see
 # core/slotted.py.)
 
-from typing import Any, Callable, Iterable, Literal, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Literal, Mapping, NamedTuple
+
+if TYPE_CHECKING:
+    from core.shapes import Schema
+else:  # (a NamedTuple's annotations are evaluated: a plain dict at run time, and core.shapes unloaded)
+    Schema = dict
 
 Level = Literal["info", "warning", "refused"]
 
@@ -34,7 +39,7 @@ class ToolDef(NamedTuple):
     name: str
     label: str
     description: str
-    parameters: dict[str, Any]
+    parameters: Schema
 
 
 class ToolResult(NamedTuple):

@@ -7,7 +7,7 @@ tools decide an ``Outcome`` from the live state, the controller appends one entr
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.primitives.controller import Controller
 from core.primitives.handoff import messages, persistence
@@ -15,6 +15,9 @@ from core.primitives.handoff.commands import run_command
 from core.primitives.handoff.mutations import HandoffState, copy_state, empty_state
 from core.primitives.handoff.tools import TOOLS, run_tool
 from core.primitives.host import AppendCustom, Notice, ToolDef, ToolResult
+
+if TYPE_CHECKING:
+    from core.shapes import Packet
 
 
 class AgentHandoffAdapter:
@@ -38,6 +41,6 @@ class AgentHandoffAdapter:
     def call_tool(self, name: str, params: Any) -> ToolResult:
         return self._controller.settle(run_tool(self._controller.state, name, params))
 
-    def packets(self) -> list[dict[str, Any]]:
+    def packets(self) -> list[Packet]:
         """The current packets, in insertion order, as fresh copies."""
         return copy_state(self._controller.state)["packets"]

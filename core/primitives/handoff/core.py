@@ -36,8 +36,10 @@ class HandoffError(Exception):
         self.code = "invalid_input"
 
 
-def create_handoff(input: _Any) -> dict[str, _Any]:
-    """A new packet dict (keys in upstream order, fresh lists), or ``HandoffError``."""
+def create_handoff(input: _Any) -> dict[str, object]:
+    """A new packet dict (keys in upstream order, fresh lists), or ``HandoffError``. (The adapter
+    reads it as a ``core.shapes.Packet``: this module names no type of pideck's, as upstream's core
+    depends on nothing.)"""
     try:
         return _create(input)
     except HandoffError:
@@ -46,7 +48,7 @@ def create_handoff(input: _Any) -> dict[str, _Any]:
         raise HandoffError() from exc
 
 
-def _create(value: _Any) -> dict[str, _Any]:
+def _create(value: _Any) -> dict[str, object]:
     if not isinstance(value, dict):
         raise HandoffError()
     # Unknown keys are rejected before any field is read (upstream's check order).
@@ -66,7 +68,7 @@ def _create(value: _Any) -> dict[str, _Any]:
     if "evidenceReferences" in value:
         _check_string_list(value["evidenceReferences"], allow_duplicates=False)
 
-    packet: dict[str, _Any] = {"schemaVersion": 1}
+    packet: dict[str, object] = {"schemaVersion": 1}
     for key in _KEYS[1:]:
         if key in value:
             field = value[key]

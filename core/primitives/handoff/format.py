@@ -3,12 +3,15 @@ are joined by \\n."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.jsutil import lower_first
 from core.primitives.handoff.core import HandoffError
 from core.primitives.handoff.messages import POLICY_LINE, PREFIX, PRIVACY_LINE, header
 from core.primitives.handoff.mutations import HandoffState
+
+if TYPE_CHECKING:
+    from core.shapes import Packet
 
 
 def format_handoff_state(state: HandoffState) -> str:
@@ -26,7 +29,7 @@ def format_handoff_state(state: HandoffState) -> str:
     return "\n".join(lines)
 
 
-def format_handoff_packet(packet: dict[str, Any]) -> str:
+def format_handoff_packet(packet: Packet) -> str:
     """One packet in detail (``show``); list items are deliberately not indented (upstream)."""
     lines = [
         f"Packet: {packet['id']}",
@@ -34,12 +37,11 @@ def format_handoff_packet(packet: dict[str, Any]) -> str:
         f"  Destination: {packet.get('destination', 'none')}",
         f"  Goal: {packet['goal']}",
     ]
-    for key, title in (
-        ("constraints", "Constraints"),
-        ("openItems", "Open items"),
-        ("evidenceReferences", "Evidence references"),
+    for items, title in (
+        (packet.get("constraints"), "Constraints"),
+        (packet.get("openItems"), "Open items"),
+        (packet.get("evidenceReferences"), "Evidence references"),
     ):
-        items = packet.get(key) or []
         if not items:
             lines.append(f"  {title}: none.")
         else:

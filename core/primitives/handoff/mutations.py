@@ -8,12 +8,16 @@ state as is and "append only on change" is a single ``if result.changed``.
 # NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
 import copy
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from core.jsutil import is_non_empty_string
 from core.primitives.handoff.core import HandoffError, create_handoff
 
-HandoffState = dict[str, Any]  # {"packets": [HandoffPacket, ...]} in insertion order
+if TYPE_CHECKING:
+    from core.shapes import HandoffState, Packet
+else:  # A plain dict at run time, where core.shapes is not loaded: a NamedTuple's annotations are
+    # evaluated, and so are the other modules' aliases that import it from here.
+    HandoffState = dict
 Reason = Literal["invalid", "duplicate", "not_found", "no_change"]
 
 
@@ -33,9 +37,15 @@ def copy_state(state: HandoffState) -> HandoffState:
     return {"packets": copy.deepcopy(state["packets"])}
 
 
+def validated_packet(raw: Any) -> "Packet":
+    """``create_handoff(raw)``, read as the packet it is: the core checked every key and value (it
+    names no type of pideck's). Raises ``HandoffError``."""
+    return cast("Packet", create_handoff(raw))
+
+
 def create_packet(state: HandoffState, raw: Any) -> Mutation:
     try:
-        packet = create_handoff(raw)
+        packet = validated_packet(raw)
     except HandoffError:
         return Mutation(False, reason="invalid")
     if any(p["id"] == packet["id"] for p in state["packets"]):

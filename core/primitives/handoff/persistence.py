@@ -5,19 +5,30 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.jsutil import is_schema_version_one
-from core.primitives.handoff.core import HandoffError, create_handoff
+from core.primitives.handoff.core import HandoffError
 from core.primitives.handoff.messages import ENTRY_TYPE, SCHEMA_VERSION
-from core.primitives.handoff.mutations import HandoffState, empty_state
+from core.primitives.handoff.mutations import HandoffState, empty_state, validated_packet
 from core.primitives.host import latest_custom
+
+if TYPE_CHECKING:  # (for the type checker alone: a TypedDict made at run time compiles its annotations)
+    from typing import TypedDict
+
+    from core.shapes import Packet
+
+    class Payload(TypedDict):
+        """An ``agent-handoff-state`` entry's data."""
+
+        schemaVersion: int
+        packets: list[Packet]
 
 _ENVELOPE_KEYS = ("schemaVersion", "packets")
 _ABSENT = object()
 
 
-def payload(state: HandoffState) -> dict[str, Any]:
+def payload(state: HandoffState) -> Payload:
     """The whole state as one entry's data, as a fresh copy."""
     return {"schemaVersion": SCHEMA_VERSION, "packets": copy.deepcopy(state["packets"])}
 
@@ -43,11 +54,11 @@ def restore_state(data: Any) -> HandoffState | None:
         return None
     if "packets" not in data or not isinstance(data["packets"], list):
         return None
-    packets = []
+    packets: list[Packet] = []
     ids: set[str] = set()
     for raw in data["packets"]:
         try:
-            packet = create_handoff(raw)
+            packet = validated_packet(raw)
         except HandoffError:
             return None
         if packet["id"] in ids:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.primitives.host import AppendCustom, Notice, ToolDef, ToolResult
 from core.primitives.progress import commands, messages, persistence, tools
 from core.primitives.progress.controller import ProgressController
 from core.primitives.progress.mutations import copy_state, empty_state
+
+if TYPE_CHECKING:
+    from core.shapes import ProgressState, Verdict
 
 
 class AgentProgressAdapter:
@@ -38,7 +41,7 @@ class AgentProgressAdapter:
     def call_tool(self, name: str, params: Any) -> ToolResult:
         return self._controller.settle(tools.run_tool(self._controller.state, name, params))
 
-    def state(self) -> dict[str, Any]:
+    def state(self) -> ProgressState:
         """The current state, ``{hasBaseline, currentMilestones, recordedMilestones}``, as a copy."""
         return copy_state(self._controller.state)
 
@@ -47,6 +50,6 @@ class AgentProgressAdapter:
         """How many judges settled in this process (the Deck records each verdict)."""
         return self._controller.judged
 
-    def last_verdict(self) -> dict[str, Any] | None:
+    def last_verdict(self) -> Verdict | None:
         """A copy of the verdict of the latest successful judge in this process, or None."""
         return copy.deepcopy(self._controller.last_verdict)

@@ -13,7 +13,7 @@ from core.primitives.progress import messages, milestones
 from core.primitives.progress.controller import judged
 from core.primitives.progress.format import format_progress_state, format_progress_verdict
 from core.primitives.progress.milestones import MilestoneChange
-from core.primitives.progress.mutations import State, empty_state, is_fresh_state, judge_state
+from core.primitives.progress.mutations import ProgressState, empty_state, is_fresh_state, judge_state
 
 COMMAND = "agent-progress"
 DESCRIPTION = "Record and judge caller-declared progress."
@@ -28,10 +28,10 @@ SUBCOMMANDS: tuple[SubCommand, ...] = tuple(SubCommand(COMMAND, sub, args, help)
 
 _USAGE = [Notice(messages.USAGE, "warning")]
 
-Reply = Outcome[list[Notice], State]
+Reply = Outcome[list[Notice], ProgressState]
 
 
-def run_command(state: State, args: str) -> Reply:
+def run_command(state: ProgressState, args: str) -> Reply:
     """Run ``/agent-progress <args>``: the notifications in order and the new state, if any."""
     parsed = split_subcommand(args)
     if parsed is None:
@@ -54,7 +54,7 @@ def run_command(state: State, args: str) -> Reply:
     return Outcome(list(_USAGE))
 
 
-def _change(state: State, rest: str, change: MilestoneChange) -> Reply:
+def _change(state: ProgressState, rest: str, change: MilestoneChange) -> Reply:
     """``add`` and ``withdraw``: one milestone, then the core's mutation."""
     milestone = single_argument(rest)
     if milestone is None:
@@ -64,7 +64,7 @@ def _change(state: State, rest: str, change: MilestoneChange) -> Reply:
     return Outcome([notice], changed_state(result))
 
 
-def _judge(state: State) -> Reply:
+def _judge(state: ProgressState) -> Reply:
     try:
         judgment = judge_state(state)
     except Exception as error:
@@ -72,7 +72,7 @@ def _judge(state: State) -> Reply:
     return judged(judgment, [Notice(format_progress_verdict(judgment.verdict))])
 
 
-def _clear(state: State, rest: str) -> Reply:
+def _clear(state: ProgressState, rest: str) -> Reply:
     if not is_confirmed(rest):
         declared = len(state["currentMilestones"])
         recorded = len(state["recordedMilestones"])

@@ -10,27 +10,30 @@ if any, was appended: a refused append leaves them as they were.
 from __future__ import annotations
 
 import copy
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core.primitives.controller import Controller, Outcome, changed_state
-from core.primitives.progress.mutations import Judgment, State
+from core.primitives.progress.mutations import Judgment, ProgressState
+
+if TYPE_CHECKING:
+    from core.shapes import Verdict
 
 R = TypeVar("R")
 
 
-def judged(judgment: Judgment, reply: R) -> Outcome[R, State]:
+def judged(judgment: Judgment, reply: R) -> Outcome[R, ProgressState]:
     """The outcome of a judge that succeeded: its state when the baseline was set or grew, and its
     verdict (an outcome with one is a judged one)."""
     return Outcome(reply, changed_state(judgment), judgment.verdict)
 
 
-class ProgressController(Controller[State]):
+class ProgressController(Controller[ProgressState]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.last_verdict: dict[str, Any] | None = None
+        self.last_verdict: Verdict | None = None
         self.judged = 0  # judgments settled: a host that records verdicts appends one per judge
 
-    def settle(self, outcome: Outcome[R, State]) -> R:
+    def settle(self, outcome: Outcome[R, ProgressState]) -> R:
         reply = super().settle(outcome)
         if outcome.verdict is not None:
             self.last_verdict = copy.deepcopy(outcome.verdict)

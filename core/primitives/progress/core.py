@@ -6,9 +6,12 @@ says whether the set strictly grew. It is pure: JSON-shaped dicts in, fresh dict
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.jsutil import is_non_empty_string
+
+if TYPE_CHECKING:
+    from core.shapes import Verdict
 
 __all__ = ["ProgressError", "judge_progress"]
 
@@ -46,7 +49,7 @@ def _validate_observation(value: Any) -> list[str]:
     return milestones
 
 
-def _judge(input: Any) -> dict[str, Any]:
+def _judge(input: Any) -> Verdict:
     if not isinstance(input, dict) or "current" not in input:
         raise _error(_INVALID_INPUT)
     # current is validated before previous, so its errors always win (docs/primitives.md#order-of-checks).
@@ -58,21 +61,22 @@ def _judge(input: Any) -> dict[str, Any]:
     new = [m for m in current if m not in previous]
     withdrawn = [m for m in previous if m not in current]
     recorded = previous + new
-    verdict: dict[str, Any] = {
-        "outcome": "progress" if new else "no_progress",
-        "newMilestones": new,
-    }
+    # (keys in upstream's order: withdrawnMilestones, when any were, comes before recordedMilestones)
     if withdrawn:
-        verdict["withdrawnMilestones"] = withdrawn
-    verdict["recordedMilestones"] = recorded
-    return verdict
+        return {
+            "outcome": "progress" if new else "no_progress",
+            "newMilestones": new,
+            "withdrawnMilestones": withdrawn,
+            "recordedMilestones": recorded,
+        }
+    return {"outcome": "progress" if new else "no_progress", "newMilestones": new, "recordedMilestones": recorded}
 
 
 # JS ``undefined``: calling with no argument; None is JS null (docs/primitives.md#absent-is-not-null)
 _ABSENT: Any = object()
 
 
-def judge_progress(input: Any = _ABSENT) -> dict[str, Any]:
+def judge_progress(input: Any = _ABSENT) -> Verdict:
     """Judge ``{"previous"?: {"milestones": [...]}, "current": {"milestones": [...]}}``.
 
     Raises ProgressError; any unexpected exception while reading the input becomes

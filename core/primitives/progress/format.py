@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.jsutil import plural
 from core.primitives.progress.messages import MISSING_BASELINE_HINT, PREFIX
+
+if TYPE_CHECKING:
+    from core.shapes import ProgressState, Verdict
 
 
 def _milestone_block(label: str, milestones: list[str]) -> list[str]:
@@ -14,7 +17,7 @@ def _milestone_block(label: str, milestones: list[str]) -> list[str]:
     return [f"{label}:", *(f"- {m}" for m in milestones)]
 
 
-def format_progress_state(state: dict[str, Any]) -> str:
+def format_progress_state(state: ProgressState) -> str:
     """Status text: the declared milestones, and only the count of recorded ones."""
     declared = len(state["currentMilestones"])
     recorded = len(state["recordedMilestones"])
@@ -27,7 +30,7 @@ def format_progress_state(state: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def format_progress_verdict(verdict: dict[str, Any]) -> str:
+def format_progress_verdict(verdict: Verdict) -> str:
     if verdict["outcome"] == "unknown":
         lines = [f"{PREFIX}unknown ({verdict['reason']})."]
         if verdict["reason"] == "missing_baseline":

@@ -8,13 +8,13 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from core.primitives.progress import messages
-from core.primitives.progress.mutations import Mutation, State, add_milestone, withdraw_milestone
+from core.primitives.progress.mutations import Mutation, ProgressState, add_milestone, withdraw_milestone
 
 
 class MilestoneChange(NamedTuple):  # (a NamedTuple, as in core/primitives/host.py: made quickly at start-up)
     """How one milestone command or tool changes the state, and what it answers."""
 
-    mutate: Callable[[State, Any], Mutation]
+    mutate: Callable[[ProgressState, Any], Mutation]
     rejected: Callable[[Any], str]  # why an unchanged mutation of a valid milestone was turned down
     done: Callable[[Any], str]
 

@@ -4,18 +4,25 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.jsutil import is_schema_version_one
 from core.primitives.host import latest_custom
 from core.primitives.progress import ENTRY_TYPE
 from core.primitives.progress.core import judge_progress
-from core.primitives.progress.mutations import State, empty_state
+from core.primitives.progress.mutations import ProgressState, empty_state
+
+if TYPE_CHECKING:  # (for the type checker alone: a TypedDict made at run time compiles its annotations)
+
+    class Payload(ProgressState):
+        """An ``agent-progress-state`` entry's data: ``schemaVersion``, then the state's keys."""
+
+        schemaVersion: int
 
 SCHEMA_VERSION = 1
 
 
-def to_payload(state: State) -> dict[str, Any]:
+def to_payload(state: ProgressState) -> Payload:
     """The full state as a fresh payload, keys in upstream order."""
     return {
         "schemaVersion": SCHEMA_VERSION,
@@ -25,7 +32,7 @@ def to_payload(state: State) -> dict[str, Any]:
     }
 
 
-def restore(entries: Iterable[Mapping[str, Any]]) -> State | None:
+def restore(entries: Iterable[Mapping[str, Any]]) -> ProgressState | None:
     """The state held by the newest matching entry (the empty state when there is none), or None
     when that entry is invalid. Unlike the other two adapters, an error while reading the branch
     counts as invalid too (upstream's ``loadState`` catches everything)."""
@@ -38,7 +45,7 @@ def restore(entries: Iterable[Mapping[str, Any]]) -> State | None:
         return None
 
 
-def parse_payload(data: Any) -> State | None:
+def parse_payload(data: Any) -> ProgressState | None:
     """The state held by a persisted payload, or None when it is invalid in any way.
 
     Extra envelope keys are allowed (docs/primitives.md#restore-rules). Milestone entries are checked

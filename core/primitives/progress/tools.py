@@ -6,7 +6,7 @@ controller settles (``core/primitives/controller.py``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.primitives.controller import Outcome, changed_state
 from core.primitives.host import ToolDef, ToolResult
@@ -14,14 +14,17 @@ from core.primitives.progress import messages, milestones
 from core.primitives.progress.controller import judged
 from core.primitives.progress.format import format_progress_state, format_progress_verdict
 from core.primitives.progress.milestones import MilestoneChange
-from core.primitives.progress.mutations import State, judge_state
+from core.primitives.progress.mutations import ProgressState, judge_state
+
+if TYPE_CHECKING:
+    from core.shapes import Schema
 
 
-def _no_parameters() -> dict[str, Any]:
+def _no_parameters() -> Schema:
     return {"type": "object", "properties": {}, "additionalProperties": False}
 
 
-def _milestone_parameters() -> dict[str, Any]:
+def _milestone_parameters() -> Schema:
     return {
         "type": "object",
         "properties": {
@@ -98,10 +101,10 @@ def _milestone_param(params: Any) -> Any:
     return params.get("milestone", _ABSENT)
 
 
-Result = Outcome[ToolResult, State]
+Result = Outcome[ToolResult, ProgressState]
 
 
-def _mutate(state: State, params: Any, change: MilestoneChange) -> Result:
+def _mutate(state: ProgressState, params: Any, change: MilestoneChange) -> Result:
     try:
         milestone = _milestone_param(params)
         result = change.mutate(state, milestone)
@@ -110,7 +113,7 @@ def _mutate(state: State, params: Any, change: MilestoneChange) -> Result:
     return Outcome(ToolResult(change.answer(result, milestone), rejected=not result.changed), changed_state(result))
 
 
-def run_tool(state: State, name: str, params: Any) -> Result:
+def run_tool(state: ProgressState, name: str, params: Any) -> Result:
     """Execute one tool; every error of the input or the core comes back as text."""
     if name == GET:
         return Outcome(ToolResult(format_progress_state(state)))

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, Mapping, cast
 
-if TYPE_CHECKING:
-    from core.shapes import Verdict
-
 ENTRY_TYPE = "pideck/progress-verdict"
 SCHEMA_VERSION = 1
 Via = Literal["command", "tool"]
@@ -23,8 +20,21 @@ _OUTCOMES = ("progress", "no_progress", "unknown")
 _LISTS = ("recordedMilestones", "newMilestones", "withdrawnMilestones")
 
 
-def verdict_data(verdict: Mapping[str, Any], via: Via) -> dict[str, Any]:
-    return {"schemaVersion": SCHEMA_VERSION, "via": via, "verdict": dict(verdict)}
+if TYPE_CHECKING:  # (for the type checker alone: a TypedDict made at run time compiles its annotations)
+    from typing import TypedDict
+
+    from core.shapes import Verdict
+
+    class VerdictData(TypedDict):
+        """A ``pideck/progress-verdict`` entry's data."""
+
+        schemaVersion: int
+        via: Via
+        verdict: Verdict
+
+
+def verdict_data(verdict: Verdict, via: Via) -> VerdictData:
+    return {"schemaVersion": SCHEMA_VERSION, "via": via, "verdict": verdict.copy()}
 
 
 def read_verdict(entry: Mapping[str, Any] | None) -> tuple[Verdict, str | None] | None:

@@ -6,7 +6,7 @@ tools decide an ``Outcome`` from the live state, the controller appends one entr
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from core.primitives.controller import Controller
 from core.primitives.host import AppendCustom, Notice, ToolDef, ToolResult
@@ -14,6 +14,9 @@ from core.primitives.state import messages, persistence
 from core.primitives.state.commands import COMMAND, run_command
 from core.primitives.state.core import AgentState
 from core.primitives.state.tools import TOOLS, run_tool
+
+if TYPE_CHECKING:
+    from core.shapes import StateSnapshot
 
 
 class AgentStateAdapter:
@@ -38,5 +41,5 @@ class AgentStateAdapter:
         """Raises ``KeyError`` only for a name that is not in ``TOOLS`` (a dispatcher bug)."""
         return self._controller.settle(run_tool(self._controller.state, name, params))
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> StateSnapshot:
         return self._controller.state.snapshot()

@@ -59,7 +59,7 @@ def _objective(state: AgentState, rest: str) -> Handled:
 
 
 def _adder(
-    add: Callable[[AgentState, dict[str, str]], Mutation], done: Callable[[str], str]
+    add: Callable[[AgentState, dict[str, object]], Mutation], done: Callable[[str], str]
 ) -> Callable[[AgentState, str], Handled]:
     """``add`` and ``decide``: ``<id> <content...>``, content kept as typed
     (docs/primitives.md#command-parsing)."""

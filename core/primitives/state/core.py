@@ -6,9 +6,18 @@ the state only records what it is told, validates it strictly and hands out fres
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from core.jsutil import is_non_empty_string, is_schema_version_one
+
+if TYPE_CHECKING:  # (names for annotations alone: core.shapes is not loaded to run a primitive)
+    from typing import ParamSpec, TypeGuard, TypeVar
+
+    from core.shapes import Decision, StateSnapshot, WorkItem, WorkItemStatus
+
+    _P = ParamSpec("_P")
+    _T = TypeVar("_T")
+    _Stored = TypeVar("_Stored", bound=Decision)  # a work item has a decision's keys, and its status
 
 WORK_ITEM_STATUSES = ("open", "in_progress", "blocked", "done")
 
@@ -40,7 +49,7 @@ def _duplicate_decision(item_id: str) -> AgentStateError:
     return AgentStateError("duplicate_item_id", f'Duplicate decision id "{item_id}".', item_id)
 
 
-def _is_status(value: Any) -> bool:
+def _is_status(value: Any) -> TypeGuard[WorkItemStatus]:
     return isinstance(value, str) and value in WORK_ITEM_STATUSES
 
 
@@ -55,7 +64,7 @@ def _id_and_content(value: Any, message: str) -> tuple[str, str]:
     return item_id, content
 
 
-def _work_item(value: Any, *, snapshot: bool) -> dict[str, str]:
+def _work_item(value: Any, *, snapshot: bool) -> WorkItem:
     """A validated work item. In a snapshot ``status`` is required; in an input it defaults."""
     message = INVALID_SNAPSHOT if snapshot else INVALID_INPUT
     item_id, content = _id_and_content(value, message)
@@ -70,12 +79,12 @@ def _work_item(value: Any, *, snapshot: bool) -> dict[str, str]:
     return {"id": item_id, "content": content, "status": status}
 
 
-def _decision(value: Any, *, snapshot: bool) -> dict[str, str]:
+def _decision(value: Any, *, snapshot: bool) -> Decision:
     item_id, content = _id_and_content(value, INVALID_SNAPSHOT if snapshot else INVALID_INPUT)
     return {"id": item_id, "content": content}
 
 
-def _guarded(message: str, validate: Any, *args: Any, **kwargs: Any) -> Any:
+def _guarded(message: str, validate: Callable[_P, _T], *args: _P.args, **kwargs: _P.kwargs) -> _T:
     """Run a validator; any unexpected exception becomes ``invalid_input``
     (docs/primitives.md#errors-and-how-adapters-word-them)."""
     try:
@@ -86,9 +95,11 @@ def _guarded(message: str, validate: Any, *args: Any, **kwargs: Any) -> Any:
         raise _invalid(message) from error
 
 
-def _unique(candidates: list[Any], validate: Any, duplicate: Any) -> dict[str, dict[str, str]]:
+def _unique(
+    candidates: list[Any], validate: Callable[[Any], _Stored], duplicate: Callable[[str], AgentStateError]
+) -> dict[str, _Stored]:
     """Validate in array order, each duplicate check right after its element (first problem wins)."""
-    stored: dict[str, dict[str, str]] = {}
+    stored: dict[str, _Stored] = {}
     for candidate in candidates:
         value = validate(candidate)
         if value["id"] in stored:
@@ -99,7 +110,7 @@ def _unique(candidates: list[Any], validate: Any, duplicate: Any) -> dict[str, d
 
 def _collections(
     raw_items: list[Any], raw_decisions: list[Any], *, snapshot: bool
-) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, str]]]:
+) -> tuple[dict[str, WorkItem], dict[str, Decision]]:
     """All work items are checked before any decision."""
     items = _unique(raw_items, lambda v: _work_item(v, snapshot=snapshot), _duplicate_work_item)
     decisions = _unique(
@@ -108,7 +119,7 @@ def _collections(
     return items, decisions
 
 
-def _validate_input(value: Any) -> tuple[Any, dict, dict]:
+def _validate_input(value: Any) -> tuple[Any, dict[str, WorkItem], dict[str, Decision]]:
     if value is _ABSENT:
         return _ABSENT, {}, {}
     if not isinstance(value, dict):
@@ -123,7 +134,7 @@ def _validate_input(value: Any) -> tuple[Any, dict, dict]:
     return (objective, *_collections(raw_items, raw_decisions, snapshot=False))
 
 
-def _validate_snapshot(value: Any) -> tuple[Any, dict, dict]:
+def _validate_snapshot(value: Any) -> tuple[Any, dict[str, WorkItem], dict[str, Decision]]:
     if not isinstance(value, dict):
         raise _invalid(INVALID_SNAPSHOT)
     if not is_schema_version_one(value.get("schemaVersion", _ABSENT)):
@@ -143,35 +154,35 @@ class AgentState:
     replaced, exactly like the JavaScript ``Map`` upstream uses."""
 
     def __init__(
-        self, objective: Any, items: dict[str, dict[str, str]], decisions: dict[str, dict[str, str]]
+        self, objective: Any, items: dict[str, WorkItem], decisions: dict[str, Decision]
     ) -> None:
         self._objective = objective  # _ABSENT or a str (possibly "")
         self._items = items
         self._decisions = decisions
 
-    def add_work_item(self, item: Any) -> dict[str, str]:
+    def add_work_item(self, item: Any) -> WorkItem:
         stored = _guarded(INVALID_INPUT, _work_item, item, snapshot=False)
         if stored["id"] in self._items:
             raise _duplicate_work_item(stored["id"])
         self._items[stored["id"]] = stored
-        return dict(stored)
+        return stored.copy()
 
-    def set_work_item_status(self, id: Any, status: Any) -> dict[str, str]:
+    def set_work_item_status(self, id: Any, status: Any) -> WorkItem:
         if not is_non_empty_string(id) or not _is_status(status):
             raise _invalid()
         existing = self._items.get(id)
         if existing is None:
             raise AgentStateError("unknown_item_id", f'Unknown work item id "{id}".', id)
-        updated = {"id": existing["id"], "content": existing["content"], "status": status}
+        updated: WorkItem = {"id": existing["id"], "content": existing["content"], "status": status}
         self._items[id] = updated
-        return dict(updated)
+        return updated.copy()
 
-    def get_work_item(self, id: Any) -> dict[str, str] | None:
+    def get_work_item(self, id: Any) -> WorkItem | None:
         item = self._lookup(id)
-        return None if item is None else dict(item)
+        return None if item is None else item.copy()
 
-    def list_work_items(self) -> list[dict[str, str]]:
-        return [dict(item) for item in self._items.values()]
+    def list_work_items(self) -> list[WorkItem]:
+        return [item.copy() for item in self._items.values()]
 
     def remove_work_item(self, id: Any) -> bool:
         if self._lookup(id) is None:
@@ -179,18 +190,18 @@ class AgentState:
         del self._items[id]
         return True
 
-    def add_decision(self, decision: Any) -> dict[str, str]:
+    def add_decision(self, decision: Any) -> Decision:
         stored = _guarded(INVALID_INPUT, _decision, decision, snapshot=False)
         if stored["id"] in self._decisions:
             raise _duplicate_decision(stored["id"])
         self._decisions[stored["id"]] = stored
-        return dict(stored)
+        return stored.copy()
 
-    def list_decisions(self) -> list[dict[str, str]]:
-        return [dict(decision) for decision in self._decisions.values()]
+    def list_decisions(self) -> list[Decision]:
+        return [decision.copy() for decision in self._decisions.values()]
 
-    def snapshot(self) -> dict[str, Any]:
-        result: dict[str, Any] = {
+    def snapshot(self) -> StateSnapshot:
+        result: StateSnapshot = {
             "schemaVersion": 1,
             "workItems": self.list_work_items(),
             "decisions": self.list_decisions(),
@@ -199,7 +210,7 @@ class AgentState:
             result["objective"] = self._objective
         return result
 
-    def _lookup(self, id: Any) -> dict[str, str] | None:
+    def _lookup(self, id: Any) -> WorkItem | None:
         """The stored item for ``id``; any non-id value (even an unhashable one) finds nothing."""
         if not isinstance(id, str):
             return None

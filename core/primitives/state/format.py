@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.jsutil import plural
 from core.primitives.state.core import summarize_agent_state
 
+if TYPE_CHECKING:
+    from core.shapes import StateSnapshot
 
-def format_agent_state(snapshot: dict[str, Any]) -> str:
+
+def format_agent_state(snapshot: StateSnapshot) -> str:
     summary = summarize_agent_state(snapshot)
     total = summary["total"]
     decisions = snapshot["decisions"]

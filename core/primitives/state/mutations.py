@@ -7,10 +7,13 @@ Core errors (``AgentStateError``) propagate; the command and tool layers turn th
 # (No ``from __future__ import annotations``: typing would compile the string annotations of the
 # NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from core.primitives.state.core import AgentState, restore_agent_state
 from core.primitives.state.persistence import empty_state
+
+if TYPE_CHECKING:
+    from core.shapes import StateSnapshot
 
 
 class Mutation(NamedTuple):  # (a NamedTuple, as in core/primitives/host.py: made quickly at start-up)
@@ -37,7 +40,8 @@ def set_objective(state: AgentState, objective: str) -> Mutation:
     return Mutation(True, rebuilt)
 
 
-def add_work_item(state: AgentState, item: dict[str, Any]) -> Mutation:
+def add_work_item(state: AgentState, item: dict[str, object]) -> Mutation:
+    """``item`` as the caller sent it: the core checks each of its values."""
     after = _copy(state)
     after.add_work_item(item)
     return Mutation(True, after)
@@ -58,13 +62,14 @@ def remove_work_item(state: AgentState, item_id: str) -> Mutation:
     return Mutation(True, after) if after.remove_work_item(item_id) else _unchanged(state)
 
 
-def add_decision(state: AgentState, decision: dict[str, Any]) -> Mutation:
+def add_decision(state: AgentState, decision: dict[str, object]) -> Mutation:
+    """``decision`` as the caller sent it: the core checks each of its values."""
     after = _copy(state)
     after.add_decision(decision)
     return Mutation(True, after)
 
 
-def is_empty(snapshot: dict[str, Any]) -> bool:
+def is_empty(snapshot: "StateSnapshot") -> bool:
     return "objective" not in snapshot and not snapshot["workItems"] and not snapshot["decisions"]
 
 

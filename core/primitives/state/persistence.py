@@ -3,12 +3,23 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from core.jsutil import is_schema_version_one
 from core.primitives.host import latest_custom
 from core.primitives.state import ENTRY_TYPE
 from core.primitives.state.core import AgentState, AgentStateError, restore_agent_state
+
+if TYPE_CHECKING:  # (for the type checker alone: a TypedDict made at run time compiles its annotations)
+    from typing import TypedDict
+
+    from core.shapes import StateSnapshot
+
+    class Payload(TypedDict):
+        """An ``agent-state`` entry's data."""
+
+        schemaVersion: int
+        state: StateSnapshot
 
 ADAPTER_SCHEMA_VERSION = 1
 
@@ -19,7 +30,7 @@ def empty_state() -> AgentState:
     return restore_agent_state({"schemaVersion": 1, "workItems": [], "decisions": []})
 
 
-def payload(state: AgentState) -> dict[str, Any]:
+def payload(state: AgentState) -> Payload:
     """The whole state as one entry's data; a fresh dict on every call."""
     return {"schemaVersion": ADAPTER_SCHEMA_VERSION, "state": state.snapshot()}
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.primitives.controller import Outcome, changed_state
 from core.primitives.host import ToolDef, ToolResult
@@ -12,15 +12,18 @@ from core.primitives.state.core import WORK_ITEM_STATUSES, AgentState
 from core.primitives.state.format import format_agent_state
 from core.primitives.state.mutations import Mutation
 
+if TYPE_CHECKING:
+    from core.shapes import Schema
+
 _ABSENT: Any = object()
 """A missing params key: upstream reads it as ``undefined``, which the core always rejects."""
 
 
-def _string(description: str) -> dict[str, Any]:
+def _string(description: str) -> Schema:
     return {"type": "string", "description": description}
 
 
-def _status_property() -> dict[str, Any]:
+def _status_property() -> Schema:
     return {
         "type": "string",
         "enum": list(WORK_ITEM_STATUSES),
@@ -28,8 +31,8 @@ def _status_property() -> dict[str, Any]:
     }
 
 
-def _object(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-    schema: dict[str, Any] = {"type": "object", "properties": properties}
+def _object(properties: dict[str, Schema], required: list[str] | None = None) -> Schema:
+    schema: Schema = {"type": "object", "properties": properties}
     if required is not None:
         schema["required"] = required
     schema["additionalProperties"] = False
@@ -102,25 +105,34 @@ TOOLS: tuple[ToolDef, ...] = (
 TOOL_NAMES = tuple(tool.name for tool in TOOLS)
 
 
-def _present(params: dict[str, Any], *keys: str) -> dict[str, Any]:
+# ``params`` below are the tool's arguments as the caller sent them (JSON): the core checks each
+# value, and raises before a text quotes one it refused.
+
+
+def _present(params: dict[str, object], *keys: str) -> dict[str, object]:
     """The input the upstream tool builds: a key missing from params stays missing."""
     return {key: params[key] for key in keys if key in params}
 
 
-def _add_work_item(state: AgentState, params: dict[str, Any]) -> tuple[str, Mutation]:
+def _add_work_item(state: AgentState, params: dict[str, object]) -> tuple[str, Mutation]:
     mutation = mutations.add_work_item(state, _present(params, "id", "content", "status"))
-    return messages.added_work_item(params["id"]), mutation
+    item_id = params["id"]
+    assert isinstance(item_id, str)  # (the core accepted it)
+    return messages.added_work_item(item_id), mutation
 
 
-def _set_work_item_status(state: AgentState, params: dict[str, Any]) -> tuple[str, Mutation]:
+def _set_work_item_status(state: AgentState, params: dict[str, object]) -> tuple[str, Mutation]:
     item_id, status = params.get("id", _ABSENT), params.get("status", _ABSENT)
     mutation = mutations.set_work_item_status(state, item_id, status)
+    assert isinstance(item_id, str) and isinstance(status, str)  # (the core accepted them)
     return messages.status_set(item_id, status), mutation
 
 
-def _add_decision(state: AgentState, params: dict[str, Any]) -> tuple[str, Mutation]:
+def _add_decision(state: AgentState, params: dict[str, object]) -> tuple[str, Mutation]:
     mutation = mutations.add_decision(state, _present(params, "id", "content"))
-    return messages.added_decision(params["id"]), mutation
+    item_id = params["id"]
+    assert isinstance(item_id, str)  # (the core accepted it)
+    return messages.added_decision(item_id), mutation
 
 
 _MUTATING = {

@@ -36,9 +36,20 @@ from core.session.interface import WritableLog
 # What only the tool, `/todos` and the views use is imported where they run: a turn-end settle
 # (``pideck gate``, the Stop hooks) needs the replay and the turn-end machine alone.
 if TYPE_CHECKING:
+    from typing import TypedDict
+
     from core.primitives.todo.display import GoalRow, StripLine
     from core.primitives.todo.observations import Observation
     from core.primitives.todo.write import TodoCallResult
+    from core.shapes import TodoSnapshot
+
+    class FoldKey(TypedDict):
+        """What a fold kept with the log's saved index was made under. (For the type checker
+        alone: a TypedDict made at run time compiles its annotations.)"""
+
+        pideck: str
+        format: int
+        config: dict[str, object]  # TodoConfig's fields by name
 
 Clock = Callable[[], int]
 
@@ -121,7 +132,7 @@ class TodoAdapter:
             self.log.keep_derived(FOLD, fold.count, lambda: {**self._fold_key(), "fold": fold.replayer.dump()})
         return fold.result
 
-    def _fold_key(self) -> dict[str, Any]:
+    def _fold_key(self) -> FoldKey:
         """What a kept fold must have been made under to be resumed."""
         return {"pideck": __version__, "format": FOLD_FORMAT, "config": self.config._asdict()}
 
@@ -203,7 +214,7 @@ class TodoAdapter:
         r = self.replay()
         return overlay_markdown(r.state, r.flags.armed, literal)
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self) -> TodoSnapshot:
         """``{todos, plan, goals, cycle}`` for ``pideck inspect --json``."""
         r = self.replay()
         return {**r.state.to_json(), "cycle": r.flags.to_json()}

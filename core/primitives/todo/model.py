@@ -9,42 +9,23 @@ dataclasses module (``core/slotted.py``: every ``pideck gate`` folds a todo list
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.jsutil import is_blank, js_trim
 from core.slotted import Slotted
 
+if TYPE_CHECKING:
+    from core.shapes import AgentPlanJson, TodoGoalJson, TodoItemJson, TodoPlanJson, TodoStateJson
+
 STATUSES = ("pending", "in_progress", "completed", "cancelled")
 PRIORITIES = ("high", "medium", "low")
-_HISTORY_KEYS = (
-    "confidence_history",
-    "understands_user_intent_history",
-    "closed_feedback_loop_history",
-    "end_to_end_ownership_history",
-)
+
+# An item, the plan and a goal (a history left out, or None, is a new empty list) write their
+# fields in declaration order in ``to_json``, leaving out None values and empty histories, and
+# copying lists (core/shapes.py).
 
 
-_JSON_NAMES = {"active_form": "activeForm", "blocked_by": "blockedBy"}
-"""Fields an agent's own plan tool gives an item, under the names the agents use."""
-
-
-class _JsonFields(Slotted):
-    """An item, the plan or a goal (a history left out, or None, is a new empty list)."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """Fields in declaration order; None values and empty histories are left out."""
-        out = {}
-        for key in self.__slots__:  # (not ``fields()``: a 500-item list is serialised often)
-            value = getattr(self, key)
-            if value is None or (key in _HISTORY_KEYS and not value):
-                continue
-            out[_JSON_NAMES.get(key, key)] = list(value) if isinstance(value, list) else value
-        return out
-
-
-class TodoItem(_JsonFields):
+class TodoItem(Slotted):
     """One todo. An item of an agent's own plan (docs/agent-conversations.md) has no priority and
     no scores, and may carry what the agent's tool gave it: the in-progress wording, a
     description, the ids of the items it blocks and of those it waits for."""
@@ -70,8 +51,33 @@ class TodoItem(_JsonFields):
         self.blocks = blocks
         self.blocked_by = blocked_by
 
+    def to_json(self) -> TodoItemJson:
+        """The agents' names for what an agent's own plan tool gives an item (``activeForm``,
+        ``blockedBy``)."""
+        out: TodoItemJson = {"content": self.content, "status": self.status}
+        if self.priority is not None:
+            out["priority"] = self.priority
+        out["id"] = self.id
+        if self.group is not None:
+            out["group"] = self.group
+        if self.confidence is not None:
+            out["confidence"] = self.confidence
+        if self.completion_confidence is not None:
+            out["completion_confidence"] = self.completion_confidence
+        if self.confidence_history:
+            out["confidence_history"] = list(self.confidence_history)
+        if self.active_form is not None:
+            out["activeForm"] = self.active_form
+        if self.description is not None:
+            out["description"] = self.description
+        if self.blocks is not None:
+            out["blocks"] = list(self.blocks)
+        if self.blocked_by is not None:
+            out["blockedBy"] = list(self.blocked_by)
+        return out
 
-class TodoPlan(_JsonFields):
+
+class TodoPlan(Slotted):
     """The plan: what the user wants, and how well the agent says it understands it."""
 
     __slots__ = ("user_intention", "understands_user_intent", "understands_user_intent_history")
@@ -83,8 +89,18 @@ class TodoPlan(_JsonFields):
         self.understands_user_intent_history: list[int] = (
             [] if understands_user_intent_history is None else understands_user_intent_history)
 
+    def to_json(self) -> TodoPlanJson:
+        out: TodoPlanJson = {}
+        if self.user_intention is not None:
+            out["user_intention"] = self.user_intention
+        if self.understands_user_intent is not None:
+            out["understands_user_intent"] = self.understands_user_intent
+        if self.understands_user_intent_history:
+            out["understands_user_intent_history"] = list(self.understands_user_intent_history)
+        return out
 
-class TodoGoal(_JsonFields):
+
+class TodoGoal(Slotted):
     """One group's goal-level assessments: its closed feedback loop and end-to-end ownership."""
 
     __slots__ = ("group", "closed_feedback_loop", "closed_feedback_loop_history", "feedback_loop",
@@ -103,6 +119,22 @@ class TodoGoal(_JsonFields):
         self.end_to_end_ownership_history: list[int] = (
             [] if end_to_end_ownership_history is None else end_to_end_ownership_history)
 
+    def to_json(self) -> TodoGoalJson:
+        out: TodoGoalJson = {}
+        if self.group is not None:
+            out["group"] = self.group
+        if self.closed_feedback_loop is not None:
+            out["closed_feedback_loop"] = self.closed_feedback_loop
+        if self.closed_feedback_loop_history:
+            out["closed_feedback_loop_history"] = list(self.closed_feedback_loop_history)
+        if self.feedback_loop is not None:
+            out["feedback_loop"] = self.feedback_loop
+        if self.end_to_end_ownership is not None:
+            out["end_to_end_ownership"] = self.end_to_end_ownership
+        if self.end_to_end_ownership_history:
+            out["end_to_end_ownership_history"] = list(self.end_to_end_ownership_history)
+        return out
+
 
 class TodoState(Slotted):
     """The whole todo state: the items, the plan and the goals (left out: none, an empty plan)."""
@@ -110,7 +142,7 @@ class TodoState(Slotted):
     __slots__ = ("todos", "plan", "goals", "agent_plan")
 
     def __init__(self, todos: list[TodoItem] | None = None, plan: TodoPlan | None = None,
-                 goals: list[TodoGoal] | None = None, agent_plan: dict[str, Any] | None = None) -> None:
+                 goals: list[TodoGoal] | None = None, agent_plan: AgentPlanJson | None = None) -> None:
         self.todos: list[TodoItem] = [] if todos is None else todos
         self.plan = TodoPlan() if plan is None else plan
         self.goals: list[TodoGoal] = [] if goals is None else goals
@@ -118,14 +150,14 @@ class TodoState(Slotted):
         """Set when the list is an agent's own plan: ``agent`` (claude, codex, gemini), the plan
         ``tool``, the ``noun`` an item is called by, and the agent's ``explanation`` where it gave one."""
 
-    def to_json(self) -> dict[str, Any]:
-        out = {
+    def to_json(self) -> TodoStateJson:
+        out: TodoStateJson = {
             "todos": [t.to_json() for t in self.todos],
             "plan": self.plan.to_json(),
             "goals": [g.to_json() for g in self.goals],
         }
         if self.agent_plan is not None:
-            out["agentPlan"] = dict(self.agent_plan)
+            out["agentPlan"] = self.agent_plan.copy()
         return out
 
     def is_empty(self) -> bool:

@@ -61,13 +61,17 @@ def _unstring(value: Any, want: type) -> Any:
     return value
 
 
-def _coerce_keys(d: dict[str, Any], keys: tuple[str, ...]) -> None:
+# ``d`` below is an object of the call as the caller sent it (JSON), repaired in place: nothing here
+# uses its values, which validate.py checks.
+
+
+def _coerce_keys(d: dict[str, object], keys: tuple[str, ...]) -> None:
     for key in keys:
         if key in d:
             d[key] = coerce_int(d[key])
 
 
-def _take_legacy(d: dict[str, Any], canonical: str, *legacy: str) -> None:
+def _take_legacy(d: dict[str, object], canonical: str, *legacy: str) -> None:
     if d.get(canonical) is not None:
         return
     for name in legacy:
@@ -82,7 +86,7 @@ def normalise_input(params: Any) -> Any:
 
     if not isinstance(params, dict):
         return params
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     plan = _unstring(copy.deepcopy(params.get("plan")), dict)
     if isinstance(plan, dict):
         _coerce_keys(plan, _PLAN_INT_KEYS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.primitives.todo import constants as c
 from core.primitives.todo.gate_checks import signature
@@ -20,6 +20,23 @@ from core.primitives.todo.observations import Observation, cap, record_reframe_o
 from core.primitives.todo.restore import is_state_details, restore_state_data, restore_tool_details
 from core.session.records import EntryRecord
 from core.slotted import Slotted
+
+if TYPE_CHECKING:  # (for the type checker alone: a TypedDict made at run time compiles its annotations)
+    from typing import TypedDict
+
+    from core.shapes import TodoCycleJson, TodoStateJson
+
+    class SavedFold(TypedDict):
+        """What ``Replayer.dump`` keeps of a fold (JSON)."""
+
+        state: TodoStateJson
+        flags: dict[str, object]  # CycleFlags' fields by name
+        observations: list[list[str | int | None]]  # [kind, group, score] each
+        warnings: list[str]
+        invalid: bool
+        dead: int
+        turns: int
+        candidate: bool
 
 _POKE_RE = re.compile(  # JavaScript's \d is [0-9]
     r"You have [0-9]+ incomplete todos?\. Continue working, or update the todo tool\."
@@ -36,14 +53,14 @@ class CycleFlags(Slotted):
 
     def __init__(self, armed: bool, digest_delivered: bool = False, spike_challenged: bool = False,
                  attempts: int = 0, last_signature: list[str] | None = None,
-                 poke_state: dict[str, Any] | None = None, unchanged_settles: int = 0,
+                 poke_state: Mapping[str, object] | None = None, unchanged_settles: int = 0,
                  targets: list[str] | None = None, last_disarm_reason: str | None = None) -> None:
         self.armed = armed
         self.digest_delivered = digest_delivered
         self.spike_challenged = spike_challenged
         self.attempts = attempts
         self.last_signature = last_signature
-        self.poke_state = poke_state
+        self.poke_state = poke_state  # the todo state's JSON at the last poke, only compared with the next
         self.unchanged_settles = unchanged_settles
         self.targets: list[str] = [] if targets is None else targets
         self.last_disarm_reason = last_disarm_reason
@@ -57,7 +74,7 @@ class CycleFlags(Slotted):
         self.unchanged_settles = 0
         self.targets = []
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> TodoCycleJson:
         return {
             "armed": self.armed,
             "digest_delivered": self.digest_delivered,
@@ -174,7 +191,7 @@ class _Walker:
         # the assistants before a fold restored from the log (see Replayer.restore): listed when
         # first looked through
         self.earlier: Callable[[], list[Any]] | list[Any] = []
-        self._json_of: tuple[TodoState, dict[str, Any]] | None = None
+        self._json_of: tuple[TodoState, TodoStateJson] | None = None
         self.seen_candidate = False
 
     def fork(self) -> _Walker:
@@ -188,7 +205,7 @@ class _Walker:
         twin.assistants = list(self.assistants)
         return twin
 
-    def state_json(self) -> dict[str, Any]:
+    def state_json(self) -> TodoStateJson:
         """``state.to_json()``, serialised once per state: pokes between two writes compare the
         same state, and a 500-item list is not worth serialising at every follow-up."""
         if self._json_of is None or self._json_of[0] is not self.state:
@@ -255,7 +272,8 @@ class _Walker:
                     return True, arguments
         return False, None
 
-    def tool_result(self, msg: dict[str, Any]) -> None:
+    def tool_result(self, msg: dict[str, object]) -> None:
+        """``msg``: a ``todo`` tool result's message as the log holds it (JSON, each value checked)."""
         details = msg.get("details")
         if not isinstance(details, dict) or not is_state_details(details):
             return
@@ -368,7 +386,7 @@ class Replayer:
 
     # -- kept between runs (the saved session index) -------------------------------------------
 
-    def dump(self) -> dict[str, Any]:
+    def dump(self) -> SavedFold:
         """What ``restore`` needs to carry on where this fold stopped (JSON), apart from where
         it stopped: the log keeps that (the branch prefix the fold covers, and its last entry)."""
         import copy  # (here: a small session keeps no index, so its fold is never dumped)

@@ -7,17 +7,28 @@ those are kept or dropped, but a wrong shape makes the whole candidate invalid.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.jsutil import is_non_empty_string, is_schema_version_one
 from core.primitives.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, normalise_group
+
+if TYPE_CHECKING:  # (for the type checker alone: a TypedDict made at run time compiles its annotations)
+    from core.shapes import AgentPlanJson, TodoStateJson
+
+    class StateEntryData(TodoStateJson):
+        """A ``pi-jtodo/state`` entry's data: ``schemaVersion``, then the state's keys."""
+
+        schemaVersion: int
+
+# The dicts below are read from the log as they were written (JSON): each value is checked before
+# it is kept.
 
 
 class _Invalid(Exception):
     pass
 
 
-def _score(d: dict[str, Any], *keys: str) -> int | None:
+def _score(d: dict[str, object], *keys: str) -> int | None:
     for key in keys:
         value = d.get(key)
         if value is None:
@@ -28,7 +39,7 @@ def _score(d: dict[str, Any], *keys: str) -> int | None:
     return None
 
 
-def _history(d: dict[str, Any], *keys: str) -> list[int]:
+def _history(d: dict[str, object], *keys: str) -> list[int]:
     for key in keys:
         value = d.get(key)
         if value is None:
@@ -39,7 +50,7 @@ def _history(d: dict[str, Any], *keys: str) -> list[int]:
     return []
 
 
-def _text(d: dict[str, Any], key: str) -> str | None:
+def _text(d: dict[str, object], key: str) -> str | None:
     value = d.get(key)
     if value is not None and not isinstance(value, str):
         raise _Invalid(key)
@@ -74,7 +85,7 @@ def _item(raw: Any, agent: bool = False) -> TodoItem:
     return item
 
 
-def _ids(d: dict[str, Any], key: str) -> list[str] | None:
+def _ids(d: dict[str, object], key: str) -> list[str] | None:
     value = d.get(key)
     if value is None:
         return None
@@ -83,7 +94,7 @@ def _ids(d: dict[str, Any], key: str) -> list[str] | None:
     return list(value)
 
 
-def _plan(raw: dict[str, Any]) -> TodoPlan:
+def _plan(raw: dict[str, object]) -> TodoPlan:
     return TodoPlan(
         user_intention=_text(raw, "user_intention"),
         understands_user_intent=_score(
@@ -113,7 +124,7 @@ def _goal(raw: Any) -> TodoGoal:
     )
 
 
-def _state(todos: Any, plan: Any, goals: Any, agent_plan: dict[str, Any] | None = None) -> TodoState | None:
+def _state(todos: Any, plan: Any, goals: Any, agent_plan: AgentPlanJson | None = None) -> TodoState | None:
     if not isinstance(todos, list) or not isinstance(plan, dict) or not isinstance(goals, list):
         return None
     agent = agent_plan is not None
@@ -140,14 +151,14 @@ def is_state_details(details: Any) -> bool:
     return isinstance(details, dict) and isinstance(details.get("todos"), list)
 
 
-def restore_tool_details(details: dict[str, Any]) -> TodoState | None:
+def restore_tool_details(details: dict[str, object]) -> TodoState | None:
     """A ``todo`` tool result's details (plan and goals may be absent), or None when invalid."""
     plan, goals = details.get("plan"), details.get("goals")
     plan = {} if plan is None else plan
     return _state(details.get("todos"), plan, [] if goals is None else goals, _agent_plan(details))
 
 
-def _agent_plan(data: dict[str, Any]) -> dict[str, Any] | None:
+def _agent_plan(data: dict[str, object]) -> AgentPlanJson | None:
     """``agentPlan``: present only where pideck told an agent's own plan as todos (a conversation's
     mirror), never in what pi-jtodo writes."""
     value = data.get("agentPlan")
@@ -155,12 +166,16 @@ def _agent_plan(data: dict[str, Any]) -> dict[str, Any] | None:
         return None
     # Any session can hold such a result: only its words a view builds text from are kept, as
     # strings, and the noun is one of the three the readers write.
-    plan = {key: value[key] for key in ("agent", "tool") if isinstance(value.get(key), str)}
+    plan: AgentPlanJson = {}
+    if isinstance(value.get("agent"), str):
+        plan["agent"] = value["agent"]
+    if isinstance(value.get("tool"), str):
+        plan["tool"] = value["tool"]
     plan["noun"] = value["noun"] if value.get("noun") in ("task", "step", "todo") else "todo"
     if isinstance(value.get("explanation"), str):
         plan["explanation"] = value["explanation"]
     return plan
 
 
-def state_entry_data(state: TodoState) -> dict[str, Any]:
+def state_entry_data(state: TodoState) -> StateEntryData:
     return {"schemaVersion": 1, **state.to_json()}

@@ -4,9 +4,26 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.primitives.todo.model import TodoGoal, TodoPlan, TodoState
+
+if TYPE_CHECKING:  # (for the type checker alone: a TypedDict made at run time compiles its annotations)
+    from typing import NotRequired, TypedDict
+
+    from core.shapes import TodoGoalJson, TodoPlanJson
+
+    class PlanUpdate(TypedDict):
+        before: TodoPlanJson
+        after: TodoPlanJson
+        fields: list[str]
+
+    class GoalUpdate(TypedDict):
+        """A goal's change; a goal new to its group has no ``before``."""
+
+        before: NotRequired[TodoGoalJson]
+        after: TodoGoalJson
+        fields: list[str]
 
 
 def pretty(value: Any) -> str:
@@ -24,7 +41,7 @@ def state_echo(state: TodoState) -> str:
     return text
 
 
-def plan_update(before: TodoPlan, after: TodoPlan) -> dict[str, Any] | None:
+def plan_update(before: TodoPlan, after: TodoPlan) -> PlanUpdate | None:
     fields = [
         k
         for k in ("user_intention", "understands_user_intent")
@@ -35,9 +52,9 @@ def plan_update(before: TodoPlan, after: TodoPlan) -> dict[str, Any] | None:
     return {"before": before.to_json(), "after": after.to_json(), "fields": fields}
 
 
-def goal_updates(stored: list[TodoGoal], goals: list[TodoGoal]) -> list[dict[str, Any]]:
+def goal_updates(stored: list[TodoGoal], goals: list[TodoGoal]) -> list[GoalUpdate]:
     by_group = {g.group: g for g in stored}
-    updates = []
+    updates: list[GoalUpdate] = []
     for goal in goals:
         prev = by_group.get(goal.group)
         keys = ("closed_feedback_loop", "feedback_loop", "end_to_end_ownership")

@@ -3,14 +3,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from core.primitives.host import ToolDef
 from core.primitives.todo.constants import TOOL_LABEL, TOOL_NAME
 
+if TYPE_CHECKING:
+    from core.shapes import Schema
+
 DESCRIPTION = "Read or update structured todo items and optional goal-level assessments."
 
-_SCORE = {"type": "integer", "minimum": 0, "maximum": 100}
+_SCORE: Schema = {"type": "integer", "minimum": 0, "maximum": 100}
 
-PARAMETERS = {
+PARAMETERS: Schema = {
     "type": "object",
     "properties": {
         "todos": {

@@ -57,7 +57,10 @@ def _is_score(value: Any) -> bool:
     return type(value) is int and 0 <= value <= 100
 
 
-def _score(d: dict[str, Any], key: str, where: str) -> Any:
+# ``d`` below is an object of the call as the caller sent it (JSON): each value is checked here.
+
+
+def _score(d: dict[str, object], key: str, where: str) -> Any:
     value = d.get(key)
     if value is None:
         return ABSENT
@@ -68,7 +71,7 @@ def _score(d: dict[str, Any], key: str, where: str) -> Any:
     return value
 
 
-def _text(d: dict[str, Any], key: str, where: str, message: str = "must be a string.") -> Any:
+def _text(d: dict[str, object], key: str, where: str, message: str = "must be a string.") -> Any:
     value = d.get(key)
     if value is None:
         return ABSENT

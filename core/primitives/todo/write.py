@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from core.primitives.todo.changes import changes_line
 from core.primitives.todo.constants import INTENT_CONTINUATION
@@ -16,6 +16,9 @@ from core.primitives.todo.observations import needs_severe_intent_nudge
 from core.primitives.todo.ownership import failing_groups, rejection_text
 from core.primitives.todo.tool_output import accepted_text, state_echo
 from core.primitives.todo.validate import IncomingWrite, TodoInputError, validate_input
+
+if TYPE_CHECKING:
+    from core.shapes import TodoStateJson
 
 Outcome = Literal["read", "accepted", "rejected", "error"]
 
@@ -31,7 +34,7 @@ class TodoCallResult:
         return self.outcome == "error"
 
     @property
-    def details(self) -> dict[str, Any]:
+    def details(self) -> TodoStateJson:
         return self.state.to_json()
 
 
