@@ -24,7 +24,7 @@ server and a hook) that need the session at the same moment make one session, no
 import os
 import re
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from core.config.places import pideck_home, pideck_sessions_dir
 from core.files import locked, read_json, write_json
@@ -34,6 +34,20 @@ try:
     import fcntl
 except ImportError:  # pragma: no cover - not on POSIX
     fcntl = None  # type: ignore[assignment]
+
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from typing import NotRequired, TypedDict
+
+    class ConversationRecord(TypedDict):
+        """Which conversation a pideck session belongs to, as ``Conversation.entry`` writes it: the
+        data of the session's ``pideck/conversation`` entry, and the start of a binding's and a
+        process's record. Read back (``_conversation``), only the agent and the id are known to be
+        text; the rest is whatever the file held, checked where it is used."""
+
+        agent: str  # claude or codex
+        agentSessionId: str
+        cwd: NotRequired[object]
+        transcript: NotRequired[object]
 
 ENTRY_TYPE = "pideck/conversation"
 """The first entry of a session made for a conversation: which conversation it belongs to."""
@@ -62,8 +76,8 @@ class Conversation(NamedTuple):
 
         return f"{AGENT_NAMES.get(self.agent, self.agent)} conversation {visible_controls(self.id[:8])}"
 
-    def entry(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"agent": self.agent, "agentSessionId": self.id, "cwd": self.cwd}
+    def entry(self) -> "ConversationRecord":
+        data: ConversationRecord = {"agent": self.agent, "agentSessionId": self.id, "cwd": self.cwd}
         if self.transcript is not None:
             data["transcript"] = self.transcript
         return data
@@ -126,7 +140,7 @@ def session_for(conversation: Conversation, *, create: bool) -> Path | None:
         return path
 
 
-def session_head(path: str | os.PathLike[str]) -> tuple[str | None, dict[str, Any] | None, bool]:
+def session_head(path: str | os.PathLike[str]) -> "tuple[str | None, ConversationRecord | None, bool]":
     """A session file's id, the conversation it belongs to (the data of its ``pideck/conversation``
     entry, which a session made for one has first), and whether the head was whole enough to say
     (its header and first entry written): listing many sessions reads no more of each."""
@@ -147,24 +161,30 @@ def session_head(path: str | os.PathLike[str]) -> tuple[str | None, dict[str, An
         values.append(value if isinstance(value, dict) else {})
     session_id = values[0].get("id") if values and isinstance(values[0].get("id"), str) else None
     data = values[1].get("data") if len(values) > 1 and values[1].get("customType") == ENTRY_TYPE else None
-    if isinstance(data, dict) and isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
-        return session_id, data, True
+    if (bound := _conversation(data)) is not None:
+        return session_id, bound, True
     return session_id, None, len(values) > 1
 
 
-def conversation_in_file(path: str | os.PathLike[str]) -> dict[str, Any] | None:
+def conversation_in_file(path: str | os.PathLike[str]) -> "ConversationRecord | None":
     """``conversation_of`` from the first lines of a session file alone."""
     return session_head(path)[1]
 
 
-def conversation_of(records: Any) -> dict[str, Any] | None:
+def conversation_of(records: Any) -> "ConversationRecord | None":
     """The conversation a session belongs to: the data of its ``pideck/conversation`` entry, its
     first, or None for a session of no conversation."""
     for record in records[:1]:  # (a slice: the first record made, not one per entry)
         if getattr(record, "custom_type", None) == ENTRY_TYPE:
-            data = record.get("data")
-            if isinstance(data, dict) and isinstance(data.get("agent"), str) and isinstance(data.get("agentSessionId"), str):
-                return data
+            return _conversation(record.get("data"))
+    return None
+
+
+def _conversation(value: object) -> "ConversationRecord | None":
+    """``value`` when it names a conversation (its agent and id are text), else None: where a
+    record read back from a session or a file becomes one."""
+    if isinstance(value, dict) and isinstance(value.get("agent"), str) and isinstance(value.get("agentSessionId"), str):
+        return cast("ConversationRecord", value)
     return None
 
 
@@ -184,7 +204,7 @@ def processes_lock() -> Path:
 def note_process(pid: int, conversation: Conversation, started: str | None) -> None:
     """Record that the agent process ``pid`` (started at ``started``, its start time as
     ``/proc/<pid>/stat`` gives it) is in ``conversation`` now."""
-    record: dict[str, Any] = {**conversation.entry(), "pid": pid}
+    record: dict[str, object] = {**conversation.entry(), "pid": pid}
     if started is not None:
         record["procStart"] = started
     with locked(processes_lock()):
@@ -201,12 +221,10 @@ def forget_process(pid: int, conversation_id: str) -> None:
             path.unlink(missing_ok=True)
 
 
-def noted_process(pid: int, started: str | None) -> dict[str, Any] | None:
+def noted_process(pid: int, started: str | None) -> "ConversationRecord | None":
     """The conversation the hooks recorded for process ``pid``, when the record is of this very
     process (not of an earlier one that had the same pid)."""
     record = read_json(process_path(pid))
-    if record is None or not isinstance(record.get("agentSessionId"), str) or not isinstance(record.get("agent"), str):
+    if record is not None and started is not None and record.get("procStart") not in (None, started):
         return None
-    if started is not None and record.get("procStart") not in (None, started):
-        return None
-    return record
+    return _conversation(record)

@@ -10,19 +10,45 @@ TaskGet's results restate tasks in full, TodoWrite's holds the whole new list. S
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
-from core.sources.plan import plan_item, text_of, tidy
+from core.sources.plan import LINKS, plan_item, text_of, tidy
 from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
 
 TASK_TOOLS = ("TaskCreate", "TaskUpdate", "TaskList", "TaskGet")
 _INTERRUPTED = "[Request interrupted"
 
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from typing import TypedDict
+
+    from core.session.entry import Entry
+    from core.sources.plan import Link, PlanItem
+    from core.sources.reader import ReaderState
+
+    class PlanCall(TypedDict):
+        """A call of a plan tool waiting for its result."""
+
+        name: str  # TodoWrite or one of TASK_TOOLS
+        input: object  # as the model sent it (checked when the result comes)
+
+    class ClaudeState(ReaderState):
+        """What a Claude Code reader saves: besides the plan, the calls still waiting for a result."""
+
+        calls: dict[str, PlanCall]  # by the call's tool_use id
+
 
 class ClaudeReader(Reader):
     KIND = "claude"
 
-    def feed(self, line: Any) -> list[dict[str, Any]]:
+    def __init__(self, saved: ClaudeState | None = None) -> None:
+        super().__init__(saved)
+        self.calls: dict[str, PlanCall] = dict(saved["calls"]) if saved else {}
+        """The plan tools' calls whose results have not been read yet."""
+
+    def save(self) -> ClaudeState:
+        return {**super().save(), "calls": self.calls}
+
+    def feed(self, line: object) -> list[Entry]:
         if not isinstance(line, dict) or line.get("isSidechain") is True:
             return []
         kind = line.get("type")
@@ -44,7 +70,7 @@ class ClaudeReader(Reader):
             return self._prompt(content, timestamp)
         if not isinstance(content, list):
             return []
-        out: list[dict[str, Any]] = []
+        out: list[Entry] = []
         texts = [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
         if texts:
             out += self._prompt("\n".join(texts), timestamp)
@@ -53,13 +79,13 @@ class ClaudeReader(Reader):
                 out += self._result(block, line.get("toolUseResult"), timestamp)
         return out
 
-    def _prompt(self, text: str, timestamp: Any) -> list[dict[str, Any]]:
+    def _prompt(self, text: str, timestamp: object) -> list[Entry]:
         entries = self.user_prompt(text, timestamp)
         if text.startswith(_INTERRUPTED):  # the person stopped the turn: the agent waits for them
             self._status(AGENT_WAITING)
         return entries
 
-    def _assistant(self, message: dict[str, Any], content: Any, timestamp: Any) -> list[dict[str, Any]]:
+    def _assistant(self, message: dict[str, object], content: object, timestamp: object) -> list[Entry]:
         self._set("model", text_of(message.get("model")))
         usage = message.get("usage")
         used = None
@@ -68,9 +94,8 @@ class ClaudeReader(Reader):
                                usage.get("cache_read_input_tokens"), usage.get("cache_creation_input_tokens"))
         if not isinstance(content, list):
             return []
-        out: list[dict[str, Any]] = []
+        out: list[Entry] = []
         ends = message.get("stop_reason") == "end_turn"
-        calls = self.extra.setdefault("calls", {})
         for block in content:
             if not isinstance(block, dict):
                 continue
@@ -80,17 +105,18 @@ class ClaudeReader(Reader):
                 self._status(AGENT_WORKING)
                 name = block.get("name")
                 if name in TASK_TOOLS or name == "TodoWrite":
-                    calls[block["id"]] = {"name": name, "input": block.get("input")}
+                    self.calls[block["id"]] = {"name": name, "input": block.get("input")}
         return out
 
-    def _result(self, block: dict[str, Any], result: Any, timestamp: Any) -> list[dict[str, Any]]:
+    def _result(self, block: dict[str, object], result: object, timestamp: object) -> list[Entry]:
         call_id = block.get("tool_use_id")
         if not isinstance(call_id, str):
             return []
-        call = self.extra.get("calls", {}).pop(call_id, None)
+        call = self.calls.pop(call_id, None)
         if call is None or block.get("is_error") is True:
             return []
-        name, given = call["name"], call["input"] if isinstance(call["input"], dict) else {}
+        name = call["name"]
+        given: dict[str, object] = call["input"] if isinstance(call["input"], dict) else {}
         result = result if isinstance(result, dict) else {}
         if name == "TodoWrite":
             # the result's list is what Claude kept; the call's is what the model sent
@@ -104,9 +130,9 @@ class ClaudeReader(Reader):
             return []
         return self.new_plan([tidy(t) for t in tasks], timestamp, "TaskCreate/TaskUpdate", "task", call_id)
 
-    def _tasks_after(self, name: str, given: dict[str, Any], result: dict[str, Any]) -> list[dict[str, Any]] | None:
+    def _tasks_after(self, name: str, given: dict[str, object], result: dict[str, object]) -> list[PlanItem] | None:
         """The task list after one Task tool's successful result; None when it says nothing new."""
-        tasks = [dict(t) for t in self.plan]
+        tasks = [t.copy() for t in self.plan]
         by_id = {t["id"]: t for t in tasks}
         if name == "TaskCreate":
             task = result.get("task")
@@ -132,14 +158,16 @@ class ClaudeReader(Reader):
                           "(ignored)")
                 return None
             for key in ("subject", "status", "activeForm", "description"):
-                if given.get(key) is not None and not isinstance(given[key], str):
+                if given.get(key) is not None and not isinstance(given.get(key), str):
                     self.warn(f"TaskUpdate: {key} is not text (ignored)")
             if given.get("status") == "deleted":  # gone, and from what the others block and wait for
                 return [_without(t, task["id"]) for t in tasks if t is not task]
             _apply(task, given)
             # A dependency has two ends, and Claude records both: the task this one blocks waits
             # for it, the task it waits for blocks it.
-            for key, field, other in (("addBlocks", "blocks", "blockedBy"), ("addBlockedBy", "blockedBy", "blocks")):
+            ends: tuple[tuple[str, Link, Link], ...] = (("addBlocks", "blocks", "blockedBy"),
+                                                        ("addBlockedBy", "blockedBy", "blocks"))
+            for key, field, other in ends:
                 for other_id in _ids(given.get(key)):
                     _add(task, field, other_id)
                     if other_id in by_id:
@@ -154,11 +182,11 @@ class ClaudeReader(Reader):
             if None in ids:  # the whole list or nothing: a task left out would read as deleted
                 self.warn("TaskList's result has tasks without an id (ignored)")
                 return None
-            out: dict[str, dict[str, Any]] = {}
+            out: dict[str, PlanItem] = {}
             for task_id, each in zip(ids, listed):
                 if task_id is not None and isinstance(each, dict):  # (every one, as checked above)
                     known = out.get(task_id) or by_id.get(task_id) or plan_item(task_id, "", "pending")
-                    out[task_id] = _apply(dict(known), each)
+                    out[task_id] = _apply(known.copy(), each)
             return list(out.values())
         if name == "TaskGet":
             each = result.get("task")
@@ -175,34 +203,37 @@ class ClaudeReader(Reader):
         return None
 
 
-def _apply(task: dict[str, Any], fields: dict[str, Any]) -> dict[str, Any]:
+def _apply(task: PlanItem, fields: dict[str, object]) -> PlanItem:
     """A Task tool's fields (an update's input, or a task as TaskList/TaskGet restate it) over a
     plan item; fields of the wrong type are left out."""
-    for key, target in (("subject", "content"), ("status", "status"), ("activeForm", "activeForm"),
-                        ("description", "description")):
-        value = text_of(fields.get(key))
-        if value is not None:
-            task[target] = value
-    for key in ("blocks", "blockedBy"):
+    if (subject := text_of(fields.get("subject"))) is not None:
+        task["content"] = subject
+    if (status := text_of(fields.get("status"))) is not None:
+        task["status"] = status
+    if (active := text_of(fields.get("activeForm"))) is not None:
+        task["activeForm"] = active
+    if (description := text_of(fields.get("description"))) is not None:
+        task["description"] = description
+    for key in LINKS:
         value = fields.get(key)
         if isinstance(value, list):
             task[key] = _ids(value)
     return task
 
 
-def _add(task: dict[str, Any], field: str, task_id: str) -> None:
+def _add(task: PlanItem, field: Link, task_id: str) -> None:
     if task_id not in (task.get(field) or []):
         task[field] = [*(task.get(field) or []), task_id]
 
 
-def _without(task: dict[str, Any], task_id: str) -> dict[str, Any]:
-    for field in ("blocks", "blockedBy"):
+def _without(task: PlanItem, task_id: str) -> PlanItem:
+    for field in LINKS:
         if task_id in (task.get(field) or []):
             task[field] = [i for i in task[field] if i != task_id]
     return task
 
 
-def task_id_of(value: Any) -> str | None:
+def task_id_of(value: object) -> str | None:
     """A task id as Claude writes it (a string of digits), or a whole number taken as one; None for
     anything else, the empty string among them (an item must have an id)."""
     if isinstance(value, str):
@@ -212,7 +243,7 @@ def task_id_of(value: Any) -> str | None:
     return None
 
 
-def _ids(value: Any) -> list[str]:
+def _ids(value: object) -> list[str]:
     """The task ids in a list of them (``blocks``, ``addBlockedBy``...); anything else is none."""
     if not isinstance(value, list):
         return []

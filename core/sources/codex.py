@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.sources.plan import first_line, text_of
 from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
+
+if TYPE_CHECKING:
+    from core.session.entry import Entry
 
 _CONTEXT_BLOCK = re.compile(r"\A\s*<([A-Za-z_][\w-]*)[^>]*>.*</\1>\s*\Z", re.DOTALL)
 """A user message that is one tagged block (``<environment_context>...``) is context Codex adds,
@@ -24,7 +27,7 @@ not something the person typed."""
 class CodexReader(Reader):
     KIND = "codex"
 
-    def feed(self, line: Any) -> list[dict[str, Any]]:
+    def feed(self, line: object) -> list[Entry]:
         if not isinstance(line, dict) or not isinstance(line.get("payload"), dict):
             return []
         kind, payload, timestamp = line.get("type"), line["payload"], line.get("timestamp")
@@ -44,8 +47,8 @@ class CodexReader(Reader):
             return self._item(payload, timestamp)
         return []
 
-    def _event(self, payload: dict[str, Any], timestamp: Any) -> list[dict[str, Any]]:
-        event = payload.get("type")
+    def _event(self, payload: dict[str, object], timestamp: object) -> list[Entry]:
+        event, info = payload.get("type"), payload.get("info")
         if event == "task_started":
             self._status(AGENT_WORKING)
         elif event in ("task_complete", "turn_aborted"):
@@ -53,8 +56,7 @@ class CodexReader(Reader):
             self._moment(timestamp)
             if (last := text_of(payload.get("last_agent_message"))) is not None and last.strip():
                 self.info["lastMessage"] = first_line(last)
-        elif event == "token_count" and isinstance(payload.get("info"), dict):
-            info = payload["info"]
+        elif event == "token_count" and isinstance(info, dict):
             last = info.get("last_token_usage")
             if isinstance(last, dict):
                 total = last.get("input_tokens")
@@ -64,7 +66,7 @@ class CodexReader(Reader):
                             info.get("model_context_window"), last.get("total_tokens"))
         return []
 
-    def _item(self, payload: dict[str, Any], timestamp: Any) -> list[dict[str, Any]]:
+    def _item(self, payload: dict[str, object], timestamp: object) -> list[Entry]:
         item = payload.get("type")
         if item == "message":
             blocks = payload.get("content")
@@ -77,7 +79,7 @@ class CodexReader(Reader):
             if role == "user" and not _CONTEXT_BLOCK.match(text):
                 return self.user_prompt(text, timestamp)
             if role == "assistant":
-                return self.assistant_text(text, timestamp, model=text_of(self.info.get("model")), ends_turn=False)
+                return self.assistant_text(text, timestamp, model=self.info.get("model"), ends_turn=False)
             return []
         if item == "function_call":
             self._status(AGENT_WORKING)

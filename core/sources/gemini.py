@@ -12,16 +12,52 @@ whole list each call.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from core.sources.plan import text_of
 from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
+
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from typing import TypedDict
+
+    from core.session.entry import Entry
+    from core.sources.plan import PlanItem
+    from core.sources.reader import ReaderState
+
+    class Seen(TypedDict):
+        """What the mirror already holds of a record: its text, and which of its tool calls."""
+
+        said: bool
+        taken: list[str]  # the ids of the tool calls read
+
+    class PlanAt(TypedDict):
+        """The plan as a record's ``write_todos`` call left it (a rewind goes back to it)."""
+
+        record: str  # the record's id
+        plan: list[PlanItem]
+
+    class GeminiState(ReaderState):
+        """What a Gemini CLI reader saves: besides the plan, what it made of each record so far."""
+
+        seen: dict[str, Seen]  # by record id
+        order: list[str]  # the record ids in the order of their first copy
+        plans: list[PlanAt]  # oldest first
 
 
 class GeminiReader(Reader):
     KIND = "gemini"
 
-    def feed(self, line: Any) -> list[dict[str, Any]]:
+    def __init__(self, saved: GeminiState | None = None) -> None:
+        super().__init__(saved)
+        # (what a later copy of a record, or a ``$rewindTo``, needs to know about the earlier ones)
+        self.seen: dict[str, Seen] = dict(saved["seen"]) if saved else {}
+        self.order: list[str] = list(saved["order"]) if saved else []
+        self.plans: list[PlanAt] = list(saved["plans"]) if saved else []
+
+    def save(self) -> GeminiState:
+        return {**super().save(), "seen": self.seen, "order": self.order, "plans": self.plans}
+
+    def feed(self, line: object) -> list[Entry]:
         if not isinstance(line, dict):
             return []
         if "$set" in line:
@@ -38,12 +74,11 @@ class GeminiReader(Reader):
                 self._moment(line.get("startTime"))
             return []
         kind = line.get("type")
-        seen = self.extra.setdefault("seen", {})  # record id -> [text said, tool call ids taken]
-        said, taken = seen.get(record_id, [False, []])
-        order: list[str] = self.extra.setdefault("order", [])
-        if record_id not in seen:
-            order.append(record_id)
-        out: list[dict[str, Any]] = []
+        seen = self.seen.get(record_id)
+        said, taken = (seen["said"], seen["taken"]) if seen is not None else (False, [])
+        if seen is None:
+            self.order.append(record_id)
+        out: list[Entry] = []
         timestamp = line.get("timestamp")
         if kind == "user":
             parts = line.get("content")
@@ -60,7 +95,7 @@ class GeminiReader(Reader):
             used = self.tokens(tokens.get("input"), tokens.get("output"), tokens.get("cached")) \
                 if isinstance(tokens, dict) else None
             given = line.get("toolCalls")
-            calls: list[Any] = given if isinstance(given, list) else []
+            calls: list[object] = given if isinstance(given, list) else []
             for call in calls:
                 if not isinstance(call, dict) or str(call.get("id")) in taken:
                     continue
@@ -74,10 +109,10 @@ class GeminiReader(Reader):
                 said = True
             elif calls:
                 self._status(AGENT_WORKING)
-        seen[record_id] = [said, taken]
+        self.seen[record_id] = {"said": said, "taken": taken}
         return out
 
-    def _call(self, call: dict[str, Any], timestamp: Any, record_id: str) -> list[dict[str, Any]]:
+    def _call(self, call: dict[str, object], timestamp: object, record_id: str) -> list[Entry]:
         args = call.get("args")
         if call.get("name") != "write_todos" or call.get("status") not in (None, "success"):
             return []
@@ -86,18 +121,16 @@ class GeminiReader(Reader):
             return []
         items = self.whole_list(args["todos"], "description", "write_todos", "todo")
         entries = self.new_plan(items, timestamp, "write_todos", "todo", str(call.get("id")))
-        self.extra.setdefault("plans", []).append([record_id, self.plan])
+        self.plans.append({"record": record_id, "plan": self.plan})
         return entries
 
-    def _rewind(self, target: Any) -> list[dict[str, Any]]:
-        order: list[str] = self.extra.get("order", [])
-        if not isinstance(target, str) or target not in order:
+    def _rewind(self, target: object) -> list[Entry]:
+        if not isinstance(target, str) or target not in self.order:
             self.warn("$rewindTo names no record of this file (ignored)")
             return []
-        kept = set(order[: order.index(target)])
-        self.extra["order"] = order[: order.index(target)]
-        self.extra["seen"] = {k: v for k, v in self.extra.get("seen", {}).items() if k in kept}
-        plans = [p for p in self.extra.get("plans", []) if p[0] in kept]
-        self.extra["plans"] = plans
+        self.order = self.order[: self.order.index(target)]
+        kept = set(self.order)
+        self.seen = {k: v for k, v in self.seen.items() if k in kept}
+        self.plans = [p for p in self.plans if p["record"] in kept]
         self._status(AGENT_WAITING)
-        return self.new_plan(plans[-1][1] if plans else [], None, "write_todos", "todo", f"rewind:{target}")
+        return self.new_plan(self.plans[-1]["plan"] if self.plans else [], None, "write_todos", "todo", f"rewind:{target}")

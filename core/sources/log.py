@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.files import not_regular
 from core.session.errors import NotASession
@@ -23,6 +23,9 @@ from core.sources.discovery import LiveSessions, claude_live_folder, conversatio
 from core.sources.mirror import Mirror
 from core.sources.plan import AGENT_NAMES
 from core.sources.reader import AGENT_ENDED
+
+if TYPE_CHECKING:
+    from core.session.entry import AgentObject
 
 
 def agent_read_only(kind: str) -> str:
@@ -124,7 +127,7 @@ class ConversationLog(SessionLog):
             files = []
         return (self.mirror.source, live, *files)
 
-    def agent(self) -> dict[str, Any]:
+    def agent(self) -> AgentObject:
         """The agent object of ``inspect --json`` (docs/agent-conversations.md#the-agent-object)."""
         mirror, info = self.mirror, self.mirror.info
         self._live.tick()  # (a new look at the live-session files, each parsed again only when it changed)
@@ -151,7 +154,7 @@ class ConversationLog(SessionLog):
             "pideckSession": self._pideck_session(info.get("sessionId")),
         }
 
-    def _pideck_session(self, session_id: Any) -> str | None:
+    def _pideck_session(self, session_id: str | None) -> str | None:
         """The pideck session of this conversation, when it has one (core/sources/binding.py)."""
         from core.sources.binding import AGENTS, bound_session
 

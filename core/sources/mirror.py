@@ -26,7 +26,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Iterator, cast
 
 from core.config import places
 from core.files import make_private_dirs, replace_private_file, write_all
@@ -37,13 +37,40 @@ from core.sources.codex import CodexReader
 from core.sources.gemini import GeminiReader
 from core.sources.reader import Reader
 
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from typing import TypedDict
+
+    from core.session.entry import Entry
+    from core.sources.reader import AgentInfo, ReaderState
+
+    class SyncState(TypedDict, total=False):
+        """How far a mirror has read its transcript, saved beside the mirror as JSON so that the next
+        sync, in this process or another, goes on from there. Empty until the first sync; ``reader``,
+        ``tail`` and ``mirror_size`` are added as it is saved, ``long`` only while a too-long line is
+        being passed over."""
+
+        format: int  # FORMAT
+        source: str  # the transcript's path (second: ``source_of`` reads it from the file's head)
+        kind: str  # the agent's
+        identity: list[int]  # the transcript's device and inode: another file at the path is read anew
+        offset: int  # transcript bytes read: the end of the last whole line
+        long: int  # bytes passed over of a too-long line starting at the offset
+        lines: int  # transcript lines read
+        entries: int  # entries in the mirror after its header
+        leaf: str | None  # the id of the mirror's last entry
+        warnings: list[str]  # about the transcript's lines, the first MAX_WARNINGS
+        reader: ReaderState
+        tail: str | None  # the digest of the BLOCK bytes before the offset
+        mirror_size: int  # the mirror's size in bytes when the state was saved
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader}
-FORMAT = 2  # of the saved state and the mirror; another number is read again from the transcript's start
+FORMAT = 3  # of the saved state and the mirror; another number is read again from the transcript's start
+# (3: each reader saves what it keeps besides the plan under keys of its own, no longer in ``extra``)
 BLOCK = 4096
 CHUNK = 8 << 20  # transcript bytes read at a time
 MAX_LINE_BYTES = 32 << 20
@@ -79,12 +106,12 @@ class Mirror:
         self.path = folder / f"{digest}.jsonl"
         self._state_path = folder / f"{digest}.state"
         self._lock_path = folder / f"{digest}.lock"
-        self.state: dict[str, Any] = {}
+        self.state: SyncState = {}
         self.reader: Reader = READERS[kind]()
         self._synced_at: tuple[int, int, int, int] | None = None  # the transcript as this object last read it
 
     @property
-    def info(self) -> dict[str, Any]:
+    def info(self) -> AgentInfo:
         """The agent object as the reader has it so far (kind, session id, cwd, version, model,
         status, last message, tokens)."""
         return self.reader.info
@@ -144,8 +171,9 @@ class Mirror:
 
     # -- state ----------------------------------------------------------------------------------
 
-    def _saved_state(self, st: os.stat_result) -> dict[str, Any] | None:
-        """The saved state when it still describes the transcript and the mirror, else None."""
+    def _saved_state(self, st: os.stat_result) -> SyncState | None:
+        """The saved state when it still describes the transcript and the mirror, else None. (The
+        reader's part is taken as this FORMAT's readers saved it: the file is pideck's own.)"""
         try:
             state = json.loads(self._state_path.read_bytes())
             mirror_size = os.stat(self.path).st_size
@@ -157,7 +185,7 @@ class Mirror:
                 or state["offset"] + state.get("long", 0) > st.st_size \
                 or state.get("mirror_size") != mirror_size or state.get("tail") != self._tail_digest(state["offset"]):
             return None
-        return state
+        return cast("SyncState", state)
 
     def _tail_digest(self, offset: int) -> str | None:
         try:
@@ -167,7 +195,7 @@ class Mirror:
         except OSError:
             return None
 
-    def _save(self, state: dict[str, Any]) -> None:
+    def _save(self, state: SyncState) -> None:
         state["reader"] = self.reader.save()
         state["tail"] = self._tail_digest(state["offset"])
         state["mirror_size"] = os.stat(self.path).st_size
@@ -178,9 +206,9 @@ class Mirror:
 
     def _rebuild(self, st: os.stat_result) -> Synced:
         self.reader = READERS[self.kind]()
-        state: dict[str, Any] = {"format": FORMAT, "source": os.fsdecode(self.source), "kind": self.kind,
-                                 "identity": [st.st_dev, st.st_ino], "offset": 0, "lines": 0, "entries": 0,
-                                 "leaf": None, "warnings": []}
+        state: SyncState = {"format": FORMAT, "source": os.fsdecode(self.source), "kind": self.kind,
+                            "identity": [st.st_dev, st.st_ino], "offset": 0, "lines": 0, "entries": 0,
+                            "leaf": None, "warnings": []}
         body = bytearray()
         synced = self._read(state, body)
         info = self.reader.info
@@ -200,7 +228,7 @@ class Mirror:
             return project_root(self.source.parent.parent) or ""
         return ""
 
-    def _extend(self, state: dict[str, Any], st: os.stat_result) -> Synced:
+    def _extend(self, state: SyncState, st: os.stat_result) -> Synced:
         self.reader = READERS[self.kind](state["reader"])
         body = bytearray()
         synced = self._read(state, body)
@@ -213,7 +241,7 @@ class Mirror:
         self._save(state)
         return synced
 
-    def _read(self, state: dict[str, Any], out: bytearray) -> Synced:
+    def _read(self, state: SyncState, out: bytearray) -> Synced:
         """Whole lines of the transcript from ``state["offset"]`` on, told to the reader; what it
         answers is serialised into ``out``. ``state`` moves past every line read.
 
@@ -267,7 +295,7 @@ class Mirror:
         return synced
 
     def _feed_lines(self, data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None,
-                    state: dict[str, Any], synced: Synced, out: bytearray) -> None:
+                    state: SyncState, synced: Synced, out: bytearray) -> None:
         """Tell the reader the lines of ``data[:end]`` (line ``first + 1`` on)."""
         for number, raw in _numbered_lines(data, end, first, wanted):
             if not raw.strip():
@@ -294,17 +322,17 @@ class Mirror:
             for entry in entries:
                 state["entries"] += 1
                 entry_id = f"{state['entries']:08x}"
-                out += mirror_line({"type": entry["type"], "id": entry_id, "parentId": state["leaf"],
-                                    **{k: v for k, v in entry.items() if k != "type"}})
+                # (the entry's own keys after its id and parent; its type stays first)
+                out += mirror_line({"type": entry["type"], "id": entry_id, "parentId": state["leaf"], **entry})
                 state["leaf"] = entry_id
                 synced.entries += 1
 
-    def _warn(self, state: dict[str, Any], synced: Synced, text: str) -> None:
+    def _warn(self, state: SyncState, synced: Synced, text: str) -> None:
         synced.warnings.append(text)
         if len(state["warnings"]) < MAX_WARNINGS:
             state["warnings"].append(text)
 
-    def _locked(self) -> Any:
+    def _locked(self) -> _Lock:
         return _Lock(self._lock_path)
 
 
@@ -318,7 +346,7 @@ class _Lock:
         if fcntl is not None:
             fcntl.flock(self.fd, fcntl.LOCK_EX)
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.fd is not None:
             os.close(self.fd)  # releases the lock
             self.fd = None
@@ -361,7 +389,7 @@ def source_of(state_file: Path) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def mirror_line(entry: dict[str, Any]) -> bytes:
+def mirror_line(entry: Entry) -> bytes:
     """One mirror line. Not pi's serialiser (which writes JavaScript's number forms and keeps
     non-ASCII as is, so that pi reads pideck's own entries back unchanged): the mirror is read only
     by pideck, holds no floats of the agent's, and ASCII escapes keep any lone surrogate a

@@ -9,12 +9,31 @@ a description and the items it blocks or waits for).
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Literal, Mapping, Sequence
+
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from typing import Required, TypedDict
+
+    class PlanItem(TypedDict, total=False):
+        """One item of an agent's plan in the todo model's JSON (``plan_item`` makes them): its text,
+        status and id, then what the agent's tool adds, left out when absent."""
+
+        content: Required[str]
+        status: Required[str]
+        id: Required[str]
+        activeForm: str  # the wording while it is in progress
+        description: str
+        blocks: list[str]  # ids of the items that wait for this one
+        blockedBy: list[str]  # ids of the items this one waits for
 
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 """The agents whose conversations pideck follows, by the kind a reader detects."""
 
 _STATUS_WORDS = {"in_progress": "in progress"}
+
+Link = Literal["blocks", "blockedBy"]
+"""The two ends of a dependency between plan items."""
+LINKS: tuple[Link, Link] = ("blocks", "blockedBy")
 
 
 def plan_title(agent_plan: Mapping[str, Any]) -> str:
@@ -28,24 +47,30 @@ def plan_title(agent_plan: Mapping[str, Any]) -> str:
 NO_SCORES = "no confidence scores: the agent's plan tool has none, so the gates that need them do not apply"
 
 
-def plan_item(item_id: str, content: str, status: str, **extra: Any) -> dict[str, Any]:
+def plan_item(item_id: str, content: str, status: str, *, activeForm: str | None = None,
+              description: str | None = None, blocks: list[str] | None = None,
+              blockedBy: list[str] | None = None) -> PlanItem:
     """One item in the todo model's JSON (``content``, ``status``, ``id``), then what the agent's
     tool adds (``activeForm``, ``description``, ``blocks``, ``blockedBy``), left out when absent."""
-    item: dict[str, Any] = {"content": content, "status": status, "id": item_id}
-    for key in ("activeForm", "description", "blocks", "blockedBy"):
-        value = extra.get(key)
-        if value is not None:
-            item[key] = value
+    item: PlanItem = {"content": content, "status": status, "id": item_id}
+    if activeForm is not None:
+        item["activeForm"] = activeForm
+    if description is not None:
+        item["description"] = description
+    if blocks is not None:
+        item["blocks"] = blocks
+    if blockedBy is not None:
+        item["blockedBy"] = blockedBy
     return item
 
 
-def tidy(item: Mapping[str, Any]) -> dict[str, Any]:
+def tidy(item: PlanItem) -> PlanItem:
     """``item`` with its keys in ``plan_item``'s order, however it was built up."""
-    rest = {k: v for k, v in item.items() if k not in ("id", "content", "status")}
-    return plan_item(str(item.get("id", "")), str(item.get("content", "")), str(item.get("status", "")), **rest)
+    return plan_item(item["id"], item["content"], item["status"], activeForm=item.get("activeForm"),
+                     description=item.get("description"), blocks=item.get("blocks"), blockedBy=item.get("blockedBy"))
 
 
-def describe_change(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]], noun: str) -> str:
+def describe_change(before: Sequence[PlanItem], after: Sequence[PlanItem], noun: str) -> str:
     """The change from one plan to the next in a few words, the text of the mirror's tool result
     (the activity view words its events from the diff of the two plans): ``task #4 added: Document the flag``, ``step #2 completed``,
     ``plan: 2 todos changed``; ``plan unchanged`` when nothing moved."""
@@ -54,7 +79,7 @@ def describe_change(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping
     parts: list[str] = []
     added = [i for key, i in new.items() if key not in old]
     removed = [i for key, i in old.items() if key not in new]
-    changed = [(old[key], i) for key, i in new.items() if key in old and dict(old[key]) != dict(i)]
+    changed = [(old[key], i) for key, i in new.items() if key in old and old[key] != i]
     if len(added) == 1 and not removed and not changed:
         return f"{noun} #{added[0]['id']} added: {added[0].get('content', '')}"
     if len(removed) == 1 and not added and not changed:
@@ -74,13 +99,13 @@ def status_words(status: str) -> str:
     return _STATUS_WORDS.get(status, status)
 
 
-def numbered(items: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def numbered(items: Iterable[PlanItem]) -> list[PlanItem]:
     """Items of a tool that sends its whole list each call (TodoWrite, update_plan, write_todos)
     get their place in the list as their id, counted from 1."""
-    return [dict(item, id=str(n)) for n, item in enumerate(items, 1)]
+    return [{**item, "id": str(n)} for n, item in enumerate(items, 1)]
 
 
-def text_of(value: Any) -> str | None:
+def text_of(value: object) -> str | None:
     """A string field as given, or None for anything else (a hostile line may put a number, a list
     or null where a string belongs)."""
     return value if isinstance(value, str) else None
@@ -104,5 +129,5 @@ def token_text(tokens: Mapping[str, Any]) -> str:
     return text
 
 
-def int_or_none(value: Any) -> int | None:
+def int_or_none(value: object) -> int | None:
     return value if type(value) is int and value >= 0 else None

@@ -9,10 +9,47 @@ stop after any line and go on later from exactly there.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Literal
 
 from core.clock import iso_ms
 from core.sources.plan import describe_change, first_line, int_or_none, numbered, plan_item, text_of
+
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from typing import TypedDict
+
+    from core.session.entry import Entry, Message, Tokens
+    from core.sources.plan import PlanItem
+
+    class Usage(TypedDict):
+        """A turn's token use as pi writes an assistant message's ``usage``."""
+
+        input: int
+        output: int
+        cacheRead: int
+        cacheWrite: int
+        totalTokens: int
+
+    class AgentInfo(TypedDict, total=False):
+        """The agent object as a reader has it so far (docs/agent-conversations.md#the-agent-object);
+        a key is there once a line said it."""
+
+        kind: str  # claude, codex or gemini
+        sessionId: str
+        cwd: str
+        version: str
+        model: str
+        status: str  # working, waiting (AGENT_...)
+        lastMessage: str  # the first line of the agent's last answer
+        tokens: Tokens  # the last turn's usage, with the context window and its share in use where known
+
+    class ReaderState(TypedDict):
+        """A reader's saved state (``Reader.save``): what it needs to go on after the last line it
+        was fed. A reader with more to keep saves a ``TypedDict`` of its own built on this one."""
+
+        plan: list[PlanItem]
+        info: AgentInfo
+        last_ts: str | None  # the time of the last line that had one
+        first_ts: str | None  # of the first
 
 AGENT_WORKING, AGENT_WAITING, AGENT_ENDED = "working", "waiting", "ended"
 
@@ -22,40 +59,37 @@ class Reader:
 
     KIND = ""
 
-    def __init__(self, saved: dict[str, Any] | None = None) -> None:
-        saved = saved or {}
-        self.plan: list[dict[str, Any]] = list(saved.get("plan", []))
-        self.info: dict[str, Any] = dict(saved.get("info", {})) or {"kind": self.KIND}
-        self.extra: dict[str, Any] = dict(saved.get("extra", {}))
-        """What a reader needs across lines besides the plan (pending tool calls and the like)."""
-        self.last_ts: str | None = saved.get("last_ts")
-        self.first_ts: str | None = saved.get("first_ts")
+    def __init__(self, saved: ReaderState | None = None) -> None:
+        self.plan: list[PlanItem] = list(saved["plan"]) if saved else []
+        self.info: AgentInfo = saved["info"].copy() if saved else {"kind": self.KIND}
+        self.last_ts: str | None = saved["last_ts"] if saved else None
+        self.first_ts: str | None = saved["first_ts"] if saved else None
         self.notes: list[str] = []
         """Warnings about the line just fed (the mirror tells them with the line's number and
         clears them); never saved."""
 
-    def save(self) -> dict[str, Any]:
-        return {"plan": self.plan, "info": self.info, "extra": self.extra, "last_ts": self.last_ts,
-                "first_ts": self.first_ts}
+    def save(self) -> ReaderState:
+        return {"plan": self.plan, "info": self.info, "last_ts": self.last_ts, "first_ts": self.first_ts}
 
-    def feed(self, line: Any) -> list[dict[str, Any]]:
+    def feed(self, line: object) -> list[Entry]:
+        """The entries ``line`` (one parsed line of the transcript: any JSON) adds to the mirror."""
         raise NotImplementedError
 
     # -- what subclasses report -----------------------------------------------------------------
 
-    def seen_at(self, value: Any) -> None:
+    def seen_at(self, value: object) -> None:
         """A line stamped ``value`` was read (any line: the last one's time is the conversation's
         last activity, ``Mirror.last_activity_ms``)."""
-        if iso_ms(value) is not None:
+        if isinstance(value, str) and iso_ms(value) is not None:
             self.last_ts = value
             self.first_ts = self.first_ts or value
 
-    def _moment(self, value: Any) -> str:
+    def _moment(self, value: object) -> str:
         """The entry time: the line's own when it is a valid time, else the last one seen."""
         self.seen_at(value)
         return self.last_ts or "1970-01-01T00:00:00.000Z"
 
-    def _set(self, key: str, value: Any) -> None:
+    def _set(self, key: Literal["sessionId", "cwd", "version", "model"], value: str | None) -> None:
         if value is not None:
             self.info[key] = value
 
@@ -67,7 +101,7 @@ class Reader:
         if text not in self.notes:
             self.notes.append(text)
 
-    def objects(self, values: list[Any], tool: str, noun: str) -> list[dict[str, Any]]:
+    def objects(self, values: list[object], tool: str, noun: str) -> list[dict[str, object]]:
         """The objects among a plan tool's list items; a warning when some are not objects."""
         kept = [v for v in values if isinstance(v, dict)]
         if len(kept) < len(values):
@@ -76,7 +110,7 @@ class Reader:
                       "not an object left out")
         return kept
 
-    def text(self, holder: dict[str, Any], key: str, tool: str, default: str) -> str:
+    def text(self, holder: dict[str, object], key: str, tool: str, default: str) -> str:
         """``holder[key]`` when it is a string, else ``default``, with a warning when the field is
         there but holds something else (a number, a list, null)."""
         value = holder.get(key, default)
@@ -85,7 +119,7 @@ class Reader:
         self.warn(f"{tool}: {key} is not text (taken as {default!r})")
         return default
 
-    def whole_list(self, values: list[Any], text_key: str, tool: str, noun: str) -> list[dict[str, Any]]:
+    def whole_list(self, values: list[object], text_key: str, tool: str, noun: str) -> list[PlanItem]:
         """The items of a tool that sends its whole list each call (TodoWrite, update_plan,
         write_todos): each one's text under ``text_key``, its status, an ``activeForm`` where it
         has one, and its place in the list as its id."""
@@ -93,18 +127,18 @@ class Reader:
                                   activeForm=text_of(v.get("activeForm")))
                         for v in self.objects(values, tool, noun))
 
-    def user_prompt(self, text: str, timestamp: Any) -> list[dict[str, Any]]:
+    def user_prompt(self, text: str, timestamp: object) -> list[Entry]:
         self._status(AGENT_WORKING)
         ts = self._moment(timestamp)
         return [_message(ts, {"role": "user", "content": [{"type": "text", "text": text}]})]
 
-    def assistant_text(self, text: str, timestamp: Any, usage: dict[str, int] | None = None,
-                       model: str | None = None, ends_turn: bool = True) -> list[dict[str, Any]]:
+    def assistant_text(self, text: str, timestamp: object, usage: Usage | None = None,
+                       model: str | None = None, ends_turn: bool = True) -> list[Entry]:
         if ends_turn:
             self._status(AGENT_WAITING)
         ts = self._moment(timestamp)
         self.info["lastMessage"] = first_line(text)
-        body: dict[str, Any] = {"role": "assistant", "content": [{"type": "text", "text": text}]}
+        body: Message = {"role": "assistant", "content": [{"type": "text", "text": text}]}
         if model is not None:
             body["model"] = model
         if usage is not None:
@@ -112,8 +146,8 @@ class Reader:
         body["stopReason"] = "stop" if ends_turn else "toolUse"
         return [_message(ts, body)]
 
-    def new_plan(self, items: list[dict[str, Any]], timestamp: Any, tool: str, noun: str,
-                 call_id: str, explanation: str | None = None) -> list[dict[str, Any]]:
+    def new_plan(self, items: list[PlanItem], timestamp: object, tool: str, noun: str,
+                 call_id: str, explanation: str | None = None) -> list[Entry]:
         """The plan became ``items``: one tool result of the ``todo`` tool holding it (what the todo
         fold, the strip and the time travel read), or nothing when it did not change."""
         if items == self.plan and explanation is None:
@@ -121,33 +155,32 @@ class Reader:
         text = describe_change(self.plan, items, noun)
         self.plan = items
         ts = self._moment(timestamp)
-        agent_plan: dict[str, Any] = {"agent": self.KIND, "tool": tool, "noun": noun}
+        agent_plan: dict[str, str] = {"agent": self.KIND, "tool": tool, "noun": noun}
         if explanation is not None:
             agent_plan["explanation"] = explanation
         details = {"todos": items, "plan": {}, "goals": [], "agentPlan": agent_plan}
-        body = {"role": "toolResult", "toolCallId": call_id, "toolName": "todo",
-                "content": [{"type": "text", "text": text}], "details": details, "isError": False}
+        body: Message = {"role": "toolResult", "toolCallId": call_id, "toolName": "todo",
+                         "content": [{"type": "text", "text": text}], "details": details, "isError": False}
         return [_message(ts, body)]
 
-    def tokens(self, input: Any, output: Any, cache_read: Any = None, cache_write: Any = None,
-               window: Any = None, context: Any = None) -> dict[str, int]:
+    def tokens(self, input: object, output: object, cache_read: object = None, cache_write: object = None,
+               window: object = None, context: object = None) -> Usage:
         """Record the last turn's token use (in the agent object) and answer it as pi writes an
         assistant message's ``usage``."""
-        used = {"input": int_or_none(input) or 0, "output": int_or_none(output) or 0,
-                "cacheRead": int_or_none(cache_read) or 0, "cacheWrite": int_or_none(cache_write) or 0}
-        used["totalTokens"] = sum(used.values())
-        shown: dict[str, Any] = dict(used)
-        window = int_or_none(window)
-        if window:
-            shown["contextWindow"] = window
+        fresh, out, read, written = (int_or_none(n) or 0 for n in (input, output, cache_read, cache_write))
+        used: Usage = {"input": fresh, "output": out, "cacheRead": read, "cacheWrite": written,
+                       "totalTokens": fresh + out + read + written}
+        size = int_or_none(window)
+        if size:
             in_context = int_or_none(context)
             if in_context is None:
                 in_context = used["totalTokens"]
-            shown["contextShare"] = round(in_context / window, 4)
-        self.info["tokens"] = shown
+            self.info["tokens"] = {**used, "contextWindow": size, "contextShare": round(in_context / size, 4)}
+        else:
+            self.info["tokens"] = {**used}
         return used
 
 
-def _message(timestamp: str, body: dict[str, Any]) -> dict[str, Any]:
+def _message(timestamp: str, body: Message) -> Entry:
     ms = iso_ms(timestamp)
     return {"type": "message", "timestamp": timestamp, "message": {**body, "timestamp": ms or 0}}
