@@ -10,8 +10,8 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MAX_UNTYPED_DICTS = 59
-MAX_UNTYPED_MAPPINGS = 80  # as many as there were when the dicts were counted first
+MAX_UNTYPED_DICTS = 8  # (the bound asked for was under 60; once typed they were 4, and this keeps them few)
+MAX_UNTYPED_MAPPINGS = 73  # as many as there were once the dicts were typed: none may take their place
 
 
 def _untyped(node: ast.AST, names: tuple[str, ...]) -> bool:
