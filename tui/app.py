@@ -37,6 +37,7 @@ from tui.keys import with_key
 from tui.messages import CatalogChanged, FileTrouble, FirstFrame, HungUp, JobDone, ModelFailed, NotifierFailed
 from tui.models.jobs import Jobs
 from tui.models.thread import ModelThread
+from tui.paste import PASTE_REFUSED, PasteRefused
 from tui.screens.deck import DeckScreen, Newer
 
 if TYPE_CHECKING:  # (the other screens and the notifications are imported when first used: not at the start)
@@ -209,6 +210,13 @@ class PideckApp(App[None]):
             self.start_catalog()
         if self._started is not None:
             self._started()
+
+    @on(PasteRefused)
+    def _paste_refused(self, message: PasteRefused) -> None:
+        """A paste holding control characters (tui/paste.py): nothing was typed, and the person is
+        told why, whichever widget has the focus."""
+        self.bell()
+        self.notify(PASTE_REFUSED.format(controls=", ".join(message.controls)), severity="warning", markup=False)
 
     def on_unmount(self) -> None:
         self.jobs.stop()

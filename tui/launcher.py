@@ -153,7 +153,9 @@ def run_tui(opened: Opened | Waiting | Callable[[], Opened | Waiting] | None, sh
     opening = Opening(opened) if callable(opened) else None
 
     from tui.app import PideckApp
+    from tui.paste import use_whole_pastes
 
+    use_whole_pastes()
     if opening is not None:
         opened = opening.result()
     assert not callable(opened)

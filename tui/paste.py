@@ -25,6 +25,8 @@ from textual.message import Message
 START, END = "\x1b[200~", "\x1b[201~"
 ALLOWED = frozenset("\t\n\r")
 """The control characters a paste may hold: its tabs and line ends."""
+PASTE_REFUSED = ("Not pasted: it holds control characters ({controls}) that a terminal would run as keys. "
+                 "Nothing was typed; copy the text without its colours or codes.")
 
 
 class PasteRefused(Message):
