@@ -943,7 +943,7 @@ class DeckScreen(ModelScreen):
             return
         from tui.screens.packet_form import PacketForm
 
-        self.app.push_screen(PacketForm(self.create_packet), self._packet_created)
+        self.app.push_screen(PacketForm(self.create_packet, [p["id"] for p in self.view.packets]), self._packet_created)
 
     def create_packet(self, params: PacketParams, done: Callable[[bool, str], None]) -> None:
         """The form's submit: the tool's own validation, on the worker; ``done(created, text)``."""

@@ -36,8 +36,13 @@ class InOrderInput(Input):
     input's own bindings run on the spot, so every key it takes is applied in order, and none of
     them goes on up."""
 
+    FOCUS_MOVES_IN_KEY_ORDER = False
+    """True where every key that moves the focus away does so the moment it is read (a priority
+    binding, as in the F7 form): a key that reaches the input was then meant for it, even when the
+    focus has moved on by the time the input takes it."""
+
     async def _on_key(self, event: events.Key) -> None:
-        if self.screen.focused is not self:
+        if self.screen.focused is not self and not self.FOCUS_MOVES_IN_KEY_ORDER:
             # Typed before the focus moved on (Enter in the filter, a pane's key): not this input's
             # any more. It goes on up to the screen, which hands it to the input that has the focus.
             event.prevent_default()
