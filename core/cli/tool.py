@@ -76,16 +76,23 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_WARNING
     emit(result.text)
     if result.rejected:
-        _say_what_does_not_fit(args.name, params)
+        _say_what_does_not_fit(args.name, params, [p["id"] for p in deck.handoff.packets()])
     return EXIT_OK
 
 
-def _say_what_does_not_fit(name: str, params: Any) -> None:
+def _say_what_does_not_fit(name: str, params: Any, packet_ids: list[str]) -> None:
     """Beside upstream's text (which says only that the input is invalid), each field that does not
-    fit the tool's schema, on stderr: stdout stays the tool's result byte for byte."""
+    fit the tool's schema, on stderr: stdout stays the tool's result byte for byte. A packet that
+    fits the schema may still fail the core's checks (an empty goal, an id taken): those are said
+    per field too."""
     from core.deck.registry import tool
     from core.deck.tool_schema import problems
 
     found = tool(name)
-    for problem in problems(found.parameters, params) if found is not None else []:
+    said = problems(found.parameters, params) if found is not None else []
+    if not said and name == "agent_handoff_create":
+        from core.deck.packet_problems import packet_problems
+
+        said = [f"{field}: {what}" for field, what in packet_problems(params, packet_ids)]
+    for problem in said:
         emit(f"pideck tool: {problem}", sys.stderr)

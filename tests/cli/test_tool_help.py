@@ -91,3 +91,13 @@ def test_every_tool_s_help_lists_each_property_of_its_schema(pideck, name) -> No
     for key in parameters.get("properties", {}):
         assert f"  {key} (" in out, (key, out)
     assert json.dumps(parameters)  # (a schema is JSON)
+
+
+def test_a_packet_that_fits_the_schema_but_not_the_core_names_its_fields(pideck) -> None:
+    params = '{"schemaVersion": 1, "id": "p", "source": "me", "goal": "  "}'
+    code, out, err = pideck("tool", "agent_handoff_create", params)
+    assert code == 0 and out.startswith("Agent Handoff: change rejected as invalid;")
+    assert err.splitlines() == ["pideck tool: goal: required, but empty"]
+    pideck("tool", "agent_handoff_create", '{"schemaVersion": 1, "id": "p", "source": "me", "goal": "Go"}')
+    err = pideck("tool", "agent_handoff_create", '{"schemaVersion": 1, "id": "p", "source": "me", "goal": "Again"}')[2]
+    assert err.splitlines() == ["pideck tool: id: a packet 'p' exists already"]
