@@ -77,3 +77,19 @@ def test_shift_tab_goes_into_the_current_pane_s_table_and_on(tmp_path) -> None:
 
     # (Agent Progress has no table: passed over)
     assert run(app, scenario) == ["cmd", "state", "handoff", "state", "cmd"]
+
+
+def test_a_burst_that_ends_in_an_option_character_is_all_text(tmp_path) -> None:
+    """A line sent at once ("Costs £3" from tmux send-keys, a multiplexer, a fast typist): the £
+    was judged while the line still looked empty, focused a pane, and the rest went astray."""
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot: Any) -> tuple[str, str]:
+        await settled(pilot)
+        for event in XTermParser().feed("/agent-state decide gbp Costs £3"):
+            app.post_message(event)  # (all queued before the app takes the first)
+        await pilot.pause()
+        await pilot.pause()
+        return where(app), app.screen.query_one(CommandLine).value
+
+    assert run(app, scenario) == ("cmd", "/agent-state decide gbp Costs £3")

@@ -157,8 +157,9 @@ class DeckScreen(ModelScreen):
                 tooltip="show or hide the message log (command replies, warnings)"),
         Binding("escape", "focus_command", "Command line", show=False,
                 tooltip="back to the command line; leave the zoom; close a dialog"),
-        # alt+digit, and what most terminals send for it (``OPTION_DIGITS``; the command line lets
-        # those through only while it is empty: on a line being typed they are text, a UK £).
+        # alt+digit, and what most terminals send for it (``OPTION_DIGITS``; on the command line
+        # those are decided in typing order: on an empty line ``alt_digit``, on a line being typed
+        # text, a UK £).
         Binding(f"alt+1,{OPTION_DIGITS[0]}", "focus_pane(1)", "Pane 1", show=False, priority=True,
                 tooltip="focus the first pane shown (a conversation's own pane, else Agent State); below 100 "
                         "columns it is the one shown. tmux, xterm and the Linux console send alt+digit as ESC "
@@ -415,13 +416,7 @@ class DeckScreen(ModelScreen):
         if event.character in "123456" and isinstance(focused, (DataTable, EventList)):
             # (as alt+1 … alt+6: most terminals send alt+digit as a character Textual reads as
             # another key, so on a table the digit alone does it, as in lazygit)
-            number = int(event.character)
-            if number <= 4:
-                self.action_focus_pane(number)
-            elif number == 5:
-                self.action_focus_goals()
-            else:
-                await self.action_focus_activity()
+            await self.action_alt_digit(int(event.character))
             return
         if event.character == "/":  # on a table, as in less and htop: find
             await self.action_filter()
@@ -466,6 +461,16 @@ class DeckScreen(ModelScreen):
         target = next((w for w in pane.query("*") if w.focusable and w.display), None)
         if target is not None:
             self.set_focus(target)  # (now: the keys typed behind are the table's)
+
+    async def action_alt_digit(self, number: int) -> None:
+        """What alt+``number`` does: panes 1 to 4, the goal table, the activity list (the command
+        line calls it for the characters most terminals send for alt+digit, tui/keys.py)."""
+        if number <= 4:
+            self.action_focus_pane(number)
+        elif number == 5:
+            self.action_focus_goals()
+        else:
+            await self.action_focus_activity()
 
     def action_focus_goals(self) -> None:
         goals = self.query_one(GoalTable)

@@ -80,11 +80,20 @@ class CommandLine(InOrderInput):
     PLACEHOLDER = "/agent-state add <id> <content>   (ctrl+p: all commands, tab completes)"
 
     def check_consume_key(self, key: str, character: str | None) -> bool:
-        """On an empty line, alt+digit as most terminals send it (``OPTION_DIGITS``) is left to the
-        screen's pane keys; on a line being typed it is text."""
-        if key in OPTION_DIGITS and not self.value:
-            return False
-        return super().check_consume_key(key, character)
+        """alt+digit as most terminals send it (``OPTION_DIGITS``) comes here, not to the screen's
+        pane keys: whether it is text is known only once the keys typed before it are on the line
+        (``_on_key``). Asked when the key is read, an empty line could still have a burst of keys
+        on their way to it ("Costs £3" sent at once focused a pane at the £)."""
+        return key in OPTION_DIGITS or super().check_consume_key(key, character)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """On an empty line, an ``OPTION_DIGITS`` key does what alt+digit does (the screen's
+        ``alt_digit``); on a line being typed it is text (a UK £). Decided here, in the order the
+        keys were typed."""
+        if event.key in OPTION_DIGITS and not self.value and self.screen.focused is self:
+            event.stop()
+            event.prevent_default()
+            await self.app.run_action(f"screen.alt_digit({OPTION_DIGITS.index(event.key) + 1})")
     READ_ONLY = "read-only session: commands that append are refused · status, show and export work"
     PASTE_REFUSED = ("Not pasted: it holds {count} lines, and the command line takes one command at a time. "
                      "Paste the commands one by one.")
