@@ -94,6 +94,23 @@ def complete(value: str, words: Words, offer: Callable[[SubCommand], bool] = lam
     return found.line if found is not None and found.line != value else None
 
 
+def arguments_hint(value: str) -> str:
+    """The arguments of the command on the line still to be typed, as its usage names them:
+    ``/agent-state add `` gives ``<id> <content>``, ``/agent-state add x`` gives `` <content>``;
+    "" before the sub-command is whole (Tab lists those) and once the last argument is begun."""
+    if not value.startswith("/"):
+        return ""
+    parts = value[1:].split(" ")
+    command = find(parts[0], parts[1]) if len(parts) >= 3 else None
+    if command is None:
+        return ""
+    begun = len(parts) - 2 - (parts[-1] == "")  # arguments typed, the one being typed included
+    rest = command.args[begun:]
+    if not rest:
+        return ""
+    return (" " if parts[-1] else "") + " ".join(a.usage for a in rest)
+
+
 class CommandSuggester(Suggester):
     """Inline completion for the command line; ids come from the screen's current view."""
 

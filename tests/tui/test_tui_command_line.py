@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from textual import events
 
-from tui.completion import CommandSuggester, Completion, complete, completion
+from tui.completion import CommandSuggester, Completion, arguments_hint, complete, completion
 from tui.widgets.command_line import CommandLine, FilterBar
 from tui.widgets.keyed_table import KeyedTable
 from tui_fixtures import demo_deck, make_app, run, settled, take_in
@@ -349,3 +350,27 @@ def test_no_inline_suggestion_is_offered_without_the_slash():
     assert completion("todo", words) == Completion("/todos ")
     assert complete("todo", words) is None  # (a suggestion only adds to the end of the line)
     assert completion("two words", words) is None
+
+
+def test_the_arguments_still_to_type_are_shown_after_the_cursor(tmp_path):
+    """Issue 29, item 7: the completion shows the parameters of the command being typed."""
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        line = app.query_one(CommandLine)
+        shown = []
+        for typed in ("/agent-state add ", "x", " Do it"):
+            await pilot.press(*typed)
+            await pilot.pause()
+            shown.append("".join(s.text for s in line.render_line(0)).rstrip())
+        assert shown == ["/agent-state add  <id> <content>", "/agent-state add x <content>", "/agent-state add x Do it"]
+
+    run(app, scenario)
+
+
+@pytest.mark.parametrize("value, hint", [
+    ("/agent-state add ", "<id> <content>"), ("/agent-state add x", " <content>"), ("/agent-state add x Do", ""),
+    ("/agent-state set parse ", "open|in_progress|blocked|done"), ("/agent-progress ", ""), ("/agent", ""), ("x y ", ""),
+])
+def test_arguments_hint(value, hint):
+    assert arguments_hint(value) == hint

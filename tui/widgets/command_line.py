@@ -19,7 +19,7 @@ from textual.strip import Strip
 from textual.widgets import Input, Static
 
 from core.views.view import DeckView
-from tui.completion import CommandSuggester, completion, offered, words_for
+from tui.completion import CommandSuggester, arguments_hint, complete, completion, offered, words_for
 from tui.filtering import Rule
 from tui.keys import OPTION_DIGITS
 from tui.text import clean, one_to_one
@@ -127,12 +127,20 @@ class CommandLine(InOrderInput):
         self.candidates = ()
 
     def render_line(self, y: int) -> Strip:
-        """The line, then (after Tab found several words) the words, dim, after the cursor."""
+        """The line, then, dim after the cursor: the words Tab found when several fit, else the
+        arguments of the command still to type (where no inline suggestion is shown)."""
         strip = super().render_line(y)
-        if y != 0 or not self.candidates or not self.has_focus or not self.value:
+        if y != 0 or not self.has_focus or not self.value or self.cursor_position != len(self.value):
             return strip
         start = self._position_to_cell(len(self.value)) + 1 - self.scroll_offset.x  # after the cursor's cell
-        hint = candidates_hint(self.candidates, self.scrollable_content_region.width - start)
+        room = self.scrollable_content_region.width - start
+        if self.candidates:
+            hint = candidates_hint(self.candidates, room)
+        else:
+            view = self._view()
+            suggested = complete(self.value, partial(words_for, view), partial(offered, view))
+            hint = "" if suggested is not None else arguments_hint(self.value).lstrip()
+            hint = hint if cell_len(hint) <= room else ""
         if start < 0 or not hint:
             return strip
         style = self.rich_style + self.get_component_rich_style("input--suggestion")
