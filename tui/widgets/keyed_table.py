@@ -65,11 +65,11 @@ class KeyedTable(DataTable[Any], Generic[D]):
             return
         if self._drawn and self.flash_seconds:
             self.flash([key for key, data in wanted.items() if self._shown.get(key) != data])
-        added = [key for key in wanted if key not in self._shown] if self._drawn and self._shown else []
+        added = [key for key in wanted if key not in self._shown] if self._drawn else []
         self._drawn = True
         if added and not self.has_focus:
-            # A row added to the rows on screen may land below what a squeezed pane shows: the
-            # table scrolls to it (the selection stays; a person in the table keeps their view).
+            # A row added since the table was drawn may land below what a squeezed pane shows: the
+            # cursor goes to it, which scrolls it into view (a person in the table keeps their row).
             self.call_after_refresh(self._reveal, added[-1])
         kept = [k for k in self._shown if k in wanted]
         if kept != [k for k in wanted if k in self._shown]:
@@ -110,13 +110,8 @@ class KeyedTable(DataTable[Any], Generic[D]):
         self.call_after_refresh(self.fit_columns)
 
     def _reveal(self, key: str) -> None:
-        """Scroll so that the row of ``key`` is in view (rows are one line each)."""
-        if key not in self._shown or self.has_focus:
-            return
-        row = self.get_row_index(key)
-        room = self.size.height - (self.header_height if self.show_header else 0)
-        if room > 0 and not self.scroll_y <= row < self.scroll_y + room:
-            self.scroll_to(y=max(0, row - room + 1), animate=False)
+        if key in self._shown and not self.has_focus:
+            self.move_cursor(row=self.get_row_index(key), animate=False)
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.fit_columns)
