@@ -85,7 +85,9 @@ class ConversationLog:
         kind = kind or detect_kind(source)
         if kind is None:
             raise NotASession(f"{source} is not a conversation of Claude Code, Codex or Gemini CLI")
-        log = cls(Reading(source, kind))
+        reading = Reading(source, kind)
+        reading.sync()  # (first, so that a transcript that cannot be read is an error, not an empty log)
+        log = cls(reading)
         log.refresh()
         return log
 
