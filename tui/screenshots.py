@@ -114,7 +114,7 @@ def conversation_app(sample: str, lines: int, bound: bool = False) -> Callable[[
         os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
         log = ConversationLog.open_transcript(conversation_copy(folder, sample, lines, CONVERSATION_MS - 3000))
         if bound:
-            bound_session(log.kind, str(log.session_id), log.mirror.source)
+            bound_session(log.kind, str(log.session_id), log.reading.source)
         return app_of(Deck(log, clock=lambda: CONVERSATION_MS), CONVERSATION_MS)
     return make
 

@@ -105,7 +105,7 @@ def plan_digest(todos: Iterable[Mapping[str, Any]]) -> str:
 def read_plan(transcript_path: str) -> AgentPlan | None:
     """The plan in the agent's transcript at ``transcript_path``; None when the file is missing,
     unreadable, not a transcript of Claude Code, Codex or Gemini CLI, or holds no plan. Only reads
-    the transcript (its mirror lives in pideck's home)."""
+    the transcript (what pideck keeps of it lives in pideck's home)."""
     from core.primitives.todo.adapter import TodoAdapter
     from core.primitives.todo.model import is_open
     from core.session.errors import NotASession

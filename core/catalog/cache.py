@@ -1,13 +1,13 @@
 """What pideck keeps only to read faster, and how it stays bounded (docs/caches.md).
 
-In pideck's home: each conversation's mirror (``conversations/``: the log, its saved state and its
-lock), each big session's saved index (``index/``: ``.idx`` and ``.kept``), and per directory the
+In pideck's home: each conversation's cache (``conversations/``: what its reader made of the
+transcript, and its lock; ``core/sources/reading.py``), each big session's saved index (``index/``: ``.idx`` and ``.kept``), and per directory the
 kept ``status`` line (``attention/status/``) and the catalog's saved rows (``catalog/``). Any of it
 may be deleted at any time: the next read makes it again, at the price of one full read.
 
-So it is swept: a mirror or an index whose file is gone goes (the catalog removes one the moment it
+So it is swept: a conversation's cache or a session's index whose file is gone goes (the catalog removes one the moment it
 sees its file go, and ``sweep`` catches what went while no pideck ran), a status line or saved rows
-untouched for a week go, and the whole is held under ``MAX_BYTES`` by removing the least recently
+untouched for a week go, the mirrors earlier versions kept of conversations go, and the whole is held under ``MAX_BYTES`` by removing the least recently
 written first. The sessions, the bindings and the hooks' records are not kept to read faster: they
 are never swept here.
 """
@@ -30,8 +30,12 @@ SWEEP_EVERY_S = 3600.0
 """How often a running pideck sweeps (``sweep_now_and_then``): the catalog removes what it sees go
 at once, the sweep is for what went while no pideck ran."""
 ORPHAN_S = 3600.0
-"""A mirror without a readable state this old was left by a killed sync: swept."""
+"""A conversation's files without a readable cache this old were left by a killed sync: swept."""
 KINDS = ("mirrors", "indexes", "status")
+"""(``mirrors``: the conversations' caches, under the name ``pideck cache --json`` has always given them.)"""
+OUTDATED = (".jsonl", ".state")
+"""What earlier versions kept of a conversation (a pi-format mirror and its state): read by nothing
+now, swept at the next sweep."""
 
 
 @dataclass
@@ -44,6 +48,7 @@ class Item:
     size: int
     mtime: float
     source: str | None = None
+    outdated: bool = False  # an earlier version's: swept whatever its source
 
     @property
     def gone(self) -> bool:
@@ -72,9 +77,8 @@ def items(home: Path | None = None) -> list[Item]:
     """Everything kept to read faster under ``home`` (pideck's home)."""
     home = home or places.pideck_home()
     from core.session import sidecar
-    from core.sources import mirror
 
-    return [*_grouped(home / "conversations", "mirrors", lambda folder, stem: mirror.source_of(folder / f"{stem}.state")),
+    return [*_conversations(home / "conversations"),
             *_grouped(home / "index", "indexes", lambda folder, stem: sidecar.source_of(folder / f"{stem}.idx")),
             *_grouped(home / "attention" / "status", "status"), *_grouped(home / "catalog", "status")]
 
@@ -110,7 +114,7 @@ def sweep(home: Path | None = None, *, max_bytes: int = MAX_BYTES, now: float | 
     for item in items(home):
         stale = (item.kind == "status" and now - item.mtime > UNUSED_S) or \
                 (item.kind == "mirrors" and item.source is None and now - item.mtime > ORPHAN_S)
-        if item.gone or stale:
+        if item.gone or stale or item.outdated:
             drop(item)
         else:
             kept.append(item)
@@ -191,4 +195,23 @@ def _grouped(folder: Path, kind: str, source: Callable[[Path, str], str | None] 
         files, size, mtime = _stat_files([folder / name for name in sorted(names)])
         if files:
             out.append(Item(kind, files, size, mtime, source(folder, stem) if source is not None else None))
+    return out
+
+
+def _conversations(folder: Path) -> list[Item]:
+    """The conversations' caches, each with its lock, and apart from them what an earlier version
+    kept of a conversation (``OUTDATED``)."""
+    from core.sources import reading
+
+    out = []
+    for stem, names in _names(folder).items():
+        old = [name for name in names if name.endswith(OUTDATED)]
+        current = [name for name in names if name not in old]
+        if old:
+            files, size, mtime = _stat_files([folder / name for name in sorted(old)])
+            if files:
+                out.append(Item("mirrors", files, size, mtime, None, outdated=True))
+        files, size, mtime = _stat_files([folder / name for name in sorted(current)])
+        if files:
+            out.append(Item("mirrors", files, size, mtime, reading.source_of(folder / f"{stem}{reading.SUFFIX}")))
     return out

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from core.catalog.sessions import SessionInfo, as_conversation, newest_session
 from core.config.places import AGENT_KINDS, is_pi_session_path
@@ -23,8 +23,15 @@ KINDS = ("pi", "pideck", *AGENT_KINDS)
 """Every kind ``prefer`` may name."""
 
 
-SessionDeck = Deck[SessionLog]
-"""The Deck of a session file or of an agent's conversation: what a front end opens."""
+if TYPE_CHECKING:  # (the type checker's alone: the conversation's module loads once there is one)
+    from core.sources.log import ConversationLog
+
+    OpenLog = SessionLog | ConversationLog
+    """The log of a session file, or of an agent's conversation (``core/sources/log.py``)."""
+    SessionDeck = Deck[OpenLog]
+    """The Deck of a session file or of an agent's conversation: what a front end opens."""
+else:
+    SessionDeck = Deck
 FILE_PROBLEMS = (OSError, SessionError)
 """What a file can do to an open session (gone, unreadable, no longer a session): a front end shows
 it and goes on."""
@@ -58,7 +65,7 @@ class Opened:
 
     __slots__ = ("deck", "warnings", "why", "follows")
 
-    def __init__(self, deck: Deck[SessionLog], warnings: list[str] | None = None, why: str | None = None) -> None:
+    def __init__(self, deck: SessionDeck, warnings: list[str] | None = None, why: str | None = None) -> None:
         self.deck = deck
         self.warnings: list[str] = [] if warnings is None else warnings
         self.why = why
@@ -103,7 +110,7 @@ def follow_directory(cwd: str | os.PathLike[str], *, prefer: str | None = None, 
 def first_write_session(cwd: str | os.PathLike[str]) -> Opened:
     """The pideck session the person's first command in a waiting app is written to, made now."""
     config, problems = load_config()
-    deck = Deck(SessionLog.create_for_cwd(cwd), todo_config=config)
+    deck: SessionDeck = Deck(SessionLog.create_for_cwd(cwd), todo_config=config)
     return Opened(deck, [f"config: {p}" for p in problems], "a new pideck session, made for your first command")
 
 
@@ -140,7 +147,7 @@ def choose_session(
     agents: bool = False,
     prefer: str | None = None,
     new: bool = False,
-) -> SessionLog:
+) -> OpenLog:
     """``path``, else ``$PIDECK_SESSION``, else the newest session for ``cwd`` (pideck's or pi's,
     as ``pi --continue`` picks), else a new pideck session. A path that does not exist becomes a new
     pideck session there, except inside pi's folders without ``write``. pi's own files open
@@ -213,7 +220,7 @@ def default_choice(cwd: str | os.PathLike[str], prefer: str | None) -> tuple[Ses
     return newest, "the newest of this directory"
 
 
-def open_log(path: str | os.PathLike[str], writable: bool | None = None) -> SessionLog:
+def open_log(path: str | os.PathLike[str], writable: bool | None = None) -> OpenLog:
     """The log of the file at ``path``: an agent's conversation (Claude Code, Codex, Gemini CLI),
     told by its content and always read-only, else a pi-format session (``SessionLog.open``)."""
     from core.sources.detect import detect_kind

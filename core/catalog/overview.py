@@ -5,13 +5,13 @@ directory, whether it is pi's (read-only) or pideck's, todos settled of total wi
 confidence, work items by status, declared milestones, packets, when the session was last written,
 and a flag when the agent stopped with work open (see ``flag_of``). The conversations of Claude
 Code, Codex and Gemini CLI get rows too (``conversation_row``): their own plan as the todos, and the
-agent's status (working, waiting, ended), from the conversation's mirror alone
+agent's status (working, waiting, ended), from what the conversation's reader made of it alone
 (docs/agent-conversations.md#finding-them).
 
 ``Overview.refresh`` is one tick: it stats the session folders and files it knows (a folder is
 listed again only when its own modification time changed), and only a file whose inode, size or
 modification time changed is read, from where its log stopped (the tail; a new file through the
-saved index; a conversation's mirror is brought up to date). A change notifier (inotify, FSEvents)
+saved index; a conversation's reading takes in what its transcript gained). A change notifier (inotify, FSEvents)
 would save the stats but not the tail reads; the stats of 50 idle sessions cost well under a
 millisecond (tests/benchmarks), so plain polling keeps one behaviour on every filesystem and no
 extra dependency.
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
-from core.catalog.rows import OverviewRow, conversation_row, first_prompt, pending_row, row_of, with_session_row
+from core.catalog.rows import OverviewRow, conversation_row, pending_row, row_of, with_session_row
 from core.catalog.saved import Key as SavedKey
 from core.catalog.saved import SavedRows, key_of
 from core.config.places import (
@@ -58,7 +58,7 @@ from core.sources.discovery import (
 from core.sources.reader import AGENT_WAITING
 
 if TYPE_CHECKING:
-    from core.sources.mirror import Mirror
+    from core.sources.reading import Reading
 
 
 # -- the agents' conversations ----------------------------------------------------------------------
@@ -123,7 +123,7 @@ class _Watched:
     key: FileKey | None = None
     deck: Deck[SessionLog] | None = None  # None: not a session file (or not one yet)
     row: OverviewRow | None = None
-    mirror: Mirror | None = None  # an agent's conversation, once read
+    reading: Reading | None = None  # an agent's conversation, once read
     name: str | None = None  # of a conversation: its first prompt, once there is one
     own_status: str | None = None  # of a conversation taken from the saved rows: its transcript's word
     saved_key: SavedKey | None = None  # the file's key (with its device) when its row was made
@@ -239,8 +239,8 @@ class Overview:
                 continue
             head = self._heads.get(path)
             own = w.own_status
-            if w.mirror is not None:
-                own = str(w.mirror.reader.info.get("status") or "") or None
+            if w.reading is not None:
+                own = str(w.reading.reader.info.get("status") or "") or None
             entries[str(path)] = Entry(w.saved_key, w.row, head[1] if head else None, own, w.conversation)
         self._saved.save(entries)
         self._saved_at = now
@@ -256,13 +256,13 @@ class Overview:
         if os.path.lexists(path):
             return
         from core.session.sidecar import forget as forget_index
-        from core.sources.mirror import Mirror
+        from core.sources.reading import Reading
 
         try:
-            if gone.mirror is not None:
-                gone.mirror.forget()
+            if gone.reading is not None:
+                gone.reading.forget()
             elif gone.kind in AGENT_KINDS:
-                Mirror(path, gone.kind).forget()
+                Reading(path, gone.kind).forget()
             else:
                 forget_index(path)
         except OSError:
@@ -309,7 +309,7 @@ class Overview:
         """Read what changed in the conversations (the most recently changed first, within the
         budget), and update the rows whose agent's status changed without a line (Claude's
         live-session files)."""
-        from core.sources.mirror import Mirror
+        from core.sources.reading import Reading
 
         live_moved = self._live.tick(self._live_folders)
         work: list[tuple[int, Path]] = []
@@ -335,27 +335,26 @@ class Overview:
                     tick.changed.append(watched.row)
                 continue
             watched.key = file_key(st)
-            if watched.mirror is None and watched.row is None and self._from_saved(path, watched, st, tick):
+            if watched.reading is None and watched.row is None and self._from_saved(path, watched, st, tick):
                 continue
             watched.saved_key = key_of(st)
             tick.read += 1
             try:
-                if watched.mirror is None:
-                    watched.mirror = Mirror(path, kind)
-                watched.mirror.sync()
+                if watched.reading is None:
+                    watched.reading = Reading(path, kind)
+                watched.reading.sync()
             except (OSError, ValueError):
-                watched.mirror = None  # vanished or unreadable: looked at again when it changes
+                watched.reading = None  # vanished or unreadable: looked at again when it changes
                 if watched.row is not None:
                     watched.row = None
                     tick.removed.append(str(path))
                 continue
-            if watched.name is None:
-                watched.name = first_prompt(watched.mirror.path)
-            sid = watched.mirror.info.get("sessionId")
+            watched.name = watched.reading.name  # (the reader's: no file is read for it)
+            sid = watched.reading.info.get("sessionId")
             watched.conversation = (kind, sid) if isinstance(sid, str) else None
-            if kind == "claude" and (folder := self._live.folder(watched.mirror.source)) is not None:
+            if kind == "claude" and (folder := self._live.folder(watched.reading.source)) is not None:
                 self._live_folders.add(folder)
-            self._conversation_row(path, watched, st, head, tick, conversation_status(watched.mirror, self._live))
+            self._conversation_row(path, watched, st, head, tick, conversation_status(watched.reading, self._live))
 
     def _from_saved(self, path: Path, watched: _Watched, st: os.stat_result, tick: Tick) -> bool:
         """Take a conversation's row from the saved rows, the file being as it was saved; its
@@ -374,10 +373,10 @@ class Overview:
         return True
 
     def _status(self, path: Path, watched: _Watched) -> str:
-        """What a conversation's agent is doing: its mirror's word, or the saved one, overruled for
+        """What a conversation's agent is doing: its reader's word, or the saved one, overruled for
         Claude Code by its live-session file."""
-        if watched.mirror is not None:
-            return conversation_status(watched.mirror, self._live)
+        if watched.reading is not None:
+            return conversation_status(watched.reading, self._live)
         own = watched.own_status or AGENT_WAITING
         if watched.kind == "claude" and watched.conversation is not None:
             return self._live.status(path, watched.conversation[1]) or own
@@ -385,8 +384,8 @@ class Overview:
 
     def _conversation_row(self, path: Path, watched: _Watched, st: os.stat_result, head: Head, tick: Tick,
                           status: str) -> None:
-        assert watched.mirror is not None
-        row = conversation_row(path, watched.mirror, status=status, mtime_ms=st.st_mtime_ns // 1_000_000,
+        assert watched.reading is not None
+        row = conversation_row(path, watched.reading, status=status, mtime_ms=st.st_mtime_ns // 1_000_000,
                                name=watched.name, cwd=head.cwd)
         if row != watched.row:
             watched.row = row

@@ -1,6 +1,6 @@
 """The rows of the catalog: what one session or conversation is, in numbers a person reads at a
-glance (``OverviewRow``), made from a session's Deck (``row_of``) or a conversation's mirror
-(``conversation_row``), and the flag the row carries when the agent stopped with work open."""
+glance (``OverviewRow``), made from a session's Deck (``row_of``) or what the reader of a
+conversation made of its transcript (``conversation_row``), and the flag the row carries when the agent stopped with work open."""
 
 from __future__ import annotations
 
@@ -22,7 +22,6 @@ from core.primitives.todo.model import TodoItem, display_confidence, is_open
 from core.primitives.todo.replay import timestamp_ms
 from core.primitives.todo.restore import restore_tool_details
 from core.session.log import SessionLog
-from core.session.parse import loads_line
 from core.shapes import WorkItem
 from core.sources.discovery import (
     Head,
@@ -30,7 +29,7 @@ from core.sources.discovery import (
 from core.sources.reader import AGENT_ENDED, AGENT_WAITING
 
 if TYPE_CHECKING:
-    from core.sources.mirror import Mirror
+    from core.sources.reading import Reading
 
 
 
@@ -206,18 +205,14 @@ def flag_of(deck: Deck[SessionLog]) -> str | None:
     return None
 
 
-NAME_LIMIT = 60
-"""A conversation's name is the first line of its first prompt, cut at this many characters."""
-
-
 MESSAGE_LIMIT = 200
 """The agent's last message is kept as its first line, cut at this many characters."""
 
 
-def plan_todos(mirror: Mirror) -> list[TodoItem]:
-    """The agent's plan as the Deck of the conversation holds it: the mirror's newest todo result
-    holds exactly the reader's plan, restored the same way."""
-    state = restore_tool_details({"todos": list(mirror.reader.plan), "agentPlan": {"agent": mirror.kind}})
+def plan_todos(reading: Reading) -> list[TodoItem]:
+    """The agent's plan as the Deck of the conversation holds it: the newest plan event holds
+    exactly the reader's plan, restored the same way."""
+    state = restore_tool_details({"todos": list(reading.reader.plan), "agentPlan": {"agent": reading.kind}})
     return state.todos if state is not None else []
 
 
@@ -230,13 +225,13 @@ def conversation_flag(open_work: bool, status: str | None) -> str | None:
     return FLAG_WAITING if status == AGENT_WAITING else FLAG_ENDED if status == AGENT_ENDED else None
 
 
-def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int | None, name: str | None = None,
+def conversation_row(path: Path, reading: Reading, *, status: str, mtime_ms: int | None, name: str | None = None,
                      cwd: str | None = None) -> OverviewRow:
-    """The row of an agent's conversation from its mirror: the plan's items settled of total, no
+    """The row of an agent's conversation from its reading: the plan's items settled of total, no
     confidence, no work items, milestones or packets (pideck's own panes are empty there), the
-    time of the transcript's last line as its last activity (``Mirror.last_activity_ms``)."""
-    todos = plan_todos(mirror)
-    info = mirror.reader.info
+    time of the transcript's last line as its last activity (``Reading.last_activity_ms``)."""
+    todos = plan_todos(reading)
+    info = reading.reader.info
     known = info.get("cwd")
     total, share = token_counts(info.get("tokens"))
     message = info.get("lastMessage")
@@ -244,9 +239,9 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
         path=str(path),
         name=name or path.name,
         cwd=known if isinstance(known, str) and known else cwd or "",
-        kind=mirror.kind,  # type: ignore[arg-type]
+        kind=reading.kind,  # type: ignore[arg-type]
         read_only=True,
-        entries=int(mirror.state.get("lines", 0)),  # (as ``ConversationLog.entry_count``)
+        entries=int(reading.state.get("lines", 0)),  # (as ``ConversationLog.entry_count``)
         todos_settled=sum(1 for t in todos if not is_open(t)),
         todos_total=len(todos),
         lowest_confidence=None,  # an agent's plan has no scores
@@ -254,9 +249,9 @@ def conversation_row(path: Path, mirror: Mirror, *, status: str, mtime_ms: int |
         milestones=0,
         recorded=0,
         packets=0,
-        last_activity_ms=mirror.last_activity_ms(mtime_ms)[0],
+        last_activity_ms=reading.last_activity_ms(mtime_ms)[0],
         flag=conversation_flag(any(is_open(t) for t in todos), status),
-        warnings=len(mirror.warnings),
+        warnings=len(reading.warnings),
         status=status,
         session_id=sid if isinstance(sid := info.get("sessionId"), str) else None,
         last_message=message if isinstance(message, str) and message else None,
@@ -289,29 +284,3 @@ def pending_row(path: Path, kind: str, head: Head, mtime_ms: int) -> OverviewRow
                        entries=0, todos_settled=0, todos_total=0, lowest_confidence=None,
                        work_items=(0,) * len(WORK_ITEM_STATUSES), milestones=0, recorded=0, packets=0,
                        last_activity_ms=mtime_ms, flag=None, warnings=0, status=None, pending=True)
-
-
-def first_prompt(mirror_path: Path, limit: int = NAME_LIMIT) -> str | None:
-    """The first line of the first prompt in a mirror (its first 64 KiB), or None."""
-    from core.sources.plan import first_line
-
-    try:
-        with open(mirror_path, "rb") as f:
-            head = f.read(1 << 16)
-    except OSError:
-        return None
-    for raw in head.split(b"\n")[1:-1]:  # the header first; whole lines only
-        try:
-            entry = loads_line(raw)
-        except (ValueError, RecursionError):
-            return None
-        message = entry.get("message") if isinstance(entry, dict) else None
-        if not isinstance(message, dict) or message.get("role") != "user":
-            continue
-        content = message.get("content")
-        texts = [b.get("text") for b in content if isinstance(b, dict) and isinstance(b.get("text"), str)] \
-            if isinstance(content, list) else []
-        line = first_line("\n".join(texts), limit)  # type: ignore[arg-type]
-        if line:
-            return line
-    return None

@@ -2,7 +2,7 @@
 reads only the files that changed since (docs/caches.md).
 
 ``pideck status`` is called by prompts and status bars; each call is a new process that would
-otherwise read every transcript's head and bring every mirror up to date before it can count: 2.7 s
+otherwise read every transcript's head and bring every conversation's reading up to date before it can count: 2.7 s
 over 5,000 conversations whenever one of them moved. With the rows saved, a file whose device,
 inode, size and modification time are those saved is taken as saved: its row, its head, and the
 agent's own word on its turn (the status of a Claude Code conversation is asked of its live-session

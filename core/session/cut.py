@@ -1,4 +1,5 @@
-"""A session as it was at one entry: the file cut after that entry's line, read-only.
+"""A session as it was at one entry: the file cut after that entry's line, read-only (a session
+file's, or an agent's conversation's, whose log is one branch held in memory).
 
 ``CutLog`` answers every question of the log protocols (``interface.py``) the way a fresh
 ``SessionLog`` over the cut file would: the entry is the leaf, the branch runs from the root to
@@ -21,11 +22,12 @@ from core.session import branch as branches
 from core.session.branch import Picked, Wanted
 from core.session.errors import ReadOnlySession
 from core.session.index import EntryIndex
-from core.session.log import Refresh, SessionLog
+from core.session.log import Refresh
 from core.session.records import EntryRecord, RecordList
 
 if TYPE_CHECKING:
     from core.session.entry import AgentObject, Entry, Header, Tokens
+    from core.session.interface import IndexedLog
 
 PAST_IS_READ_ONLY = "This is the session as it was at an earlier entry: the past is read-only. Nothing was changed."
 
@@ -64,7 +66,7 @@ class CutLog:
     the newest entry of a custom type on it (default: a walk back along the branch)."""
 
     def __init__(
-        self, log: SessionLog, position: int, branch: Sequence[int] | None = None, newest: Newest | None = None,
+        self, log: IndexedLog, position: int, branch: Sequence[int] | None = None, newest: Newest | None = None,
     ) -> None:
         if not 0 <= position < len(log.records):
             raise IndexError(f"no entry at position {position}")

@@ -1,6 +1,7 @@
 """The log interface the Deck and the adapters are written against.
 
-``SessionLog`` (a pi session file) implements both protocols; the tests' in-memory log does too.
+``SessionLog`` (a pi session file) implements both protocols; so do an agent's conversation
+(``core/sources/log.py``, entries held in memory) and the tests' in-memory log.
 A log that may not be written still answers ``writable`` and raises ``ReadOnlySession`` (from
 ``core.session.errors``) on an append, so the Deck has one way to learn about a refusal.
 """
@@ -11,9 +12,9 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol, Sequence
 
-from core.session.index import Kind
+from core.session.index import EntryIndex, Kind
 from core.session.log import Refresh, Wanted
-from core.session.records import EntryRecord
+from core.session.records import EntryRecord, Records
 
 if TYPE_CHECKING:
     from core.session.entry import AgentObject, Header, Tokens
@@ -129,3 +130,17 @@ class SessionFile(WritableLog, Protocol):
     def cwd(self) -> str | None: ...
 
     def branch(self) -> Sequence[EntryRecord]: ...
+
+
+class IndexedLog(SessionFile, Protocol):
+    """A log whose entries have an index (``index.py``): what the session as it was at an entry
+    (``cut.py``), time travel and the tree of branches are computed from. A session file's, or an
+    agent's conversation's, built from its events."""
+
+    @property
+    def index(self) -> EntryIndex:
+        """The entry index (read it, never change it)."""
+
+    @property
+    def records(self) -> Records:
+        """Every entry in file order (the same object until the log is read anew)."""

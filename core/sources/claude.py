@@ -21,7 +21,7 @@ _INTERRUPTED = "[Request interrupted"
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from typing import TypedDict
 
-    from core.session.entry import Entry
+    from core.sources.reader import Event
     from core.sources.plan import Link, PlanItem
     from core.sources.reader import ReaderState
 
@@ -48,7 +48,7 @@ class ClaudeReader(Reader):
     def save(self) -> ClaudeState:
         return {**super().save(), "calls": self.calls}
 
-    def feed(self, line: object) -> list[Entry]:
+    def feed(self, line: object) -> list[Event]:
         if not isinstance(line, dict) or line.get("isSidechain") is True:
             return []
         kind = line.get("type")
@@ -70,7 +70,7 @@ class ClaudeReader(Reader):
             return self._prompt(content, timestamp)
         if not isinstance(content, list):
             return []
-        out: list[Entry] = []
+        out: list[Event] = []
         texts = [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)]
         if texts:
             out += self._prompt("\n".join(texts), timestamp)
@@ -79,13 +79,13 @@ class ClaudeReader(Reader):
                 out += self._result(block, line.get("toolUseResult"), timestamp)
         return out
 
-    def _prompt(self, text: str, timestamp: object) -> list[Entry]:
+    def _prompt(self, text: str, timestamp: object) -> list[Event]:
         entries = self.user_prompt(text, timestamp)
         if text.startswith(_INTERRUPTED):  # the person stopped the turn: the agent waits for them
             self._status(AGENT_WAITING)
         return entries
 
-    def _assistant(self, message: dict[str, object], content: object, timestamp: object) -> list[Entry]:
+    def _assistant(self, message: dict[str, object], content: object, timestamp: object) -> list[Event]:
         self._set("model", text_of(message.get("model")))
         usage = message.get("usage")
         used = None
@@ -94,7 +94,7 @@ class ClaudeReader(Reader):
                                usage.get("cache_read_input_tokens"), usage.get("cache_creation_input_tokens"))
         if not isinstance(content, list):
             return []
-        out: list[Entry] = []
+        out: list[Event] = []
         ends = message.get("stop_reason") == "end_turn"
         for block in content:
             if not isinstance(block, dict):
@@ -108,7 +108,7 @@ class ClaudeReader(Reader):
                     self.calls[block["id"]] = {"name": name, "input": block.get("input")}
         return out
 
-    def _result(self, block: dict[str, object], result: object, timestamp: object) -> list[Entry]:
+    def _result(self, block: dict[str, object], result: object, timestamp: object) -> list[Event]:
         call_id = block.get("tool_use_id")
         if not isinstance(call_id, str):
             return []

@@ -17,7 +17,7 @@ from core.sources.plan import first_line, text_of
 from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
 
 if TYPE_CHECKING:
-    from core.session.entry import Entry
+    from core.sources.reader import Event
 
 _CONTEXT_BLOCK = re.compile(r"\A\s*<([A-Za-z_][\w-]*)[^>]*>.*</\1>\s*\Z", re.DOTALL)
 """A user message that is one tagged block (``<environment_context>...``) is context Codex adds,
@@ -27,7 +27,7 @@ not something the person typed."""
 class CodexReader(Reader):
     KIND = "codex"
 
-    def feed(self, line: object) -> list[Entry]:
+    def feed(self, line: object) -> list[Event]:
         if not isinstance(line, dict) or not isinstance(line.get("payload"), dict):
             return []
         kind, payload, timestamp = line.get("type"), line["payload"], line.get("timestamp")
@@ -47,7 +47,7 @@ class CodexReader(Reader):
             return self._item(payload, timestamp)
         return []
 
-    def _event(self, payload: dict[str, object], timestamp: object) -> list[Entry]:
+    def _event(self, payload: dict[str, object], timestamp: object) -> list[Event]:
         event, info = payload.get("type"), payload.get("info")
         if event == "task_started":
             self._status(AGENT_WORKING)
@@ -66,7 +66,7 @@ class CodexReader(Reader):
                             info.get("model_context_window"), last.get("total_tokens"))
         return []
 
-    def _item(self, payload: dict[str, object], timestamp: object) -> list[Entry]:
+    def _item(self, payload: dict[str, object], timestamp: object) -> list[Event]:
         item = payload.get("type")
         if item == "message":
             blocks = payload.get("content")

@@ -30,12 +30,24 @@ import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Protocol
 
 from core.config.places import AGENT_KINDS, normalise_cwd
 from core.files import jsonl_files, read_small_file
 from core.session.parse import loads_line
 from core.sources.detect import detect_kind, kind_of_line
+
+if TYPE_CHECKING:
+    from core.sources.reader import Reader
+
+
+class Read(Protocol):
+    """What ``conversation_status`` asks of a conversation's reading (``reading.py``, which imports
+    this module: a protocol keeps the two apart)."""
+
+    kind: str
+    source: Path
+    reader: Reader
 
 CLAUDE_NAME_MAX = 200
 HEAD_BYTES = 1 << 16
@@ -413,15 +425,15 @@ def claude_live_folder(transcript: Path) -> Path | None:
     return transcript.parent.parent.parent / "sessions"
 
 
-def conversation_status(mirror: Any, live: LiveSessions) -> str:
-    """What the agent of a conversation (its ``Mirror``) is doing: the log's word (waiting until
-    it says another), overruled for Claude Code by its live-session file."""
+def conversation_status(reading: Read, live: LiveSessions) -> str:
+    """What the agent of a conversation (its ``Reading``) is doing: the reader's word (waiting
+    until it says another), overruled for Claude Code by its live-session file."""
     from core.sources.reader import AGENT_WAITING
 
-    info = mirror.reader.info
+    info = reading.reader.info
     status = str(info.get("status") or AGENT_WAITING)
-    if mirror.kind == "claude":
-        status = live.status(mirror.source, info.get("sessionId")) or status
+    if reading.kind == "claude":
+        status = live.status(reading.source, info.get("sessionId")) or status
     return status
 
 

@@ -20,12 +20,12 @@ from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from typing import TypedDict
 
-    from core.session.entry import Entry
+    from core.sources.reader import Event
     from core.sources.plan import PlanItem
     from core.sources.reader import ReaderState
 
     class Seen(TypedDict):
-        """What the mirror already holds of a record: its text, and which of its tool calls."""
+        """What the events already hold of a record: its text, and which of its tool calls."""
 
         said: bool
         taken: list[str]  # the ids of the tool calls read
@@ -57,7 +57,7 @@ class GeminiReader(Reader):
     def save(self) -> GeminiState:
         return {**super().save(), "seen": self.seen, "order": self.order, "plans": self.plans}
 
-    def feed(self, line: object) -> list[Entry]:
+    def feed(self, line: object) -> list[Event]:
         if not isinstance(line, dict):
             return []
         if "$set" in line:
@@ -78,7 +78,7 @@ class GeminiReader(Reader):
         said, taken = (seen["said"], seen["taken"]) if seen is not None else (False, [])
         if seen is None:
             self.order.append(record_id)
-        out: list[Entry] = []
+        out: list[Event] = []
         timestamp = line.get("timestamp")
         if kind == "user":
             parts = line.get("content")
@@ -112,7 +112,7 @@ class GeminiReader(Reader):
         self.seen[record_id] = {"said": said, "taken": taken}
         return out
 
-    def _call(self, call: dict[str, object], timestamp: object, record_id: str) -> list[Entry]:
+    def _call(self, call: dict[str, object], timestamp: object, record_id: str) -> list[Event]:
         args = call.get("args")
         if call.get("name") != "write_todos" or call.get("status") not in (None, "success"):
             return []
@@ -124,7 +124,7 @@ class GeminiReader(Reader):
         self.plans.append({"record": record_id, "plan": self.plan})
         return entries
 
-    def _rewind(self, target: object) -> list[Entry]:
+    def _rewind(self, target: object) -> list[Event]:
         if not isinstance(target, str) or target not in self.order:
             self.warn("$rewindTo names no record of this file (ignored)")
             return []

@@ -1,5 +1,5 @@
-"""What the readers of agent conversations share: the agent's own plan as todo items, the entries
-they add to a conversation's mirror, and the words a plan change is told in
+"""What the readers of agent conversations share: the agent's own plan as todo items, what a
+conversation is called, and the words a plan change is told in
 (docs/agent-conversations.md).
 
 An agent's plan has no confidence scores, no priorities and no groups: an item holds only what the
@@ -28,6 +28,9 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
 
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
 """The agents whose conversations pideck follows, by the kind a reader detects."""
+
+NAME_LIMIT = 60
+"""A conversation's name is the first line of its first prompt, cut at this many characters."""
 
 _STATUS_WORDS = {"in_progress": "in progress"}
 
@@ -71,7 +74,7 @@ def tidy(item: PlanItem) -> PlanItem:
 
 
 def describe_change(before: Sequence[PlanItem], after: Sequence[PlanItem], noun: str) -> str:
-    """The change from one plan to the next in a few words, the text of the mirror's tool result
+    """The change from one plan to the next in a few words, the text of the plan event's tool result
     (the activity view words its events from the diff of the two plans): ``task #4 added: Document the flag``, ``step #2 completed``,
     ``plan: 2 todos changed``; ``plan unchanged`` when nothing moved."""
     old = {str(i.get("id")): i for i in before}

@@ -1,23 +1,27 @@
-"""The shape every agent reader has: lines in, mirror entries out, state kept as JSON
+"""The shape every agent reader has: lines in, events out, state kept as JSON
 (docs/agent-conversations.md#how-pideck-reads-them).
 
-A reader is fed one parsed line at a time, in file order, and answers with the entries the line
-adds to the conversation's mirror (a pi-format log pideck keeps under its own home; the agent's
-files are only ever read). Its whole state is plain JSON (``save``), so following a transcript can
-stop after any line and go on later from exactly there.
+A reader is fed one parsed line at a time, in file order, and answers with the events the line
+adds to the conversation: a prompt, an answer, a change of the agent's plan, each a short JSON
+list (``Event``). Those events are what pideck keeps of a conversation, in memory and in its cache
+(``reading.py``); ``entry_of`` makes the pi-format entry of one when a view asks for it, so the
+Deck reads a conversation as it reads a session without any pi-format copy being written or
+parsed. The reader's whole state is plain JSON (``save``), so following a transcript can stop after
+any line and go on later from exactly there. The agent's files are only ever read.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from core.clock import iso_ms
-from core.sources.plan import describe_change, first_line, int_or_none, numbered, plan_item, text_of
+from core.sources.plan import NAME_LIMIT, describe_change, first_line, int_or_none, numbered, plan_item, text_of
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from typing import TypedDict
 
     from core.session.entry import Entry, Message, Tokens
+    from core.session.index import Kind
     from core.sources.plan import PlanItem
 
     class Usage(TypedDict):
@@ -50,6 +54,15 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         info: AgentInfo
         last_ts: str | None  # the time of the last line that had one
         first_ts: str | None  # of the first
+        name: str | None  # the first line of the first prompt (``NAME_LIMIT``): what the conversation is called
+
+Event = list[object]
+"""What a reader made of a line, as JSON (the cache keeps the list of them):
+
+- ``["p", time, text]``: the person's prompt;
+- ``["a", time, text, model, usage, ends_turn]``: the agent's answer (model and usage may be null);
+- ``["t", time, call_id, text, items, agent_plan]``: the plan became ``items`` (``text`` says how).
+"""
 
 AGENT_WORKING, AGENT_WAITING, AGENT_ENDED = "working", "waiting", "ended"
 
@@ -64,22 +77,24 @@ class Reader:
         self.info: AgentInfo = saved["info"].copy() if saved else {"kind": self.KIND}
         self.last_ts: str | None = saved["last_ts"] if saved else None
         self.first_ts: str | None = saved["first_ts"] if saved else None
+        self.name: str | None = saved["name"] if saved else None
         self.notes: list[str] = []
-        """Warnings about the line just fed (the mirror tells them with the line's number and
+        """Warnings about the line just fed (``reading.py`` tells them with the line's number and
         clears them); never saved."""
 
     def save(self) -> ReaderState:
-        return {"plan": self.plan, "info": self.info, "last_ts": self.last_ts, "first_ts": self.first_ts}
+        return {"plan": self.plan, "info": self.info, "last_ts": self.last_ts, "first_ts": self.first_ts,
+                "name": self.name}
 
-    def feed(self, line: object) -> list[Entry]:
-        """The entries ``line`` (one parsed line of the transcript: any JSON) adds to the mirror."""
+    def feed(self, line: object) -> list[Event]:
+        """The events ``line`` (one parsed line of the transcript: any JSON) adds to the conversation."""
         raise NotImplementedError
 
     # -- what subclasses report -----------------------------------------------------------------
 
     def seen_at(self, value: object) -> None:
         """A line stamped ``value`` was read (any line: the last one's time is the conversation's
-        last activity, ``Mirror.last_activity_ms``)."""
+        last activity, ``Reading.last_activity_ms``)."""
         if isinstance(value, str) and iso_ms(value) is not None:
             self.last_ts = value
             self.first_ts = self.first_ts or value
@@ -127,29 +142,26 @@ class Reader:
                                   activeForm=text_of(v.get("activeForm")))
                         for v in self.objects(values, tool, noun))
 
-    def user_prompt(self, text: str, timestamp: object) -> list[Entry]:
+    def user_prompt(self, text: str, timestamp: object) -> list[Event]:
         self._status(AGENT_WORKING)
         ts = self._moment(timestamp)
-        return [_message(ts, {"role": "user", "content": [{"type": "text", "text": text}]})]
+        if self.name is None:
+            self.name = first_line(text, NAME_LIMIT) or None  # (a prompt with an empty first line names nothing)
+        return [["p", ts, text]]
 
     def assistant_text(self, text: str, timestamp: object, usage: Usage | None = None,
-                       model: str | None = None, ends_turn: bool = True) -> list[Entry]:
+                       model: str | None = None, ends_turn: bool = True) -> list[Event]:
         if ends_turn:
             self._status(AGENT_WAITING)
         ts = self._moment(timestamp)
         self.info["lastMessage"] = first_line(text)
-        body: Message = {"role": "assistant", "content": [{"type": "text", "text": text}]}
-        if model is not None:
-            body["model"] = model
-        if usage is not None:
-            body["usage"] = usage
-        body["stopReason"] = "stop" if ends_turn else "toolUse"
-        return [_message(ts, body)]
+        return [["a", ts, text, model, usage, ends_turn]]
 
     def new_plan(self, items: list[PlanItem], timestamp: object, tool: str, noun: str,
-                 call_id: str, explanation: str | None = None) -> list[Entry]:
-        """The plan became ``items``: one tool result of the ``todo`` tool holding it (what the todo
-        fold, the strip and the time travel read), or nothing when it did not change."""
+                 call_id: str, explanation: str | None = None) -> list[Event]:
+        """The plan became ``items``: one plan event (``entry_of`` makes it the result of the
+        ``todo`` tool that the todo fold, the strip and the time travel read), or nothing when it
+        did not change. ``items`` is never changed afterwards: the event holds it as it is."""
         if items == self.plan and explanation is None:
             return []
         text = describe_change(self.plan, items, noun)
@@ -158,10 +170,7 @@ class Reader:
         agent_plan: dict[str, str] = {"agent": self.KIND, "tool": tool, "noun": noun}
         if explanation is not None:
             agent_plan["explanation"] = explanation
-        details = {"todos": items, "plan": {}, "goals": [], "agentPlan": agent_plan}
-        body: Message = {"role": "toolResult", "toolCallId": call_id, "toolName": "todo",
-                         "content": [{"type": "text", "text": text}], "details": details, "isError": False}
-        return [_message(ts, body)]
+        return [["t", ts, call_id, text, items, agent_plan]]
 
     def tokens(self, input: object, output: object, cache_read: object = None, cache_write: object = None,
                window: object = None, context: object = None) -> Usage:
@@ -181,6 +190,39 @@ class Reader:
         return used
 
 
-def _message(timestamp: str, body: Message) -> Entry:
-    ms = iso_ms(timestamp)
-    return {"type": "message", "timestamp": timestamp, "message": {**body, "timestamp": ms or 0}}
+EVENT_KINDS: dict[str, Kind] = {
+    "p": ("message", None, "user", None),
+    "a": ("message", None, "assistant", None),
+    "t": ("message", None, "toolResult", "todo"),
+}
+"""What each kind of event is as an entry (type, customType, role, toolName): what the log's index
+holds of it, so a fold that wants other entries never makes this one."""
+
+
+def entry_id(number: int) -> str:
+    """The id of the conversation's ``number``-th entry (from 1); its parent is the one before."""
+    return f"{number:08x}"
+
+
+def entry_of(event: Event, number: int) -> Entry:
+    """The pi-format entry of the conversation's ``number``-th event (from 1): a message with the
+    time of the transcript line it comes from, its parent the entry before (a conversation is one
+    branch). Made when a view asks for it, never written anywhere."""
+    kind, timestamp = event[0], cast(str, event[1])
+    body: Message
+    if kind == "p":
+        body = {"role": "user", "content": [{"type": "text", "text": cast(str, event[2])}]}
+    elif kind == "a":
+        body = {"role": "assistant", "content": [{"type": "text", "text": cast(str, event[2])}]}
+        if event[3] is not None:
+            body["model"] = cast(str, event[3])
+        if event[4] is not None:
+            body["usage"] = cast("Usage", event[4])
+        body["stopReason"] = "stop" if event[5] else "toolUse"
+    else:
+        details = {"todos": event[4], "plan": {}, "goals": [], "agentPlan": event[5]}
+        body = {"role": "toolResult", "toolCallId": cast(str, event[2]), "toolName": "todo",
+                "content": [{"type": "text", "text": cast(str, event[3])}], "details": details, "isError": False}
+    body["timestamp"] = iso_ms(timestamp) or 0
+    return {"type": "message", "id": entry_id(number), "parentId": entry_id(number - 1) if number > 1 else None,
+            "timestamp": timestamp, "message": body}

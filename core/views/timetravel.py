@@ -31,7 +31,7 @@ from core.primitives.progress.adapter import AgentProgressAdapter
 from core.primitives.state.adapter import AgentStateAdapter
 from core.primitives.todo.replay import Replayer, read_by_fold
 from core.session.cut import CutLog, cut_branch
-from core.session.log import SessionLog
+from core.session.interface import IndexedLog
 from core.session.records import EntryRecord
 from core.views.points import Point, point_of
 
@@ -117,7 +117,7 @@ class TimeMachine:
 
     def __init__(
         self,
-        log: SessionLog,
+        log: IndexedLog,
         *,
         todo_config: TodoConfig | None = None,
         clock: Callable[[], int] | None = None,
@@ -270,7 +270,7 @@ class TimeMachine:
         return Replayer(config.enabled and config.auto_poke, config.max_gate_observations)
 
 
-def _walk_back(log: SessionLog, path: list[int], custom_type: str) -> int | None:
+def _walk_back(log: IndexedLog, path: list[int], custom_type: str) -> int | None:
     index = log.index
     codes = index.codes(lambda kind, ct, role, tool: kind == "custom" and ct == custom_type)
     for i in reversed(path):

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence, TypeVar
 from core.session.records import EntryRecord
 
 if TYPE_CHECKING:
-    from core.session.log import SessionLog
+    from core.session.interface import IndexedLog
 
 R = TypeVar("R", bound=EntryRecord)
 
@@ -94,7 +94,7 @@ class SessionTree:
         return self.names[-1][1] if self.names else None
 
 
-def read_tree(log: SessionLog) -> SessionTree:
+def read_tree(log: IndexedLog) -> SessionTree:
     """Every branch of ``log`` with the labels, summaries and names its entries hold. Costs one pass
     over the index plus the bodies of those few entries."""
     index = log.index

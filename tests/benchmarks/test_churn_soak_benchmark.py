@@ -6,7 +6,7 @@ Code conversations while agents create, append to and delete them, for 10 minute
 (``PIDECK_SOAK_S`` shortens it.) Every 10 s the watcher's RSS and the size of pideck's home (the
 room its files take, as ``du`` counts) are sampled. The row: each at the end against its value
 after the first minute (target: within 10 %, flat: state of deleted conversations is dropped, and
-their mirrors go with them, docs/caches.md).
+their caches go with them, docs/caches.md).
 """
 
 from __future__ import annotations

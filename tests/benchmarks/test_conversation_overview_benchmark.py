@@ -12,11 +12,11 @@ cache for every row.
 Rows (targets of the issue: the overview over 300 conversations opens in under 1 s cold and ticks
 in under 5 ms idle):
 
-- cold (no mirror, no saved state under PIDECK_HOME): the overview screen's first tick (every row
+- cold (no cache under PIDECK_HOME): the overview screen's first tick (every row
   listed, read within its budget, the newest first) and the time until every row is filled in; the
   CLI's one refresh reading all (``pideck overview``'s work), in process; against a naive reader
   (json.loads of every line of every transcript) timed in the same run;
-- warm (the mirrors of an earlier run): a new overview's first refresh, every row filled in;
+- warm (the caches of an earlier run): a new overview's first refresh, every row filled in;
 - idle: a tick when nothing changed (the folders re-listed at each tick, the worst case), against
   stat() of the 300 files alone;
 - ``pideck overview`` as a whole process, cold and warm, against ``python -c pass``.
@@ -155,7 +155,7 @@ def test_overview_of_300_conversations(homes, tmp_path: Path, monkeypatch: pytes
     assert cli.refresh().read == 300
     t_cold = time.perf_counter() - t
 
-    # warm: the mirrors of the run before, a new overview (as a new process has)
+    # warm: the caches of the run before, a new overview (as a new process has)
     warm = []
     for _ in range(3):
         overview = Overview(cwd)
@@ -211,7 +211,7 @@ def test_overview_of_300_conversations(homes, tmp_path: Path, monkeypatch: pytes
           f"({'meets' if t_first < 1 else 'misses'} < 1 s); every row filled in {ms(t_screen_all)}")
     print(f"  cold, one refresh reading all (the CLI's work): {ms(t_cold)} "
           f"({'meets' if t_cold < 1 else 'misses'} < 1 s), {t_cold / t_naive:.2f}x the naive reader's time")
-    print(f"  warm (mirrors saved), a new overview's first refresh: {ms(t_warm)}, "
+    print(f"  warm (caches saved), a new overview's first refresh: {ms(t_warm)}, "
           f"{t_warm / t_naive:.2f}x the naive reader's time")
     print(f"  idle tick: median {ms(t_idle)}, max {ms(max(idle))} ({'meets' if t_idle < 0.005 else 'misses'} < 5 ms); "
           f"stat() of the 300 files alone: {ms(t_stats)} ({t_idle / t_stats:.1f}x)")

@@ -5,7 +5,7 @@
 500, 1,000 and 5,000 short Claude Code conversations in 50 project folders. Each size is timed
 three ways, as a prompt meets them, each the median of 3 runs of the real command:
 
-- **first**: a home that never saw them (every mirror is made: a one-time cost);
+- **first**: a home that never saw them (every conversation's cache is made: a one-time cost);
 - **cold**: the kept line gone (a conversation moved, the machine rebooted, a sweep ran): the
   catalog's saved rows are read and only changed files are read again (target: under 1 s at 5,000);
 - **warm**: nothing changed, the kept line is printed (the baseline of the same run).

@@ -1,5 +1,5 @@
 """Every test of the agent conversations runs with pideck's and pi's folders, its config and the
-agents' homes under tmp_path: no agent folder of the machine is read, and the mirrors pideck keeps
+agents' homes under tmp_path: no agent folder of the machine is read, and the caches pideck keeps
 land in a private ``PIDECK_HOME``."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """pideck never writes to an agent's folders: with each sample's home copied to ``$HOME`` (Claude's
 task files and their ``.lock``, a live-session file, Codex's and Gemini's folders), every command
 leaves every file there byte-identical (sha256) and adds nothing, reads answer, and every write is
-refused saying the conversation is read-only. pideck's own mirror lives under ``PIDECK_HOME``."""
+refused saying the conversation is read-only. pideck's own cache of the conversation lives under ``PIDECK_HOME``."""
 
 from __future__ import annotations
 
@@ -124,9 +124,9 @@ def test_every_command_leaves_the_agents_files_as_they_were(sample: Sample, home
     assert code == 0 and json.loads(out)["todo"]["todos"]  # what was read is the plan
     assert problems == [], "\n".join(problems)
     assert fingerprint(home) == before
-    mirrors = os.environ["PIDECK_HOME"]
-    assert any(p.suffix == ".jsonl" for p in Path(mirrors, "conversations").iterdir())
-    assert not Path(mirrors).resolve().is_relative_to(home.resolve())
+    kept = os.environ["PIDECK_HOME"]
+    assert any(p.suffix == ".cache" for p in Path(kept, "conversations").iterdir())
+    assert not Path(kept).resolve().is_relative_to(home.resolve())
 
 
 def test_the_copied_homes_hold_the_agents_own_files(home: Path) -> None:

@@ -16,9 +16,9 @@ import pytest
 from transcript_samples import BY_NAME, SAMPLES
 
 from core.deck.deck import Deck
-from core.sources import mirror as mirror_module
+from core.sources import reading as reading_module
 from core.sources.log import ConversationLog
-from core.sources.mirror import CHUNK, MAX_LINE_BYTES, Mirror
+from core.sources.reading import CHUNK, MAX_LINE_BYTES, Reading
 
 CLAUDE = BY_NAME["claude-todowrite"]
 HEAD = 40  # lines of the sample before the long line: the first plan is in them
@@ -43,7 +43,7 @@ def _user_line(text: str) -> bytes:
 
 
 class _CountedReads:
-    """``open`` for the mirror module that counts the transcript bytes it reads."""
+    """``open`` for the reading module that counts the transcript bytes it reads."""
 
     def __init__(self) -> None:
         self.read = 0
@@ -76,10 +76,10 @@ class _CountedReads:
 def test_an_unfinished_line_longer_than_the_limit_is_never_held(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _transcript(home, CLAUDE.head(HEAD))
     _grow_unfinished(path, 2 * MAX_LINE_BYTES)  # 64 MiB of one line, no newline yet
-    mirror = Mirror(path, "claude")
+    reading = Reading(path, "claude")
     tracemalloc.start()
     try:
-        synced = mirror.sync()
+        synced = reading.sync()
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -91,21 +91,23 @@ def test_an_unfinished_line_longer_than_the_limit_is_never_held(home: Path, monk
 
     # the line grows: only what it gained is read (time linear in the file, not in reads x size)
     counted = _CountedReads()
-    monkeypatch.setattr(mirror_module, "open", counted, raising=False)
+    monkeypatch.setattr(reading_module, "open", counted, raising=False)
     _grow_unfinished(path, CHUNK)
-    assert mirror.sync().warnings == []
+    assert reading.sync().warnings == []
     assert counted.read <= CHUNK + 2 * 4096  # (and a digest of the last 4 KiB read, twice)
 
     # it ends: skipped with its number, and the line after it is read
     with open(path, "ab") as f:
         f.write(b"\n" + _user_line("after the long line"))
     counted.read = 0
-    synced = mirror.sync()
+    synced = reading.sync()
     assert synced.warnings == [f"line {HEAD + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)"]
     assert counted.read < 2 * 4096 + len(_user_line("after the long line")) + 16
     log = ConversationLog.open_transcript(path)
     assert log.warnings == synced.warnings
-    assert "after the long line" in log.mirror.path.read_text()
+    last = log.records[-1].load()["message"]["content"][0]["text"]
+    assert last == "after the long line"
+    assert "after the long line" in log.reading.path.read_text()  # (and the cache keeps it)
 
 
 def test_a_long_line_within_the_limit_is_read_whole(home: Path) -> None:
@@ -113,9 +115,10 @@ def test_a_long_line_within_the_limit_is_read_whole(home: Path) -> None:
     big = {"type": "user", "message": {"role": "user", "content": "x" * (3 * CHUNK)}, "uuid": "u-big",
            "timestamp": "2026-12-01T08:00:00.000Z", "sessionId": CLAUDE.session_id}
     path = _transcript(home, CLAUDE.head(HEAD) + json.dumps(big).encode() + b"\n")
-    mirror = Mirror(path, "claude")
-    assert mirror.sync().warnings == []
-    assert mirror.path.read_bytes().count(b"x" * 1000) >= 3 * CHUNK // 1000 - 1
+    reading = Reading(path, "claude")
+    assert reading.sync().warnings == []
+    assert reading.event(reading.count - 1)[2] == "x" * (3 * CHUNK)
+    assert reading.path.read_bytes().count(b"x" * 1000) >= 3 * CHUNK // 1000 - 1  # (the cache holds it)
 
 
 def _spaced(line: bytes) -> bytes:
@@ -129,9 +132,9 @@ def test_a_transcript_with_spaces_reads_as_the_compact_one(sample: Any, home: Pa
     spaced = _transcript(home / "spaced", b"".join(_spaced(line) for line in sample.lines))
     assert b'"type": "' in spaced.read_bytes()
     a, b = ConversationLog.open_transcript(compact), ConversationLog.open_transcript(spaced)
-    assert b.mirror.kind == a.mirror.kind == sample.kind
-    entries_a = [line for line in a.mirror.path.read_bytes().splitlines()[1:]]
-    entries_b = [line for line in b.mirror.path.read_bytes().splitlines()[1:]]
+    assert b.reading.kind == a.reading.kind == sample.kind
+    entries_a = [record.load() for record in a.records]
+    entries_b = [record.load() for record in b.records]
     assert len(entries_b) == len(entries_a) > 3
     assert entries_b == entries_a
     assert Deck(b).todo.state.to_json() == Deck(a).todo.state.to_json()

@@ -57,14 +57,14 @@ def test_the_plan_at_every_line(sample: Sample, tmp_path: Path) -> None:
     growing.write_bytes(sample.lines[0])
     log = ConversationLog.open_transcript(growing)
     deck = Deck(log)
-    assert log.mirror is not None and log.mirror.kind == sample.kind
+    assert log.reading is not None and log.reading.kind == sample.kind
     assert todos_of(deck) == expected[1][0]
     changes = 0
     for n in range(2, len(sample.lines) + 1):
         raw = sample.lines[n - 1]
         append(growing, raw[: len(raw) // 2])
         deck.refresh()
-        assert (n - 1, log.mirror.state["lines"], todos_of(deck)) == (n - 1, n - 1, expected[n - 1][0])
+        assert (n - 1, log.reading.state["lines"], todos_of(deck)) == (n - 1, n - 1, expected[n - 1][0])
         append(growing, raw[len(raw) // 2:])
         deck.refresh()
         assert (n, todos_of(deck)) == (n, expected[n][0])

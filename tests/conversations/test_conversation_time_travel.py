@@ -1,5 +1,5 @@
-"""Time travel on the sample conversations: ``inspect --at`` every entry of a conversation's mirror
-shows the plan the agent had at the transcript line the entry came from (plan_oracle.py), and
+"""Time travel on the sample conversations: ``inspect --at`` every entry of a conversation (each an
+event its reader made, held in memory) shows the plan the agent had at the transcript line the entry came from (plan_oracle.py), and
 ``diff`` between the first and the last plan tells the changes."""
 
 from __future__ import annotations
@@ -13,21 +13,22 @@ import pytest
 from plan_oracle import plans_by_line
 from transcript_samples import BY_NAME, SAMPLES, Sample
 
-from core.sources.mirror import Mirror
+from core.sources.log import ConversationLog
+from core.sources.reading import Reading
 
 
 def line_of_each_entry(sample: Sample, folder: Path) -> list[int]:
-    """``[k - 1]``: the transcript line that added mirror entry ``k``, found by growing a copy a
-    line at a time."""
+    """``[k - 1]``: the transcript line that added entry ``k``, found by growing a copy a line at a
+    time."""
     growing = folder / sample.transcript
     growing.parent.mkdir(parents=True)
     growing.write_bytes(b"")
-    mirror = Mirror(growing, sample.kind)
+    reading = Reading(growing, sample.kind)
     lines: list[int] = []
     for n, raw in enumerate(sample.lines, 1):
         with open(growing, "ab") as f:
             f.write(raw)
-        added = mirror.sync().entries
+        added = reading.sync().events
         assert added <= 1, f"line {n} added {added} entries"  # so each entry's plan is the line's
         lines += [n] * added
     return lines
@@ -93,19 +94,18 @@ Todos
 whole-list tools: three pending items), the last one the plan as the run ended (four completed)."""
 
 
-def plan_entries(mirror: Path) -> list[str]:
-    entries = [json.loads(line) for line in mirror.read_bytes().splitlines()[1:]]
-    return [e["id"] for e in entries if e["type"] == "message" and e["message"].get("toolName") == "todo"]
+def plan_entries(path: Path) -> list[str]:
+    log = ConversationLog.open_transcript(path)
+    return [r.id for r in log.records if r.type == "message" and r.tool_name == "todo"]
 
 
 @pytest.mark.parametrize("name", sorted(DIFFS))
 def test_diff_between_the_first_and_the_last_plan(name: str, tmp_path: Path, pideck: Any) -> None:
     sample = BY_NAME[name]
     path = sample.copy_home(tmp_path / "home")
-    assert pideck("inspect", "--session", str(path))[0] == 0  # the mirror is made
-    mirror = Mirror(path, sample.kind)
-    assert mirror.path.is_file()
-    first, *_, last = plan_entries(mirror.path)
+    assert pideck("inspect", "--session", str(path))[0] == 0  # the cache is made
+    assert Reading(path, sample.kind).path.is_file()
+    first, *_, last = plan_entries(path)
     assert pideck("diff", "--session", str(path), first, last) == (0, DIFFS[name], "")
     code, out, err = pideck("diff", "--session", str(path), first, last, "--json")
     assert (code, err) == (0, "") and json.loads(out)

@@ -21,21 +21,21 @@ def _conversations(homes, n: int, start: int = 0) -> list[Path]:
             for i in range(start, start + n)]
 
 
-def _mirror_files() -> list[str]:
+def _cache_files() -> list[str]:
     folder = pideck_home() / "conversations"
     return sorted(p.name for p in folder.iterdir() if not p.name.startswith(".")) if folder.exists() else []
 
 
-def test_a_running_catalog_removes_the_mirror_of_each_transcript_deleted(homes) -> None:
+def test_a_running_catalog_removes_the_cache_of_each_transcript_deleted(homes) -> None:
     paths = _conversations(homes, 6)
     catalog = Catalog(None)
     catalog.look()
-    assert len(_mirror_files()) == 6 * 3  # log, state, lock
+    assert len(_cache_files()) == 6 * 2  # cache, lock
     for path in paths[:4]:
         path.unlink()
     catalog.look()
     assert len(catalog.records) == 2
-    assert len(_mirror_files()) == 2 * 3
+    assert len(_cache_files()) == 2 * 2
     assert cache.usage().gone == (0, 0)
 
 
@@ -57,14 +57,14 @@ def test_pideck_cache_says_what_is_kept_and_sweeps_what_is_gone(homes, pideck) -
 
     code, out, _ = pideck("cache", "--sweep")
     assert code == 0 and out.startswith("Removed 3 items (")
-    assert len(_mirror_files()) == 3 * 3
+    assert len(_cache_files()) == 3 * 2
     assert json.loads(pideck("cache", "--json")[1])["gone"] == {"items": 0, "bytes": 0}
 
     said = pideck("status", "--all")[1]
     code, out, _ = pideck("cache", "--clear", "--json")
     cleared = json.loads(out)
     assert cleared["removed"]["items"] == 5 and cleared["total"] == 0  # 3 mirrors, the status line, the rows
-    assert _mirror_files() == []
+    assert _cache_files() == []
     assert pideck("status", "--all")[1] == said == "3 waiting\n"  # made again on the next read
 
 
@@ -74,16 +74,16 @@ def test_the_hourly_sweep_runs_once_an_hour_whoever_looks(homes) -> None:
     for path in paths[:2]:
         path.unlink()
     Catalog(None).look()  # a new process: it never saw them, the sweep removes them
-    assert len(_mirror_files()) == 3
+    assert len(_cache_files()) == 2
     stamp = pideck_home() / "catalog" / ".swept"
     assert stamp.exists()
     paths[2].unlink()
     Catalog(None, sweep=False).look()
     Catalog(None).look()  # within the hour: no sweep
-    assert len(_mirror_files()) == 3
+    assert len(_cache_files()) == 2
     os.utime(stamp, (time.time() - cache.SWEEP_EVERY_S - 1,) * 2)
     Catalog(None).look()
-    assert _mirror_files() == []
+    assert _cache_files() == []
 
 
 def test_past_the_limit_the_least_recently_written_go_first(homes) -> None:
@@ -102,8 +102,8 @@ def test_past_the_limit_the_least_recently_written_go_first(homes) -> None:
 def test_a_killed_sync_leaves_an_orphan_that_an_hour_later_is_swept(homes) -> None:
     folder = pideck_home() / "conversations"
     folder.mkdir(parents=True)
-    orphan = folder / "0123456789abcdef0123456789abcdef.jsonl"
-    orphan.write_text("{}\n")
+    orphan = folder / "0123456789abcdef0123456789abcdef.lock"
+    orphan.write_text("")
     assert [i.source for i in cache.items()] == [None]
     assert cache.sweep() == (0, 0)  # young: a sync may be writing it
     os.utime(orphan, (time.time() - cache.ORPHAN_S - 1,) * 2)
@@ -127,3 +127,19 @@ def test_a_new_process_reads_only_what_changed_since_the_saved_rows(homes) -> No
     assert fresh.overview.last_tick.read == 4
     assert second.rows == fresh.rows
     assert {p: r.attention for p, r in second.records.items()} == {p: r.attention for p, r in fresh.records.items()}
+
+
+def test_the_mirrors_of_earlier_versions_are_swept(homes) -> None:
+    """Earlier versions kept a pi-format mirror and its state per conversation; nothing reads them
+    now, so the next sweep removes them, the cache beside them stays."""
+    paths = _conversations(homes, 1)
+    Catalog(None, sweep=False).look()
+    folder = pideck_home() / "conversations"
+    [cache_file] = folder.glob("*.cache")
+    stem = cache_file.name.split(".")[0]
+    (folder / f"{stem}.jsonl").write_text('{"type":"session","version":3}\n')
+    (folder / f"{stem}.state").write_text(json.dumps({"format": 3, "source": str(paths[0])}))
+    (folder / ("f" * 32 + ".jsonl")).write_text('{"type":"session","version":3}\n')  # (of another transcript)
+    assert cache.usage().kinds["mirrors"][0] == 3
+    assert cache.sweep()[0] == 2
+    assert _cache_files() == [cache_file.name, f"{stem}.lock"]

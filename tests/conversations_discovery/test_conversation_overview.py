@@ -190,8 +190,8 @@ def test_the_overview_writes_only_under_pideck_s_home(homes, pideck, tmp_path):
     before = digests(homes.home, homes.cwd)
     assert pideck("overview")[0] == 0 and pideck("overview", "--all", "--json")[0] == 0
     assert digests(homes.home, homes.cwd) == before
-    mirrors = sorted(p.suffix for p in (tmp_path / "pideck-home" / "conversations").iterdir())
-    assert mirrors.count(".jsonl") == 4 and set(mirrors) <= {".jsonl", ".state", ".lock"}
+    kept = sorted(p.suffix for p in (tmp_path / "pideck-home" / "conversations").iterdir())
+    assert kept.count(".cache") == 4 and set(kept) <= {".cache", ".lock"}
 
 
 def test_hostile_live_files_and_projects_json_cost_only_themselves(homes):

@@ -92,7 +92,7 @@ def test_the_deck_header_counts_who_else_needs_you_and_ctrl_g_goes_there(homes):
         await pilot.press("ctrl+g")  # nothing else needs you: on to the one stopped with open work
         assert await wait_for(pilot, lambda: app.screen.model.deck.log.shown_path.suffix == ".jsonl"
                               and app.screen.model.deck.log.shown_path != codex)
-        assert not hasattr(app.screen.model.deck.log, "mirror")  # pideck's own session
+        assert not hasattr(app.screen.model.deck.log, "reading")  # pideck's own session
 
     run(app, scenario)
 

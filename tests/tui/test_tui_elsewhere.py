@@ -64,7 +64,7 @@ def test_a_session_bound_to_a_conversation_is_named_by_it_and_f6_opens_the_conve
         assert await wait_for(pilot, lambda: app.deck_screen.view.bound is not None)
         screen = app.deck_screen
         await pilot.pause()
-        assert ("info", "open", f"Opened {transcript.name}.") in screen.message_log.messages  # (not its mirror's name)
+        assert ("info", "open", f"Opened {transcript.name}.") in screen.message_log.messages  # (not its cache's name)
         assert screen.query_one("#state").display and screen.query_one("#conversation").display
 
     run(app, scenario)

@@ -160,7 +160,7 @@ def restore_tool_details(details: dict[str, object]) -> TodoState | None:
 
 def _agent_plan(data: dict[str, object]) -> AgentPlanJson | None:
     """``agentPlan``: present only where pideck told an agent's own plan as todos (a conversation's
-    mirror), never in what pi-jtodo writes."""
+    plan events, core/sources/reader.py), never in what pi-jtodo writes."""
     value = data.get("agentPlan")
     if not isinstance(value, dict):
         return None

@@ -1,0 +1,512 @@
+"""A conversation's reading: what the agent's reader made of its transcript, held in memory, and
+its cache in pideck's home for a fast re-open (docs/agent-conversations.md#what-pideck-keeps-of-a-conversation).
+
+A sync reads the transcript's whole lines appended since the last one (a partial last line waits
+for its newline), hands them to the agent's reader (``reader.py``) and keeps the events it answers
+(a prompt, an answer, a change of the plan) in memory, in the reader's own compact form: the
+conversation's log (``log.py``) makes its entries from them, so nothing is written as a pi-format
+log or parsed back. pideck never writes beside the transcript; what it keeps to open the
+conversation again fast, in this process or another, is one file under
+``<pideck home>/conversations/``: the reader's state, the transcript bytes read, a digest of the
+last 4 KiB before that point, the line count, the warnings and the events, rebuilt with
+``json.loads`` (``CacheState``). A transcript that was replaced, truncated or rewritten is read again
+from its start. Syncs hold a lock, so two pidecks following one conversation never write the cache
+over each other.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, cast
+
+from core.config import places
+from core.files import make_private_dirs, replace_private_file
+from core.session.parse import TooDeep, loads_line
+from core.session.writer import header_entry
+from core.sources.claude import ClaudeReader
+from core.sources.codex import CodexReader
+from core.sources.gemini import GeminiReader
+from core.sources.reader import Event, Reader
+
+if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
+    from typing import TypedDict
+
+    from core.session.entry import Header
+    from core.sources.reader import AgentInfo, ReaderState
+
+    class Kept(TypedDict):
+        """A result the conversation's log was asked to keep (``ConversationLog.keep_derived``)."""
+
+        covers: int  # the entries it was derived from: the first ``covers``
+        value: object  # JSON
+
+    class CacheState(TypedDict, total=False):
+        """How far a reading has read its transcript: the cache file's first line, as JSON (its
+        second line is the list of events). Empty until the first sync; ``reader``, ``tail`` and
+        ``kinds`` are added as it is saved, ``long`` only while a too-long line is being passed
+        over."""
+
+        format: int  # FORMAT
+        source: str  # the transcript's path (second: ``source_of`` reads it from the file's head)
+        kind: str  # the agent's
+        identity: list[int]  # the transcript's device and inode: another file at the path is read anew
+        offset: int  # transcript bytes read: the end of the last whole line
+        long: int  # bytes passed over of a too-long line starting at the offset
+        lines: int  # transcript lines read
+        warnings: list[str]  # about the transcript's lines, the first MAX_WARNINGS
+        header: Header  # the session header the conversation's log answers (made at the first read)
+        reader: ReaderState
+        tail: str | None  # the digest of the BLOCK bytes before the offset
+        kinds: str  # each event's first field, in order: the log's index without parsing the events
+        sizes: list[int]  # the bytes of each event's JSON in the file: one is found without the others
+        kept: dict[str, Kept]  # what the log kept of its folds, by name
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader}
+FORMAT = 4  # of the cache; another number is read again from the transcript's start
+# (4: the events in the reader's form, no longer a pi-format mirror beside a state file)
+SUFFIX = ".cache"
+"""The cache's file name after the hash of the transcript's path (``.jsonl`` and ``.state`` were the
+mirror of earlier versions, which the sweep removes: core/catalog/cache.py)."""
+BLOCK = 4096
+CHUNK = 8 << 20  # transcript bytes read at a time
+MAX_LINE_BYTES = 32 << 20
+"""The longest transcript line read (docs/agent-conversations.md#how-pideck-reads-them): a longer one,
+finished or not, is passed over without being held, and skipped with a warning."""
+MAX_WARNINGS = 200
+
+_WANTED: dict[str, re.Pattern[bytes]] = {
+    # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
+    # nothing about the conversation: only lines that can be a user or assistant line are parsed.
+    # Any JSON writer's spacing is read; the compact form agents write costs nothing more.
+    "claude": re.compile(rb'"type"\s*:\s*"(?:user|assistant)"'),
+}
+
+
+class Synced:
+    """What one sync did."""
+
+    __slots__ = ("events", "rebuilt", "warnings")
+
+    def __init__(self) -> None:
+        self.events = 0  # events the reader added
+        self.rebuilt = False  # the events were made anew from the transcript's start
+        self.warnings: list[str] = []  # about lines of the transcript read now
+
+
+class Reading:
+    """The reading of the transcript at ``source`` (an agent conversation of ``kind``)."""
+
+    def __init__(self, source: str | os.PathLike[str], kind: str, home: Path | None = None) -> None:
+        self.source = Path(os.path.abspath(source))
+        self.kind = kind
+        digest = hashlib.sha256(os.fsencode(self.source)).hexdigest()[:32]
+        folder = cache_home(home)
+        self.path = folder / f"{digest}{SUFFIX}"
+        self._lock_path = folder / f"{digest}.lock"
+        self._old = (folder / f"{digest}.jsonl", folder / f"{digest}.state")  # (an earlier version's mirror)
+        self.state: CacheState = {}
+        self.reader: Reader = READERS[kind]()
+        self.generation = 0
+        """Bumped when the events are made anew (the transcript replaced, or another process's
+        cache taken over): what a log built of the events before no longer holds."""
+        self._events: list[Event | None] = []  # None: an event of the cache not parsed yet
+        self._file = memoryview(b"")  # the cache file as loaded: the first ``len(self._at)`` events' JSON
+        self._at: list[int] = []  # where each of those starts in it
+        self._pieces: list[bytes] = []  # the JSON of each event made since (serialised once, as it was made)
+        self._bytes = 0  # of all the events' JSON
+        self._synced_at: tuple[int, int, int, int] | None = None  # the transcript as this object last read it
+
+    @property
+    def info(self) -> AgentInfo:
+        """The agent object as the reader has it so far (kind, session id, cwd, version, model,
+        status, last message, tokens)."""
+        return self.reader.info
+
+    @property
+    def name(self) -> str | None:
+        """What the conversation is called: the first line of its first prompt, once there is one."""
+        return self.reader.name
+
+    @property
+    def count(self) -> int:
+        """How many events the reader made."""
+        return len(self.state.get("kinds", ""))
+
+    @property
+    def kinds(self) -> str:
+        """Each event's kind (``reader.EVENT_KINDS``), in order."""
+        return self.state.get("kinds", "")
+
+    @property
+    def cache_bytes(self) -> int:
+        """About how big the cache is: what keeping a fold in it is weighed against."""
+        return self._bytes
+
+    def event(self, i: int) -> Event:
+        """The ``i``-th event (from 0). An event loaded from the cache is parsed when it is first
+        asked for: a re-open whose folds were kept parses only the few a view shows (the newest
+        answer, the last entry's time), not the whole conversation."""
+        event = self._events[i]
+        if event is None:
+            at = self._at[i]
+            event = self._events[i] = cast("Event", json.loads(bytes(self._file[at:at + self.state["sizes"][i]])))
+        return event
+
+    def last_activity_ms(self, mtime_ms: int | None) -> tuple[int | None, bool]:
+        """When the agent last wrote, and whether that is the time of a line (True) or only the
+        file's modification time (False: no line said when, docs/agent-conversations.md#the-agent-object).
+        A line's own time wins: a transcript copied, synced or restored is as old as its lines. It
+        is never later than the file's last change (a clock ahead of the disk's)."""
+        from core.clock import iso_ms
+
+        line_ms = iso_ms(self.reader.last_ts)
+        if line_ms is None:
+            return mtime_ms, False
+        return (line_ms if mtime_ms is None else min(line_ms, mtime_ms)), True
+
+    @property
+    def warnings(self) -> list[str]:
+        """Every warning about the transcript's lines read so far, in file order."""
+        return list(self.state.get("warnings", []))
+
+    @property
+    def header(self) -> Header | None:
+        return self.state.get("header")
+
+    def forget(self) -> None:
+        """Remove the cache, the transcript being gone (docs/caches.md): kept, it would only take
+        room, as nothing reads it again. A pideck still following the transcript finds no file to
+        read and says it is gone."""
+        with self._locked():
+            for path in (self.path, *self._old):
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+        try:
+            self._lock_path.unlink()
+        except OSError:
+            pass
+
+    def sync(self) -> Synced:
+        """Read what the transcript gained since the last sync. A transcript this object read as it
+        is now costs one stat (a follower asks at every refresh). What this object holds goes on
+        from where it is; only a first sync, or one that finds the transcript replaced, looks at the
+        cache (another process may have read it already)."""
+        st = os.stat(self.source)
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == self._synced_at:
+            return Synced()
+        make_private_dirs(self.path.parent)
+        with self._locked():
+            st = os.stat(self.source)
+            known = bool(self.state)
+            if known and self._holds(self.state, st):
+                synced = self._extend(st) if self.state["offset"] != st.st_size or self.state.get("long") else Synced()
+            elif (loaded := self._load(st)) is not None:
+                self._take(*loaded)
+                if known:
+                    self.generation += 1
+                synced = self._extend(st) if self.state["offset"] != st.st_size or self.state.get("long") else Synced()
+                synced.rebuilt = known
+            else:
+                if known:
+                    self.generation += 1
+                synced = self._rebuild(st)
+        self._synced_at = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        return synced
+
+    # -- the cache ------------------------------------------------------------------------------
+
+    def _holds(self, state: CacheState, st: os.stat_result) -> bool:
+        """Whether ``state`` still describes the transcript: the same file, not shrunk, the same
+        bytes before the point it reached."""
+        return state.get("format") == FORMAT and state.get("source") == os.fsdecode(self.source) \
+            and state.get("kind") == self.kind and state.get("identity") == [st.st_dev, st.st_ino] \
+            and isinstance(state.get("offset"), int) and isinstance(state.get("long", 0), int) \
+            and state["offset"] + state.get("long", 0) <= st.st_size \
+            and state.get("tail") == self._tail_digest(state["offset"])
+
+    def _load(self, st: os.stat_result) -> tuple[CacheState, bytes, list[int]] | None:
+        """The cache's state, the file and where each event's JSON starts in it, when it still
+        describes the transcript, else None. (The reader's part is taken as this FORMAT's readers
+        saved it: the file is pideck's own.) The events are one JSON array, an event a line, whose
+        sizes the state says: ``json.loads`` of the second line gives them all, and one event is
+        parsed alone when only it is asked for (``event``)."""
+        try:
+            data = self.path.read_bytes()
+            cut = data.index(b"\n")
+            state = json.loads(data[:cut])
+        except (OSError, ValueError):
+            return None
+        if not isinstance(state, dict) or not self._holds(cast("CacheState", state), st) \
+                or not isinstance(state.get("kinds"), str) or not isinstance(state.get("sizes"), list) \
+                or len(state["sizes"]) != len(state["kinds"]):
+            return None
+        at, starts = cut + 2, []  # (past the newline and the array's "[")
+        for size in state["sizes"]:
+            starts.append(at)
+            at += size + 2  # (and the ",\n" after it)
+        if data[cut + 1:cut + 2] != b"[" or data[at - 2 if starts else at:] != b"]\n" \
+                or any(data[start - 1] not in b"[\n" for start in starts[-1:]):
+            return None
+        return cast("CacheState", state), data, starts
+
+    def _take(self, state: CacheState, data: bytes, starts: list[int]) -> None:
+        self.state = state
+        self.reader = READERS[self.kind](state["reader"])
+        self._file, self._at, self._pieces = memoryview(data), starts, []
+        self._bytes = sum(state["sizes"])
+        self._events = [None] * len(starts)
+
+    def _tail_digest(self, offset: int) -> str | None:
+        try:
+            with open(self.source, "rb") as f:
+                f.seek(max(0, offset - BLOCK))
+                return hashlib.sha256(f.read(min(offset, BLOCK))).hexdigest()
+        except OSError:
+            return None
+
+    def save(self) -> None:
+        """Write the cache: the state, then the events as one JSON array (each event was serialised
+        once, when the reader made it). A cache that cannot be written costs the next open a full
+        read, nothing else."""
+        state = self.state
+        state["reader"] = self.reader.save()
+        state["tail"] = self._tail_digest(state["offset"])
+        head = json.dumps(state, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+        try:
+            parts: list[bytes | memoryview] = [head, b"\n["]
+            if self._at:  # (the events loaded from the cache, as they were written)
+                parts.append(self._file[self._at[0]:self._at[-1] + self.state["sizes"][len(self._at) - 1]])
+            if self._pieces:
+                parts += [b",\n" if self._at else b"", b",\n".join(self._pieces)]
+            parts.append(b"]\n")
+            replace_private_file(self.path, parts)
+        except OSError:
+            pass
+
+    def keep(self, name: str, covers: int, value: object) -> None:
+        """Keep a result the log derived from its first ``covers`` entries, and write the cache."""
+        self.state.setdefault("kept", {})[name] = {"covers": covers, "value": value}
+        with self._locked():
+            self.save()
+
+    def kept(self, name: str) -> Kept | None:
+        return self.state.get("kept", {}).get(name)
+
+    # -- reading the transcript -----------------------------------------------------------------
+
+    def _rebuild(self, st: os.stat_result) -> Synced:
+        self.reader = READERS[self.kind]()
+        self.state = {"format": FORMAT, "source": os.fsdecode(self.source), "kind": self.kind,
+                      "identity": [st.st_dev, st.st_ino], "offset": 0, "lines": 0, "warnings": [], "kinds": "",
+                      "sizes": []}
+        self._events, self._file, self._at, self._pieces, self._bytes = [], memoryview(b""), [], [], 0
+        synced = self._read(self.state)
+        info = self.reader.info
+        self.state["header"] = header_entry(str(info.get("sessionId") or self.source.stem),
+                                            self.reader.first_ts or "1970-01-01T00:00:00.000Z",
+                                            str(info.get("cwd") or self._cwd()))
+        self.save()
+        synced.rebuilt = True
+        return synced
+
+    def _cwd(self) -> str:
+        """The directory where the transcript names none: Gemini CLI keeps it beside its chats."""
+        if self.kind == "gemini":
+            from core.sources.discovery import project_root
+
+            return project_root(self.source.parent.parent) or ""
+        return ""
+
+    def _extend(self, st: os.stat_result) -> Synced:
+        synced = self._read(self.state)
+        self.save()
+        return synced
+
+    def _read(self, state: CacheState) -> Synced:
+        """Whole lines of the transcript from ``state["offset"]`` on, told to the reader; the events
+        it answers are kept. ``state`` moves past every line read.
+
+        Time and memory stay linear in what is read: an unfinished line is held as its pieces (never
+        copied again per chunk), and a line longer than ``MAX_LINE_BYTES`` is not held at all but
+        passed over to its newline, where it is skipped with a warning. ``state["long"]`` keeps how
+        much of such a line has been passed over, so the next sync goes on from there."""
+        synced = Synced()
+        wanted = _WANTED.get(self.kind)
+        long = state.pop("long", 0)  # bytes passed over of a too-long line starting at the offset
+        with open(self.source, "rb") as f:
+            at = f.seek(state["offset"] + long)
+            size = os.fstat(f.fileno()).st_size  # (what grows meanwhile is the next sync's)
+            pieces: list[bytes] = []  # an unfinished line's bytes so far
+            held = 0
+            # Never ask for more than the file holds: ``read(n)`` allocates n bytes first, and a
+            # follower syncing small files 8 MiB at a time would grow its heap for nothing.
+            while at < size and (chunk := f.read(min(CHUNK, size - at))):
+                at += len(chunk)
+                end = chunk.rfind(b"\n")
+                if end < 0:
+                    if long:
+                        long += len(chunk)
+                    elif held + len(chunk) > MAX_LINE_BYTES:
+                        long, held = held + len(chunk), 0
+                        pieces.clear()
+                    else:
+                        pieces.append(chunk)
+                        held += len(chunk)
+                    continue
+                if long:
+                    cut = chunk.find(b"\n") + 1
+                    self._warn(state, synced, f"line {state['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+                    state["lines"] += 1
+                    state["offset"] += long + cut
+                    long = 0
+                    chunk, end = chunk[cut:], end - cut
+                    if end < 0:
+                        pieces, held = [chunk], len(chunk)
+                        continue
+                data = b"".join((*pieces, chunk)) if pieces else chunk
+                end += held
+                tail = data[end + 1:]
+                pieces, held = ([tail], len(tail)) if tail else ([], 0)
+                first = state["lines"]
+                state["lines"] += data.count(b"\n", 0, end + 1)
+                state["offset"] += end + 1
+                self._feed_lines(data, end, first, wanted, state, synced)
+        if long:
+            state["long"] = long
+        return synced
+
+    def _feed_lines(self, data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None,
+                    state: CacheState, synced: Synced) -> None:
+        """Tell the reader the lines of ``data[:end]`` (line ``first + 1`` on)."""
+        for number, raw in _numbered_lines(data, end, first, wanted):
+            if not raw.strip():
+                continue
+            if len(raw) > MAX_LINE_BYTES:
+                self._warn(state, synced, f"line {number}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+                continue
+            try:
+                line = loads_line(raw)
+            except (ValueError, RecursionError) as exc:
+                self._warn(state, synced, f"line {number}: {_why(exc)} (skipped)")
+                continue
+            try:
+                events = self.reader.feed(line)
+                if isinstance(line, dict):
+                    self.reader.seen_at(line.get("timestamp"))
+            except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
+                self.reader.notes.clear()
+                self._warn(state, synced, f"line {number}: not understood ({type(exc).__name__}; skipped)")
+                continue
+            for note in self.reader.notes:
+                self._warn(state, synced, f"line {number}: {note}")
+            self.reader.notes.clear()
+            if events:
+                state["kinds"] += "".join(cast(str, event[0]) for event in events)
+                self._events += events
+                for event in events:
+                    # (ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives)
+                    piece = json.dumps(event, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+                    self._pieces.append(piece)
+                    self._bytes += len(piece)
+                    state["sizes"].append(len(piece))
+                synced.events += len(events)
+
+    def _warn(self, state: CacheState, synced: Synced, text: str) -> None:
+        synced.warnings.append(text)
+        if len(state["warnings"]) < MAX_WARNINGS:
+            state["warnings"].append(text)
+
+    def _locked(self) -> _Lock:
+        return _Lock(self._lock_path)
+
+
+class _Lock:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.fd: int | None = None
+
+    def __enter__(self) -> None:
+        self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        if fcntl is not None:
+            fcntl.flock(self.fd, fcntl.LOCK_EX)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.fd is not None:
+            os.close(self.fd)  # releases the lock
+            self.fd = None
+
+
+def _numbered_lines(data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None) -> Iterator[tuple[int, bytes]]:
+    """The lines of ``data[:end]`` (line ``first + 1`` on) with their numbers; with ``wanted``, only
+    those it finds something in, looked for in the whole chunk at once (a Claude transcript's ~100 KB
+    lines of request shapes are then never split off, let alone parsed)."""
+    if wanted is None:
+        for number, raw in enumerate(data[:end].split(b"\n"), first + 1):
+            yield number, raw
+        return
+    number, counted, last = first, 0, -1
+    for match in wanted.finditer(data, 0, end):
+        start = data.rfind(b"\n", 0, match.start()) + 1
+        if start == last:
+            continue  # (another hit in a line already given)
+        last = start
+        number += data.count(b"\n", counted, start)
+        counted = start
+        stop = data.find(b"\n", match.end(), end + 1)
+        yield number + 1, data[start:stop if stop >= 0 else end]
+
+
+_SOURCE = re.compile(rb'"source"\s*:\s*("(?:[^"\\]|\\.)*")')
+
+
+def source_of(cache_file: Path) -> str | None:
+    """The transcript a cache names, from its head (``_rebuild`` writes ``source`` second), without
+    reading the rest: a sweep asks this of every cache."""
+    try:
+        with open(cache_file, "rb") as fh:
+            head = fh.read(4096)
+        match = _SOURCE.search(head)
+        value = json.loads(match.group(1)) if match else None
+    except (OSError, ValueError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deep"
+    return str(exc) if isinstance(exc, TooDeep) else "not JSON"
+
+
+def cache_home(home: Path | None = None) -> Path:
+    """Where the caches live: ``<pideck home>/conversations``; a temporary folder of this process
+    when pideck's home cannot be written (a read-only home still lets a person look)."""
+    folder = (home or places.pideck_home()) / "conversations"
+    try:
+        make_private_dirs(folder)
+        if os.access(folder, os.W_OK):
+            return folder
+    except OSError:
+        pass
+    global _FALLBACK
+    if _FALLBACK is None:
+        _FALLBACK = Path(tempfile.mkdtemp(prefix="pideck-conversations-"))
+        atexit.register(shutil.rmtree, _FALLBACK, True)  # (this process's caches, of no use to another)
+    return _FALLBACK
+
+
+_FALLBACK: Path | None = None
