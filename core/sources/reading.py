@@ -76,6 +76,9 @@ except ImportError:  # pragma: no cover - Windows
 READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader}
 FORMAT = 4  # of the cache; another number is read again from the transcript's start
 # (4: the events in the reader's form, no longer a pi-format mirror beside a state file)
+SAVE_AFTER = 1 << 20
+"""Transcript bytes read without a new event or warning after which the cache is written anyway
+(``Reading._extend``): what a re-open may have to read again."""
 SUFFIX = ".cache"
 """The cache's file name after the hash of the transcript's path (``.jsonl`` and ``.state`` were the
 mirror of earlier versions, which the sweep removes: core/catalog/cache.py)."""
@@ -127,6 +130,7 @@ class Reading:
         self._pieces: list[bytes] = []  # the JSON of each event made since (serialised once, as it was made)
         self._bytes = 0  # of all the events' JSON
         self._synced_at: tuple[int, int, int, int] | None = None  # the transcript as this object last read it
+        self._unsaved = 0  # transcript bytes read since the cache was last written
 
     @property
     def info(self) -> AgentInfo:
@@ -286,6 +290,7 @@ class Reading:
         state["reader"] = self.reader.save()
         state["tail"] = self._tail_digest(state["offset"])
         head = json.dumps(state, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+        self._unsaved = 0
         try:
             parts: list[bytes | memoryview] = [head, b"\n["]
             if self._at:  # (the events loaded from the cache, as they were written)
@@ -332,8 +337,15 @@ class Reading:
         return ""
 
     def _extend(self, st: os.stat_result) -> Synced:
+        """Read what the transcript gained. The cache is written when the lines made an event or a
+        warning, or once ``SAVE_AFTER`` bytes went by without one: most of an agent's lines (tool
+        calls, their output) make none, and writing the cache for each would rewrite every event
+        for nothing. A re-open then reads again only those lines."""
+        before = self.state["offset"]
         synced = self._read(self.state)
-        self.save()
+        self._unsaved += self.state["offset"] - before
+        if synced.events or synced.warnings or self._unsaved >= SAVE_AFTER:
+            self.save()
         return synced
 
     def _read(self, state: CacheState) -> Synced:

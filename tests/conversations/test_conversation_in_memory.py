@@ -94,3 +94,23 @@ def test_a_re_open_of_an_unchanged_transcript_reads_none_of_it(tmp_path: Path, m
     assert [r.load() for r in later.records] == [r.load() for r in first.records]
     assert later.warnings == first.warnings
     assert Reading(path, sample.kind).path == first.reading.path
+
+
+def test_lines_that_make_no_event_do_not_rewrite_the_cache(tmp_path: Path) -> None:
+    """Most of an agent's lines (tool calls and their output) add no event: following them costs no
+    rewrite of the cache, and a re-open reads again only those lines, to the same conversation."""
+    sample = next(s for s in SAMPLES if s.kind == "claude")
+    growing = tmp_path / "agent" / sample.transcript
+    growing.parent.mkdir(parents=True)
+    growing.write_bytes(b"".join(sample.lines))
+    log = ConversationLog.open_transcript(growing)
+    cache = log.reading.path
+    written = cache.stat().st_mtime_ns, cache.read_bytes()
+    quiet = json.dumps({"type": "system", "subtype": "note", "timestamp": "2026-12-01T09:00:00.000Z"}) + "\n"
+    with open(growing, "a") as f:
+        f.write(quiet * 3)
+    assert log.refresh().new == [] and log.reading.state["lines"] == len(sample.lines) + 3
+    assert (cache.stat().st_mtime_ns, cache.read_bytes()) == written
+    again = ConversationLog.open_transcript(growing)
+    assert again.reading.state["lines"] == len(sample.lines) + 3
+    assert [r.load() for r in again.records] == [r.load() for r in log.records]
