@@ -6,7 +6,7 @@ import argparse
 
 from core.cli.common import EXIT_OK, emit, human_size, print_json, visible_path
 
-_WORDS = {"mirrors": "mirrors of conversations", "indexes": "saved indexes of sessions",
+_WORDS = {"mirrors": "caches of conversations", "indexes": "saved indexes of sessions",
           "status": "status lines and saved rows"}
 
 

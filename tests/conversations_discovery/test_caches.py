@@ -48,7 +48,7 @@ def test_pideck_cache_says_what_is_kept_and_sweeps_what_is_gone(homes, pideck) -
     code, out, _ = pideck("cache")
     lines = out.splitlines()
     assert code == 0 and lines[0] == f"pideck keeps, to read faster, in {pideck_home()}:"
-    assert lines[1].split()[-3:-2] == ["6"]  # mirrors of conversations: 6
+    assert lines[1].split()[:3] == ["caches", "of", "conversations"] and lines[1].split()[-3:-2] == ["6"]
     assert lines[5].startswith("  of it, of files that are gone      3 ")
     assert lines[-1] == "Any of it can go: the next read makes it again. `pideck cache --clear` removes all of it."
     used = json.loads(pideck("cache", "--json")[1])
