@@ -18,7 +18,8 @@ def use_private_homes(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PI_CODING_AGENT_SESSION_DIR", raising=False)
 
 
-AGENT_VARIABLES = ("CLAUDE_CONFIG_DIR", "CLAUDE_CODE_TASK_LIST_ID", "CODEX_HOME", "GEMINI_CLI_HOME", "PIDECK_INDEX")
+AGENT_VARIABLES = ("CLAUDE_CONFIG_DIR", "CLAUDE_CODE_TASK_LIST_ID", "CODEX_HOME", "GEMINI_CLI_HOME", "QWEN_HOME",
+                   "QWEN_RUNTIME_DIR", "PIDECK_INDEX")
 """What moves the agents' folders (and pideck's saved index) away from their defaults."""
 
 

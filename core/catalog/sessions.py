@@ -180,7 +180,8 @@ def as_conversation(info: SessionInfo) -> SessionInfo:
 def watched_places(cwd: str | os.PathLike[str]) -> list[tuple[str, str]]:
     """Where the sessions and conversations of ``cwd`` appear, as (who, folder): what the app
     waiting for the first one watches (docs/tui.md#waiting-for-the-first-session)."""
-    from core.sources.discovery import AgentFolders, claude_folder_name, claude_projects_dir, codex_sessions_dir
+    from core.sources.discovery import (AgentFolders, claude_folder_name, claude_projects_dir, codex_sessions_dir,
+                                        qwen_chats_dirs)
 
     target = normalise_cwd(cwd)
     gemini = AgentFolders().gemini(target)
@@ -190,6 +191,7 @@ def watched_places(cwd: str | os.PathLike[str]) -> list[tuple[str, str]]:
         ("Claude Code", str(claude_projects_dir() / claude_folder_name(target))),
         ("Codex", f"{codex_sessions_dir()}{os.sep}YYYY{os.sep}MM{os.sep}DD (by the directory each names)"),
         ("Gemini CLI", str(gemini[0].folder) if gemini else "(no folder for this directory)"),
+        ("Qwen Code", str(qwen_chats_dirs(target)[0])),
     ]
 
 

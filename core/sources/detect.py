@@ -16,6 +16,7 @@ in the samples); a first line longer than this is told by how it starts."""
 # (any JSON writer's spacing: \s* wherever JSON allows whitespace)
 _CODEX_START = re.compile(rb'\A\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*("ordinal"\s*:\s*\d+\s*,\s*)?"type"\s*:\s*"')
 _CLAUDE_START = re.compile(rb'\A\{\s*"(parentUuid|type|leafUuid|isSidechain)"\s*:')
+_QWEN_START = re.compile(rb'\A\{\s*"uuid"\s*:\s*"[^"]*"\s*,\s*"parentUuid"\s*:')
 _PI_START = re.compile(rb'\A\{\s*"type"\s*:\s*"session"')  # a pi header torn before its newline: not Claude's
 
 CLAUDE_METADATA = ("file-history-snapshot", "summary", "permission-mode", "queue-operation", "last-prompt")
@@ -24,7 +25,7 @@ files it may edit, a session summary...): they name no session, but no other age
 
 
 def detect_kind(path: str | os.PathLike[str]) -> str | None:
-    """``claude``, ``codex`` or ``gemini`` for an agent's transcript, None for anything else (a pi
+    """``claude``, ``codex``, ``gemini`` or ``qwen`` for an agent's transcript, None for anything else (a pi
     session among them). Reads at most ``HEAD_BYTES``; raises OSError as ``open`` does."""
     with open(path, "rb") as f:
         head = f.read(HEAD_BYTES)
@@ -39,8 +40,20 @@ def detect_kind(path: str | os.PathLike[str]) -> str | None:
             return None  # a whole first line that is not JSON: not a transcript pideck knows
         if _CODEX_START.match(first):
             return "codex"
+        if _QWEN_START.match(first):
+            return "qwen"
         return "claude" if _CLAUDE_START.match(first) and not _PI_START.match(first) else None
     return kind_of_line(value)
+
+
+def is_qwen_record(value: dict[str, Any]) -> bool:
+    """A Qwen Code chat record rather than a Claude Code line: its message holds Gemini-style
+    ``parts`` (Claude's holds ``content``), or it has what only Qwen writes (``systemPayload``,
+    ``toolCallResult``, ``usageMetadata``)."""
+    message = value.get("message")
+    if isinstance(message, dict) and isinstance(message.get("parts"), list) and "content" not in message:
+        return True
+    return any(k in value for k in ("systemPayload", "toolCallResult", "usageMetadata"))
 
 
 def kind_of_line(value: Any) -> str | None:
@@ -54,7 +67,7 @@ def kind_of_line(value: Any) -> str | None:
     if "type" not in value and ("projectHash" in value or "$set" in value) and ("sessionId" in value or "$set" in value):
         return "gemini"
     if isinstance(value.get("type"), str) and any(k in value for k in ("sessionId", "parentUuid", "leafUuid")):
-        return "claude"
+        return "qwen" if is_qwen_record(value) else "claude"
     if value.get("type") in CLAUDE_METADATA:
         return "claude"
     return None

@@ -15,6 +15,10 @@ an agent's folders.
   folder by the sha256 of the path). ``--resume`` may leave a stub file (a header and one ``$set``,
   no record) beside the real one: files are grouped by ``sessionId`` and a file without a record is
   never listed.
+- Qwen Code: ``<qwen>/projects/<cwd, every character that is not an ASCII letter or digit as
+  ->/chats/<session id>.jsonl``; ``<qwen>`` is ``$QWEN_RUNTIME_DIR``, else ``$QWEN_HOME``, else
+  ``~/.qwen`` (the runtime folder is where Qwen keeps its sessions; both are looked in when they
+  differ). The chat file's own ``cwd`` tells two directories that share a folder apart.
 
 Every file is told by its content (``detect.py``), never by its name: a file of another format in
 these folders is not listed.
@@ -90,6 +94,32 @@ def gemini_dir() -> Path:
     return (_expand(value) if value else Path.home()) / ".gemini"
 
 
+def qwen_home() -> Path:
+    """``$QWEN_HOME`` (Qwen Code's own folder, not a home that holds it), else ``~/.qwen``."""
+    value = os.environ.get("QWEN_HOME")
+    return _expand(value) if value else Path.home() / ".qwen"
+
+
+def qwen_projects_dirs() -> list[Path]:
+    """Where Qwen Code's ``projects`` folder may be: under ``$QWEN_RUNTIME_DIR`` (its runtime data,
+    the sessions among them) when set, and under its home."""
+    value = os.environ.get("QWEN_RUNTIME_DIR")
+    roots = [_expand(value)] if value else []
+    return [root / "projects" for root in dict.fromkeys([*roots, qwen_home()])]
+
+
+def qwen_folder_name(cwd: str | os.PathLike[str]) -> str:
+    """Qwen Code's folder name for ``cwd``: every character that is not an ASCII letter or digit
+    becomes ``-`` (``/home/user/project`` -> ``-home-user-project``)."""
+    return "".join(ch if ch.isascii() and ch.isalnum() else "-" for ch in normalise_cwd(cwd))
+
+
+def qwen_chats_dirs(cwd: str | os.PathLike[str]) -> list[Path]:
+    """The folders of ``cwd``'s Qwen Code chat files (the first is where a new one goes)."""
+    name = qwen_folder_name(cwd)
+    return [projects / name / "chats" for projects in qwen_projects_dirs()]
+
+
 def claude_folder_name(cwd: str | os.PathLike[str]) -> str:
     """Claude Code's folder name for ``cwd`` before any cut: every UTF-16 code unit that is not an
     ASCII letter or digit becomes ``-`` (a character beyond the BMP is two of them)."""
@@ -158,7 +188,7 @@ class AgentFolders:
 
     def places(self, cwd: str | os.PathLike[str] | None) -> list[Place]:
         target = normalise_cwd(cwd) if cwd is not None else None
-        return [*self.claude(target), *self.codex(target), *self.gemini(target)]
+        return [*self.claude(target), *self.codex(target), *self.gemini(target), *self.qwen(target)]
 
     def claude(self, cwd: str | None) -> list[Place]:
         root = claude_projects_dir()
@@ -194,6 +224,11 @@ class AgentFolders:
         by_name = {name: path for path, name in projects.items()}
         return [Place(p / "chats", "gemini", None, hint=by_name.get(p.name) or self._project_root(p))
                 for p in self._subfolders(tmp)]
+
+    def qwen(self, cwd: str | None) -> list[Place]:
+        if cwd is not None:
+            return [Place(folder, "qwen", cwd, hint=cwd) for folder in qwen_chats_dirs(cwd)]
+        return [Place(p / "chats", "qwen", None) for root in qwen_projects_dirs() for p in self._subfolders(root)]
 
     def gemini_projects(self) -> dict[str, str]:
         """``projects.json``'s map of directory to project name (read again when it changed)."""
@@ -251,7 +286,7 @@ def transcript_files(folder: Path) -> list[Path]:
 class Head:
     """What the first lines of a transcript say."""
 
-    kind: str | None  # claude, codex or gemini; None: not a transcript pideck reads (yet)
+    kind: str | None  # claude, codex, gemini or qwen; None: not a transcript pideck reads (yet)
     session_id: str | None = None
     cwd: str | None = None
     records: bool = True  # Gemini: the file holds a message record (a stub from --resume does not)
@@ -325,7 +360,7 @@ def read_head(path: str | os.PathLike[str]) -> Head:
                 return Head(kind, session_id, records=True)
         truncated = len(data) >= HEAD_BYTES
         return Head(kind, session_id, records=truncated, complete=truncated)
-    if kind == "claude":
+    if kind in ("claude", "qwen"):
         session_id, cwd = _text(first.get("sessionId")), _text(first.get("cwd"))
         for line in lines:
             if cwd is not None:

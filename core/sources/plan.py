@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         blocks: list[str]  # ids of the items that wait for this one
         blockedBy: list[str]  # ids of the items this one waits for
 
-AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI"}
+AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code"}
 """The agents whose conversations pideck follows, by the kind a reader detects."""
 
 NAME_LIMIT = 60

@@ -37,7 +37,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         """The agent object as a reader has it so far (docs/agent-conversations.md#the-agent-object);
         a key is there once a line said it."""
 
-        kind: str  # claude, codex or gemini
+        kind: str  # claude, codex, gemini or qwen
         sessionId: str
         cwd: str
         version: str

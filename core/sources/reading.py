@@ -33,6 +33,7 @@ from core.session.writer import header_entry
 from core.sources.claude import ClaudeReader
 from core.sources.codex import CodexReader
 from core.sources.gemini import GeminiReader
+from core.sources.qwen import QwenReader
 from core.sources.reader import Event, Reader
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
@@ -73,7 +74,8 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader}
+READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader,
+                                    "qwen": QwenReader}
 FORMAT = 4  # of the cache; another number is read again from the transcript's start
 # (4: the events in the reader's form, no longer a pi-format mirror beside a state file)
 SAVE_AFTER = 1 << 20

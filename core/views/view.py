@@ -257,7 +257,7 @@ def build_view(
     )
 
 
-PLAN_TOOLS = {"claude": "TodoWrite or TaskCreate", "codex": "update_plan", "gemini": "write_todos"}
+PLAN_TOOLS = {"claude": "TodoWrite or TaskCreate", "codex": "update_plan", "gemini": "write_todos", "qwen": "todo_write"}
 """The tools each agent plans with (docs/agent-conversations.md)."""
 
 

@@ -26,6 +26,9 @@ When the plan changes, per CLI:
   ``$set`` lines patch the session header: the ``messages`` they carry restate the conversation
   for Gemini's own context (at a resume, first a fresh context of one message, then the 21
   records already in the file), which is not a call of the plan tool, so they are no plan source.
+- Qwen Code: a ``tool_result`` record whose ``toolCallResult.resultDisplay`` is a ``todo_list``
+  (status ``success``) holds the whole list as Qwen kept it, with Qwen's own ids ("1".."4"). The
+  records are chained by ``parentUuid``; in the samples every record follows the one before.
 """
 
 from __future__ import annotations
@@ -146,7 +149,22 @@ class GeminiOracle(Oracle):
         return plan
 
 
-ORACLES: dict[str, type[Oracle]] = {"claude": ClaudeOracle, "codex": CodexOracle, "gemini": GeminiOracle}
+class QwenOracle(Oracle):
+    def __init__(self) -> None:
+        self.plan: list[dict[str, Any]] = []
+
+    def line(self, value: dict[str, Any]) -> None:
+        result = value.get("toolCallResult") if value.get("type") == "tool_result" else None
+        shown = (result or {}).get("resultDisplay")
+        if isinstance(shown, dict) and shown.get("type") == "todo_list" and result["status"] == "success":
+            self.plan = [{"content": t["content"], "status": t["status"], "id": t["id"]} for t in shown["todos"]]
+
+    def todos(self) -> list[dict[str, Any]]:
+        return [dict(t) for t in self.plan]
+
+
+ORACLES: dict[str, type[Oracle]] = {"claude": ClaudeOracle, "codex": CodexOracle, "gemini": GeminiOracle,
+                                    "qwen": QwenOracle}
 
 
 def plans_by_line(kind: str, lines: list[bytes]) -> list[tuple[list[dict[str, Any]], str | None]]:

@@ -89,6 +89,15 @@ Todos
   ~ todo #3 status: pending → completed
   + todo #4 [completed]: Document the flag in the README
 """,
+    "qwen-todo-write": """\
+From 00000002, as of 2026-12-01 21:11:40 UTC, entry 2 of 12
+to 0000000b, as of 2026-12-01 21:11:58 UTC, entry 11 of 12:
+Todos
+  ~ todo #1 status: pending → completed
+  ~ todo #2 status: pending → completed
+  ~ todo #3 status: pending → completed
+  + todo #4 [completed]: Document the flag in the README
+""",
 }
 """The first plan entry holds the agent's first plan (Claude's Task tools: task #1 alone; the
 whole-list tools: three pending items), the last one the plan as the run ended (four completed)."""

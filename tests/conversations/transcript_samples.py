@@ -17,9 +17,9 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "agent-transcri
 @dataclass(frozen=True)
 class Sample:
     name: str
-    kind: str  # claude, codex, gemini
+    kind: str  # claude, codex, gemini, qwen
     folder: Path  # the fixture folder of the run
-    home: Path  # the CLI's home as the run left it (holds .claude/, .codex/ or .gemini/)
+    home: Path  # the CLI's home as the run left it (holds .claude/, .codex/, .gemini/ or .qwen/)
     transcript: str  # the transcript, relative to ``home``
     session_id: str
     version: str | None  # as the CLI wrote it into the transcript (Gemini's chat file has none)
@@ -80,6 +80,8 @@ CODEX = FIXTURES / "codex-update-plan"
 GEMINI = FIXTURES / "gemini-write-todos"
 GEMINI_VARIANT = GEMINI / "variant-resume-next-minute"
 GEMINI_CHATS = ".gemini/tmp/project/chats"
+QWEN = FIXTURES / "qwen-todo-write"
+QWEN_CHATS = ".qwen/projects/-home-user-project/chats"
 
 SAMPLES = [
     Sample("claude-tasks", "claude", CLAUDE_TASKS, CLAUDE_TASKS / "final",
@@ -97,6 +99,8 @@ SAMPLES = [
     Sample("gemini-resume-next-minute", "gemini", GEMINI, GEMINI_VARIANT / "final",
            f"{GEMINI_CHATS}/session-2026-12-01T07-18-50a2a7df.jsonl",
            "50a2a7df-1517-44a6-8b29-22535a2f407d", None, "write_todos", "todo"),
+    Sample("qwen-todo-write", "qwen", QWEN, QWEN / "final", f"{QWEN_CHATS}/96f46329-7639-4329-ac27-affb7ceaca91.jsonl",
+           "96f46329-7639-4329-ac27-affb7ceaca91", _version(QWEN), "todo_write", "todo"),
 ]
 BY_NAME = {s.name: s for s in SAMPLES}
 GEMINI_STUB = f"{GEMINI_CHATS}/session-2026-12-01T07-19-50a2a7df.jsonl"
