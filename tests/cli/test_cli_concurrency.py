@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cli_helpers import read_lines
 
 from core.cli.main import main
@@ -23,6 +25,7 @@ for i in range(calls):
 """
 
 
+@pytest.mark.slow
 def test_eight_processes_of_100_tool_calls_each_land_on_one_chain(tmp_path: Path, capsys) -> None:
     session = tmp_path / "s.jsonl"
     assert main(["run", "--session", str(session), "/agent-progress status"]) == 0  # creates the file

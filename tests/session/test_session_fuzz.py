@@ -305,6 +305,7 @@ def test_an_entry_that_is_its_own_parent_after_a_saved_index_is_a_cycle(tmp_path
 # header, as whole entries, whatever happened to the file since it was opened.
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=session_files())
 def test_every_fuzzed_session_can_be_derived_shown_and_printed(tmp_path, data, capsys):
