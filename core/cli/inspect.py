@@ -25,7 +25,7 @@ def session_summary(deck: Deck[F]) -> dict[str, Any]:
         "id": header.get("id"),
         "cwd": header.get("cwd"),
         "writable": log.writable,
-        "entries": len(log.records),
+        "entries": log.entry_count,  # (the count every view gives: a conversation's transcript lines read)
         "leaf": log.leaf_id,
         "branch_length": len(log.branch()),
         **({"tokens": tokens} if (tokens := log.last_turn_tokens()) is not None else {}),

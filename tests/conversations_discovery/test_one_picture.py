@@ -85,6 +85,10 @@ def test_every_view_says_the_same_state_and_entry_count(homes, pideck, monkeypat
     watch = {line["path"]: (line["state"], line["entries"]) for line in map(json.loads, out.splitlines())}
     assert watch == overview
 
+    for path, (_, entries) in overview.items():  # ``inspect`` gives each one the same count
+        code, out, _ = pideck("inspect", "--json", "--session", path)
+        assert code == 0 and json.loads(out)["session"]["entries"] == entries, path
+
     code, out, _ = pideck("status")
     assert (code, out) == (0, summary_line(expected) + "\n")
     assert out.strip() == "1 needs you · 2 stopped with open work · 2 working · 2 waiting · 1 ended"
