@@ -175,5 +175,5 @@ def run(args: argparse.Namespace, tui: OpenTui) -> int:
     return status
 
 
-EXAMPLES = (". Beside it, f9 and f6 list an example conversation of Claude Code, Codex and Gemini CLI: "
+EXAMPLES = (". Beside it, f9 and f6 list an example conversation of Claude Code, Codex, Gemini CLI and Qwen Code: "
             "examples the demo wrote, not your agents' (in a few seconds the Claude Code one asks for you)")

@@ -6,7 +6,8 @@ picker (f6), the header's count of who needs you and a notification are there on
 - Claude Code, TodoWrite: a plan of three, working; a few seconds into the demo, a Notification
   hook asks for a permission (needs you, and a notification);
 - Codex, update_plan: a turn that ended with two steps of its plan open (stopped with open work);
-- Gemini CLI, write_todos: a finished plan (waiting for the person's next prompt).
+- Gemini CLI, write_todos: a finished plan (waiting for the person's next prompt);
+- Qwen Code, todo_write: a plan of three with one in progress, mid-turn (working).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from typing import Iterator
 CLAUDE_ID = "5e1f0c2a-7d44-4a8e-9b61-0c3d2f8a9e17"
 CODEX_ID = "019ad1c2-4b7e-7c31-a5d2-8e0f6b3c1d94"
 GEMINI_ID = "7c9e2b14-3f5a-4d6e-8a1b-2c4d6e8f0a13"
+QWEN_ID = "3b8d5f71-9c2e-4a6b-8d1f-5e7a9c0b2d46"
 HOMES = {"PIDECK_HOME": "pideck-home", "CLAUDE_CONFIG_DIR": "claude", "CODEX_HOME": "codex",
-         "GEMINI_CLI_HOME": "gemini", "PI_CODING_AGENT_DIR": "pi-agent"}
+         "GEMINI_CLI_HOME": "gemini", "QWEN_HOME": "qwen", "PI_CODING_AGENT_DIR": "pi-agent"}
 """Where pideck and each agent keep their files during the demo, under its folder."""
 
 
@@ -30,14 +32,15 @@ HOMES = {"PIDECK_HOME": "pideck-home", "CLAUDE_CONFIG_DIR": "claude", "CODEX_HOM
 def demo_homes(folder: Path) -> Iterator[str]:
     """pideck's and the agents' homes under ``folder`` while the demo runs (the person's own are
     left alone, and nothing of theirs shows up in it); yields the demo's project directory."""
-    before = {name: os.environ.get(name) for name in (*HOMES, "PI_CODING_AGENT_SESSION_DIR", "PIDECK_SESSION")}
+    cleared = ("PI_CODING_AGENT_SESSION_DIR", "PIDECK_SESSION", "QWEN_RUNTIME_DIR")  # (each would move a home)
+    before = {name: os.environ.get(name) for name in (*HOMES, *cleared)}
     project = folder / "project"
     project.mkdir(parents=True, exist_ok=True)
     try:
         for name, sub in HOMES.items():
             os.environ[name] = str(folder / sub)
-        os.environ.pop("PI_CODING_AGENT_SESSION_DIR", None)
-        os.environ.pop("PIDECK_SESSION", None)
+        for name in cleared:
+            os.environ.pop(name, None)
         yield str(project)
     finally:
         for name, value in before.items():
@@ -58,9 +61,9 @@ def _write(path: Path, lines: list[dict[str, object]]) -> Path:
 
 
 def write_example_conversations(project: str, now_ms: int) -> list[Path]:
-    """Write the three examples for ``project`` (with ``demo_homes`` in place), their lines a few
+    """Write the four examples for ``project`` (with ``demo_homes`` in place), their lines a few
     minutes old; answers their transcripts."""
-    from core.sources.discovery import AgentFolders, claude_projects_dir, codex_sessions_dir
+    from core.sources.discovery import AgentFolders, claude_projects_dir, codex_sessions_dir, qwen_chats_dirs
 
     claude = _write(claude_projects_dir() / _claude_folder(project) / f"{CLAUDE_ID}.jsonl",
                     _claude_lines(project, now_ms - 4 * 60_000))
@@ -72,7 +75,8 @@ def write_example_conversations(project: str, now_ms: int) -> list[Path]:
     (chats.parent / ".project_root").write_text(project, encoding="utf-8")  # (as Gemini CLI keeps it)
     gemini = _write(chats / f"session-{day.strftime('%Y-%m-%dT%H-%M')}-{GEMINI_ID[:8]}.jsonl",
                     _gemini_lines(now_ms - 15 * 60_000))
-    return [claude, codex, gemini]
+    qwen = _write(qwen_chats_dirs(project)[0] / f"{QWEN_ID}.jsonl", _qwen_lines(project, now_ms - 2 * 60_000))
+    return [claude, codex, gemini, qwen]
 
 
 class LaterAsk:
@@ -179,4 +183,27 @@ def _gemini_lines(start_ms: int) -> list[dict[str, object]]:
         {"id": "g3", "timestamp": _iso(start_ms + 12_000), "type": "gemini", "model": "gemini-2.5-pro",
          "content": "Every command has its help text now.",
          "tokens": {"input": 5_600, "output": 96, "cached": 4_096}},
+    ]
+
+
+def _qwen_lines(project: str, start_ms: int) -> list[dict[str, object]]:
+    todos = [{"id": "1", "content": "Find the slow query", "status": "completed"},
+             {"id": "2", "content": "Add an index on sessions.cwd", "status": "in_progress"},
+             {"id": "3", "content": "Measure the overview again", "status": "pending"}]
+    common = {"sessionId": QWEN_ID, "cwd": project, "version": "0.15.10"}
+
+    def record(n: int, offset_ms: int, kind: str, **fields: object) -> dict[str, object]:
+        return {"uuid": f"q{n}", "parentUuid": f"q{n - 1}" if n > 1 else None, **common,
+                "timestamp": _iso(start_ms + offset_ms), "type": kind, **fields}
+
+    return [
+        record(1, 0, "user", message={"role": "user", "parts": [{"text": "The overview is slow on big folders: fix it"}]}),
+        record(2, 3_000, "assistant", model="qwen3-coder-plus", message={"role": "model", "parts": [
+            {"functionCall": {"id": "call_demo_q1", "name": "todo_write", "args": {"todos": todos}}}]},
+            usageMetadata={"promptTokenCount": 8_200, "candidatesTokenCount": 160, "cachedContentTokenCount": 6_144,
+                           "totalTokenCount": 8_360}),
+        record(3, 3_100, "tool_result", message={"role": "user", "parts": [{"functionResponse": {
+            "id": "call_demo_q1", "name": "todo_write", "response": {"output": "Todos have been modified successfully."}}}]},
+            toolCallResult={"callId": "call_demo_q1", "status": "success",
+                            "resultDisplay": {"type": "todo_list", "todos": todos}}),
     ]
