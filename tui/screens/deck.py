@@ -160,17 +160,17 @@ class DeckScreen(ModelScreen):
         # alt+digit, and what most terminals send for it (``OPTION_DIGITS``; on the command line
         # those are decided in typing order: on an empty line ``alt_digit``, on a line being typed
         # text, a UK £).
-        Binding(f"alt+1,{OPTION_DIGITS[0]}", "focus_pane(1)", "Pane 1", show=False, priority=True,
+        Binding(f"alt+1,{OPTION_DIGITS[0]}", "alt_digit(1)", "Pane 1", show=False, priority=True,
                 tooltip="focus the first pane shown (a conversation's own pane, else Agent State); below 100 "
                         "columns it is the one shown. tmux, xterm and the Linux console send alt+digit as ESC "
                         "and the digit, macOS terminals as the Option key's character (¡ ™ £ ¢ ∞ §): each is "
                         "taken while the command line is empty"),
-        *(Binding(f"alt+{n},{OPTION_DIGITS[n - 1]}", f"focus_pane({n})", f"Pane {n}", show=False, priority=True,
+        *(Binding(f"alt+{n},{OPTION_DIGITS[n - 1]}", f"alt_digit({n})", f"Pane {n}", show=False, priority=True,
                   tooltip=f"focus the {word} pane shown")
           for n, word in ((2, "second"), (3, "third"), (4, "fourth"))),
-        Binding(f"alt+5,{OPTION_DIGITS[4]}", "focus_goals", "Goals", show=False, priority=True,
+        Binding(f"alt+5,{OPTION_DIGITS[4]}", "alt_digit(5)", "Goals", show=False, priority=True,
                 tooltip="focus the goal table"),
-        Binding(f"alt+6,{OPTION_DIGITS[5]}", "focus_activity", "Activity list", show=False, priority=True,
+        Binding(f"alt+6,{OPTION_DIGITS[5]}", "alt_digit(6)", "Activity list", show=False, priority=True,
                 tooltip="focus the activity list (opening the activity view)"),
         Binding("shift+tab", "focus_table", "Into the table", show=False,
                 tooltip="from the command line into the current pane's table; from a table, the next pane's "
@@ -463,8 +463,9 @@ class DeckScreen(ModelScreen):
             self.set_focus(target)  # (now: the keys typed behind are the table's)
 
     async def action_alt_digit(self, number: int) -> None:
-        """What alt+``number`` does: panes 1 to 4, the goal table, the activity list (the command
-        line calls it for the characters most terminals send for alt+digit, tui/keys.py)."""
+        """What alt+``number`` does: panes 1 to 4, the goal table, the activity list; the one place
+        that says so, for the alt+digit bindings, the command line (the characters most terminals
+        send for alt+digit, tui/keys.py) and a digit on a table."""
         if number <= 4:
             self.action_focus_pane(number)
         elif number == 5:
