@@ -81,18 +81,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _say_what_does_not_fit(name: str, params: Any, packet_ids: list[str]) -> None:
-    """Beside upstream's text (which says only that the input is invalid), each field that does not
-    fit the tool's schema, on stderr: stdout stays the tool's result byte for byte. A packet that
-    fits the schema may still fail the core's checks (an empty goal, an id taken): those are said
-    per field too."""
+    """Beside upstream's text (which says only that the input is invalid), what does not fit, on
+    stderr: stdout stays the tool's result byte for byte."""
     from core.deck.registry import tool
-    from core.deck.tool_schema import problems
+    from core.deck.tool_schema import what_does_not_fit
 
     found = tool(name)
-    said = problems(found.parameters, params) if found is not None else []
-    if not said and name == "agent_handoff_create":
-        from core.deck.packet_problems import packet_problems
-
-        said = [f"{field}: {what}" for field, what in packet_problems(params, packet_ids)]
-    for problem in said:
+    for problem in what_does_not_fit(found, params, packet_ids) if found is not None else []:
         emit(f"pideck tool: {problem}", sys.stderr)

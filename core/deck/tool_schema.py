@@ -8,7 +8,7 @@ must be, so the front ends add, beside that text, the fields that do not fit it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Collection
 
 if TYPE_CHECKING:
     from core.primitives.host import ToolDef
@@ -70,6 +70,18 @@ def problems(schema: Schema, value: object, where: str = "") -> list[str]:
             found.append(f"{name}: must be at least {schema['minimum']}")
         if "maximum" in schema and value > schema["maximum"]:
             found.append(f"{name}: must be at most {schema['maximum']}")
+    return found
+
+
+def what_does_not_fit(tool: ToolDef, params: object, packet_ids: Collection[str] = ()) -> list[str]:
+    """What a front end says beside a refused call's text: each field that does not fit the tool's
+    schema; for a packet that fits it, each of the core's own checks it fails (an empty goal, an
+    id among ``packet_ids``, core/deck/packet_problems.py)."""
+    found = problems(tool.parameters, params)
+    if not found and tool.name == "agent_handoff_create":
+        from core.deck.packet_problems import packet_problems
+
+        found = [f"{field}: {what}" for field, what in packet_problems(params, packet_ids)]
     return found
 
 
