@@ -312,7 +312,7 @@ def test_one_branch_takes_one_line_of_the_branches_box(tmp_path):
     async def scenario(pilot):
         screen = await timeline_ready(pilot)
         tree = screen.query_one("#timeline-tree")
-        assert await wait_for(pilot, lambda: tree.size.height == 1)  # (the tree is filled by the screen's thread)
+        assert await wait_for(pilot, lambda: tree.size.height == 1, 20)  # (the tree is filled by the screen's thread)
         assert tree.outer_size.height == 3  # the line and its border
         assert screen.query_one("#timeline-events").size.height == 24 - 1 - 1 - 2 - 3 - 1
 

@@ -11,6 +11,7 @@ import pytest
 from history_fixtures import overview_app, overview_ready, overview_sessions, screen_of, shown, timeline_app, timeline_ready
 from tui.screens.diff import DiffScreen
 from tui.screens.past import PastScreen
+from tui_fixtures import wait_for
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 
@@ -34,7 +35,10 @@ def test_timeline(snap_compare, tmp_path, size):
         for _ in range(4):
             await pilot.press("down")
         await shown(pilot)
-        screen.query_one("#timeline-tree").scroll_home(animate=False)
+        tree = screen.query_one("#timeline-tree")
+        # (the branches box is as tall as its lines: wait until the screen's thread filled it)
+        assert await wait_for(pilot, lambda: tree.size.height > 1, 20)
+        tree.scroll_home(animate=False)
 
     assert snap_compare(timeline_app(tmp_path), terminal_size=size, run_before=run_before)
 
