@@ -10,7 +10,7 @@ from core.deck.deck import Deck
 from core.session.log import SessionLog
 from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.todos import GoalTable
-from tui_fixtures import demo_deck, drawn_lines, make_app, run, take_in, type_line
+from tui_fixtures import demo_deck, drawn_lines, make_app, run, take_in, type_line, wait_for
 
 LONG = "migrate-db-schema-for-invoice-ledger"
 LONG_TEXT = "Move every invoice of the old schema to the ledger table, then drop the old tables"
@@ -122,9 +122,9 @@ def test_a_row_added_live_below_a_squeezed_pane_is_scrolled_into_view(tmp_path):
         for n in range(1, 5):
             writer.apply(f"/agent-state add new{n} Added item number {n}")
         await take_in(pilot)
-        await pilot.pause()
         assert table.row_count > table.size.height - 1  # (more rows than the pane shows)
-        assert any("new4" in line for line in drawn_lines(table)), drawn_lines(table)
+        # (the table scrolls after the refresh that lays the new rows out)
+        assert await wait_for(pilot, lambda: any("new4" in line for line in drawn_lines(table))), drawn_lines(table)
         assert app.focused is not table and table.selected_key() == "parse"  # (the selection stays)
 
     run(app, scenario, size=(80, 24))
