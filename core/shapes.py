@@ -93,8 +93,8 @@ class Schema(TypedDict, total=False):
 
 class TodoItemJson(TypedDict, total=False):
     """One todo: ``content``, ``status`` and ``id`` are always there. An item of an agent's own plan
-    has no ``priority`` and may carry the agent tool's ``activeForm``, ``description``, ``blocks``
-    and ``blockedBy``."""
+    has a ``priority`` only where the agent's tool gives one (opencode's) and may carry the agent
+    tool's ``activeForm``, ``description``, ``blocks`` and ``blockedBy``."""
 
     content: str
     status: str

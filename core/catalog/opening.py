@@ -175,7 +175,7 @@ def choose_session(
         target = Path(chosen)
         # (a dangling symbolic link is opened, and fails, never created; an empty file is a create that
         # never got its header, a kill or a full disk: it is not there yet, docs/session-format.md)
-        if not os.path.lexists(target) or (create and is_empty_file(target)):
+        if not (os.path.lexists(target) or in_database(target)) or (create and is_empty_file(target)):
             if not create:
                 raise NoSession(f"no session file at {target}")
             if not write and is_pi_session_path(target):
@@ -220,11 +220,28 @@ def default_choice(cwd: str | os.PathLike[str], prefer: str | None) -> tuple[Ses
     return newest, "the newest of this directory"
 
 
+def in_database(path: Path) -> bool:
+    """Whether ``path`` names a conversation inside an agent's database (opencode's)."""
+    from core.sources.in_database import split
+
+    return split(path) is not None
+
+
 def open_log(path: str | os.PathLike[str], writable: bool | None = None) -> OpenLog:
     """The log of the file at ``path``: an agent's conversation (Claude Code, Codex, Gemini CLI),
     told by its content and always read-only, else a pi-format session (``SessionLog.open``)."""
     from core.sources.detect import detect_kind
+    from core.sources.in_database import split
 
+    if split(path) is None and Path(path).name.endswith(".db"):
+        from core.sources import opencode
+
+        if opencode.is_database(path):
+            path = opencode.newest(Path(path))  # (a database of many conversations: its newest)
+    if split(path) is not None:
+        from core.sources.log import ConversationLog
+
+        return ConversationLog.open_transcript(path, "opencode")
     try:
         regular = stat.S_ISREG(os.stat(path).st_mode)
     except OSError:

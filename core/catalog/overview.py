@@ -52,8 +52,11 @@ from core.sources.discovery import (
     Place,
     belongs,
     conversation_status,
+    is_database,
     one_per_session,
     read_head,
+    source_stat,
+    transcript_files,
 )
 from core.sources.reader import AGENT_WAITING
 
@@ -74,6 +77,8 @@ class Listing:
         self._listed: dict[Path, tuple[int | None, list[Path]]] = {}  # folder -> (its mtime_ns, its files)
 
     def files(self, folder: Path) -> list[Path]:
+        if is_database(folder):
+            return transcript_files(folder)  # (its sessions: a look at the database when it changed)
         try:
             mtime: int | None = folder.stat().st_mtime_ns
         except OSError:
@@ -279,7 +284,7 @@ class Overview:
                 if path in stats:
                     continue
                 try:
-                    st = os.stat(path)
+                    st = source_stat(path)
                 except OSError:
                     continue
                 head = self._head(path, st)

@@ -100,15 +100,15 @@ def _every_session(count: bool) -> list[SessionInfo]:
 
 def _conversations(cwd: str | os.PathLike[str] | None, count: bool, kinds: tuple[Kind, ...] = AGENT_KINDS
                    ) -> list[SessionInfo]:
-    from core.sources.discovery import conversations
+    from core.sources.discovery import conversations, source_stat
 
     found: list[SessionInfo] = []
     for path, kind, head, mtime in conversations(cwd):
         if kind not in kinds:  # (kinds holds agent kinds only: kind is one of them below)
             continue
         try:
-            size = path.stat().st_size
-            entries = _count_lines(path) if count else None
+            size = source_stat(path).st_size
+            entries = (size if kind == "opencode" else _count_lines(path)) if count else None  # (parts, not lines)
         except OSError:
             continue
         found.append(SessionInfo(path, kind, head.session_id or path.stem, head.cwd, entries, size, mtime))
@@ -116,14 +116,14 @@ def _conversations(cwd: str | os.PathLike[str] | None, count: bool, kinds: tuple
 
 
 def _newest_conversation(cwd: str | os.PathLike[str], kinds: tuple[Kind, ...] = AGENT_KINDS) -> list[SessionInfo]:
-    from core.sources.discovery import newest_conversation
+    from core.sources.discovery import newest_conversation, source_stat
 
     found = newest_conversation(cwd, kinds)
     if found is None:
         return []
     path, kind, head, mtime = found
     try:
-        size = path.stat().st_size
+        size = source_stat(path).st_size
     except OSError:
         return []
     return [SessionInfo(path, kind, head.session_id or path.stem, head.cwd, None, size, mtime)]  # type: ignore[arg-type]
@@ -169,8 +169,10 @@ def as_conversation(info: SessionInfo) -> SessionInfo:
     transcript = data.get("transcript") if data is not None else None
     if info.kind != "pideck" or data is None or data.get("agent") not in AGENT_KINDS or not isinstance(transcript, str):
         return info
+    from core.sources.discovery import source_stat
+
     try:
-        st = os.stat(transcript)
+        st = source_stat(transcript)
     except (OSError, ValueError):
         return info
     return SessionInfo(Path(transcript), data["agent"], data["agentSessionId"], info.cwd, None, st.st_size,

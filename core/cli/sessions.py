@@ -19,11 +19,13 @@ def run(args: argparse.Namespace) -> int:
     if not sessions:
         print("No sessions yet." if args.all else "No sessions for this directory. `pideck` starts one.")
         return EXIT_OK
-    print(f"{'KIND':<7} {'ENTRIES':>7} {'SIZE':>9}  {'LAST CHANGE':<19}  PATH")
+    print(f"{'KIND':<8} {'ENTRIES':>7} {'SIZE':>9}  {'LAST CHANGE':<19}  PATH")
     for s in sessions:
         changed = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(s.mtime))
         # a file name is anyone's text: never let it drive the terminal (or fail to encode)
-        emit(f"{s.kind:<7} {s.entries:>7} {human_size(s.size):>9}  {changed:<19}  {visible_path(s.path)}"
+        # (a conversation in a database has no file of its own to give the size of)
+        size = "—" if s.kind == "opencode" else human_size(s.size)
+        emit(f"{s.kind:<8} {s.entries:>7} {size:>9}  {changed:<19}  {visible_path(s.path)}"
              + (f"  (of {s.conversation['agent']} {visible_path(s.conversation['agentSessionId'][:8])})"
                 if s.conversation is not None else ""))
     if not args.all:

@@ -115,7 +115,7 @@ TABLES: dict[str, type[Table]] = {"todo": TodoConfig, "tui": TuiConfig, "notify"
 _TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
 _CHOICES = {("tui", "theme"): THEMES,
             ("tui", "watchdog"): ("own", "all", "off"),
-            ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini", "qwen"),
+            ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini", "qwen", "opencode"),
             ("tui", "follow"): ("newest", "ask", "off"),
             ("notify", "terminal"): TERMINAL_CHOICES,
             ("session", "sync"): ("data", "off")}

@@ -15,6 +15,9 @@ an agent's folders.
   folder by the sha256 of the path). ``--resume`` may leave a stub file (a header and one ``$set``,
   no record) beside the real one: files are grouped by ``sessionId`` and a file without a record is
   never listed.
+- opencode: one SQLite database holds every session (``opencode.py`` says where); a session is
+  named ``<database>#<session id>`` and belongs to the directory its row names. A subagent's
+  session (one with a parent) is not listed.
 - Qwen Code: ``<qwen>/projects/<cwd, every character that is not an ASCII letter or digit as
   ->/chats/<session id>.jsonl``; ``<qwen>`` is ``$QWEN_RUNTIME_DIR``, else ``$QWEN_HOME``, else
   ``~/.qwen`` (the runtime folder is where Qwen keeps its sessions; both are looked in when they
@@ -34,12 +37,13 @@ import stat
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Protocol
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, cast
 
 from core.config.places import AGENT_KINDS, normalise_cwd
 from core.files import jsonl_files, read_small_file
 from core.session.parse import loads_line
 from core.sources.detect import detect_kind, kind_of_line
+from core.sources.in_database import conversation_path, split
 
 if TYPE_CHECKING:
     from core.sources.reader import Reader
@@ -188,7 +192,8 @@ class AgentFolders:
 
     def places(self, cwd: str | os.PathLike[str] | None) -> list[Place]:
         target = normalise_cwd(cwd) if cwd is not None else None
-        return [*self.claude(target), *self.codex(target), *self.gemini(target), *self.qwen(target)]
+        return [*self.claude(target), *self.codex(target), *self.gemini(target), *self.qwen(target),
+                *self.opencode(target)]
 
     def claude(self, cwd: str | None) -> list[Place]:
         root = claude_projects_dir()
@@ -229,6 +234,11 @@ class AgentFolders:
         if cwd is not None:
             return [Place(folder, "qwen", cwd, hint=cwd) for folder in qwen_chats_dirs(cwd)]
         return [Place(p / "chats", "qwen", None) for root in qwen_projects_dirs() for p in self._subfolders(root)]
+
+    def opencode(self, cwd: str | None) -> list[Place]:
+        from core.sources.opencode import databases
+
+        return [Place(db, "opencode", cwd, strict=True) for db in databases()]
 
     def gemini_projects(self) -> dict[str, str]:
         """``projects.json``'s map of directory to project name (read again when it changed)."""
@@ -275,8 +285,30 @@ def _safe_name(name: str) -> bool:
 
 
 def transcript_files(folder: Path) -> list[Path]:
-    """The ``.jsonl`` regular files directly in ``folder`` (Claude's sub-agents live in folders)."""
+    """The ``.jsonl`` regular files directly in ``folder`` (Claude's sub-agents live in folders);
+    of a database's place (opencode's), its conversations, each named ``<database>#<session id>``."""
+    if is_database(folder):
+        from core.sources import opencode
+
+        return [conversation_path(folder, s.id) for s in opencode.sessions(folder).values()
+                if s.parent_id is None]
     return jsonl_files(folder)
+
+
+def is_database(folder: Path) -> bool:
+    """Whether a place's "folder" is an agent's database (no agent's folder of transcripts has a
+    name ending so)."""
+    return folder.name.endswith(".db")
+
+
+def source_stat(path: str | os.PathLike[str]) -> os.stat_result:
+    """``os.stat`` of a conversation: of its transcript, or for one inside a database what
+    ``opencode.stat`` says of it (the session's last change, its count of parts)."""
+    if split(path) is not None:
+        from core.sources import opencode
+
+        return cast(os.stat_result, opencode.stat(path))
+    return os.stat(path)
 
 
 # -- a transcript's head ----------------------------------------------------------------------------
@@ -330,6 +362,11 @@ def read_head(path: str | os.PathLike[str]) -> Head:
     """The kind, session id and directory of the transcript at ``path`` from its first lines (and,
     for Gemini, whether it holds a record yet). Never raises: an unreadable file is ``NOTHING``."""
     path = Path(path)
+    if split(path) is not None:
+        from core.sources import opencode
+
+        session = opencode.session_of(path)
+        return Head("opencode", session.id, session.directory) if session is not None else NOTHING
     try:
         asked = HEAD_BYTES
         data = _read_head(path, asked)
@@ -440,7 +477,7 @@ def conversations(cwd: str | os.PathLike[str] | None, folders: AgentFolders | No
             if place.hint is not None and head.cwd is None:
                 head = Head(head.kind, head.session_id, place.hint, head.records, head.complete)
             try:
-                mtime = os.stat(path).st_mtime
+                mtime = source_stat(path).st_mtime
             except OSError:
                 continue
             seen.add(path)
@@ -582,7 +619,7 @@ def newest_conversation(cwd: str | os.PathLike[str], kinds: Iterable[str] = AGEN
             continue
         for path in transcript_files(place.folder):
             try:
-                candidates.append((os.stat(path).st_mtime, str(path), path, place))
+                candidates.append((source_stat(path).st_mtime, str(path), path, place))
             except OSError:
                 continue
     candidates.sort(reverse=True)

@@ -31,7 +31,7 @@ from core.session.log import Refresh
 from core.session.records import ById, EntryRecord, RecordList, Records
 from core.session.writer import iso_timestamp
 from core.sources.detect import detect_kind
-from core.sources.discovery import LiveSessions, claude_live_folder, conversation_status
+from core.sources.discovery import LiveSessions, claude_live_folder, conversation_status, source_stat
 from core.sources.plan import AGENT_NAMES
 from core.sources.reader import AGENT_ENDED, EVENT_KINDS, entry_id, entry_of
 from core.sources.reading import Reading
@@ -79,7 +79,7 @@ class ConversationLog:
     def open_transcript(cls, path: str | os.PathLike[str], kind: str | None = None) -> ConversationLog:
         """Follow the transcript at ``path``; raises ``NotASession`` when no reader knows it."""
         source = Path(path)
-        mode = os.stat(source).st_mode
+        mode = source_stat(source).st_mode
         if (what := not_regular(mode)) is not None:
             raise NotASession(f"{source} is {what}, not a conversation")
         kind = kind or detect_kind(source)
@@ -312,6 +312,9 @@ class ConversationLog:
         """The transcript, and for Claude Code its live-session folder and the files in it: a
         Claude that exits deletes its file there without writing to the transcript, and one that
         goes idle rewrites its file in place (the folder does not change then)."""
+        if self.reading.database is not None:  # (a conversation in a database: it and its WAL)
+            db = self.reading.database[0]
+            return (db, db.with_name(db.name + "-wal"))
         live = claude_live_folder(self.reading.source) if self.kind == "claude" else None
         if live is None:
             return (self.reading.source,)
@@ -327,7 +330,7 @@ class ConversationLog:
         self._live.tick()  # (a new look at the live-session files, each parsed again only when it changed)
         status = conversation_status(reading, self._live)
         try:
-            mtime_ms: int | None = os.stat(reading.source).st_mtime_ns // 1_000_000
+            mtime_ms: int | None = source_stat(reading.source).st_mtime_ns // 1_000_000
         except OSError:
             mtime_ms, status = None, AGENT_ENDED
         last_ms, of_line = reading.last_activity_ms(mtime_ms)

@@ -2,9 +2,9 @@
 conversation is called, and the words a plan change is told in
 (docs/agent-conversations.md).
 
-An agent's plan has no confidence scores, no priorities and no groups: an item holds only what the
-agent's tool gave it (text, status, and where the tool has them the id, the in-progress wording,
-a description and the items it blocks or waits for).
+An agent's plan has no confidence scores and no groups: an item holds only what the agent's tool
+gave it (text, status, and where the tool has them the id, the in-progress wording, a description,
+the items it blocks or waits for, and opencode's priority).
 """
 
 from __future__ import annotations
@@ -25,8 +25,10 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         description: str
         blocks: list[str]  # ids of the items that wait for this one
         blockedBy: list[str]  # ids of the items this one waits for
+        priority: str  # opencode's high, medium or low
 
-AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code"}
+AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code",
+               "opencode": "opencode"}
 """The agents whose conversations pideck follows, by the kind a reader detects."""
 
 NAME_LIMIT = 60
@@ -52,9 +54,10 @@ NO_SCORES = "no confidence scores: the agent's plan tool has none, so the gates 
 
 def plan_item(item_id: str, content: str, status: str, *, activeForm: str | None = None,
               description: str | None = None, blocks: list[str] | None = None,
-              blockedBy: list[str] | None = None) -> PlanItem:
+              blockedBy: list[str] | None = None, priority: str | None = None) -> PlanItem:
     """One item in the todo model's JSON (``content``, ``status``, ``id``), then what the agent's
-    tool adds (``activeForm``, ``description``, ``blocks``, ``blockedBy``), left out when absent."""
+    tool adds (``activeForm``, ``description``, ``blocks``, ``blockedBy``, ``priority``), left out
+    when absent."""
     item: PlanItem = {"content": content, "status": status, "id": item_id}
     if activeForm is not None:
         item["activeForm"] = activeForm
@@ -64,13 +67,16 @@ def plan_item(item_id: str, content: str, status: str, *, activeForm: str | None
         item["blocks"] = blocks
     if blockedBy is not None:
         item["blockedBy"] = blockedBy
+    if priority is not None:
+        item["priority"] = priority
     return item
 
 
 def tidy(item: PlanItem) -> PlanItem:
     """``item`` with its keys in ``plan_item``'s order, however it was built up."""
     return plan_item(item["id"], item["content"], item["status"], activeForm=item.get("activeForm"),
-                     description=item.get("description"), blocks=item.get("blocks"), blockedBy=item.get("blockedBy"))
+                     description=item.get("description"), blocks=item.get("blocks"), blockedBy=item.get("blockedBy"),
+                     priority=item.get("priority"))
 
 
 def describe_change(before: Sequence[PlanItem], after: Sequence[PlanItem], noun: str) -> str:

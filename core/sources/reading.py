@@ -29,6 +29,9 @@ from typing import TYPE_CHECKING, Iterator, cast
 from core.config import places
 from core.files import make_private_dirs, replace_private_file
 from core.session.parse import TooDeep, loads_line
+from core.sources import opencode
+from core.sources.in_database import split
+from core.sources.sqlite_ro import NotNow, change_key
 from core.session.writer import header_entry
 from core.sources.claude import ClaudeReader
 from core.sources.codex import CodexReader
@@ -68,6 +71,8 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         kinds: str  # each event's first field, in order: the log's index without parsing the events
         sizes: list[int]  # the bytes of each event's JSON in the file: one is found without the others
         kept: dict[str, Kept]  # what the log kept of its folds, by name
+        cursor: str  # of a conversation in a database: the part up to which every part was read
+        fed: list[str]  # the parts after the cursor read already (an earlier one was still running)
 
 try:
     import fcntl
@@ -75,7 +80,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader,
-                                    "qwen": QwenReader}
+                                    "qwen": QwenReader, "opencode": opencode.OpencodeReader}
 FORMAT = 4  # of the cache; another number is read again from the transcript's start
 # (4: the events in the reader's form, no longer a pi-format mirror beside a state file)
 SAVE_AFTER = 1 << 20
@@ -116,6 +121,9 @@ class Reading:
     def __init__(self, source: str | os.PathLike[str], kind: str, home: Path | None = None) -> None:
         self.source = Path(os.path.abspath(source))
         self.kind = kind
+        self.database = split(self.source) if kind == "opencode" else None
+        """The database and session id of a conversation kept in one (opencode's), else None: a
+        transcript file, read by its lines."""
         digest = hashlib.sha256(os.fsencode(self.source)).hexdigest()[:32]
         folder = cache_home(home)
         self.path = folder / f"{digest}{SUFFIX}"
@@ -131,7 +139,7 @@ class Reading:
         self._at: list[int] = []  # where each of those starts in it
         self._pieces: list[bytes] = []  # the JSON of each event made since (serialised once, as it was made)
         self._bytes = 0  # of all the events' JSON
-        self._synced_at: tuple[int, int, int, int] | None = None  # the transcript as this object last read it
+        self._synced_at: tuple[object, ...] | None = None  # the transcript as this object last read it
         self._unsaved = 0  # transcript bytes read since the cache was last written
 
     @property
@@ -210,37 +218,49 @@ class Reading:
         """Read what the transcript gained since the last sync. A transcript this object read as it
         is now costs one stat (a follower asks at every refresh). What this object holds goes on
         from where it is; only a first sync, or one that finds the transcript replaced, looks at the
-        cache (another process may have read it already)."""
-        st = os.stat(self.source)
-        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == self._synced_at:
+        cache (another process may have read it already). A conversation in a database is looked
+        at again when the database or its WAL changed."""
+        key = self._change_key()
+        if key == self._synced_at:
             return Synced()
         make_private_dirs(self.path.parent)
         with self._locked():
-            st = os.stat(self.source)
+            st = os.stat(self.database[0] if self.database else self.source)
             known = bool(self.state)
             if known and self._holds(self.state, st):
-                synced = self._extend(st) if self.state["offset"] != st.st_size or self.state.get("long") else Synced()
+                synced = self._extend(st) if self._grown(st) else Synced()
             elif (loaded := self._load(st)) is not None:
                 self._take(*loaded)
                 if known:
                     self.generation += 1
-                synced = self._extend(st) if self.state["offset"] != st.st_size or self.state.get("long") else Synced()
+                synced = self._extend(st) if self._grown(st) else Synced()
                 synced.rebuilt = known
             else:
                 if known:
                     self.generation += 1
                 synced = self._rebuild(st)
-        self._synced_at = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        self._synced_at = key
         return synced
+
+    def _change_key(self) -> tuple[object, ...]:
+        if self.database is not None:
+            return change_key(self.database[0])
+        st = os.stat(self.source)
+        return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
+
+    def _grown(self, st: os.stat_result) -> bool:
+        return self.database is not None or self.state["offset"] != st.st_size or bool(self.state.get("long"))
 
     # -- the cache ------------------------------------------------------------------------------
 
     def _holds(self, state: CacheState, st: os.stat_result) -> bool:
         """Whether ``state`` still describes the transcript: the same file, not shrunk, the same
         bytes before the point it reached."""
-        return state.get("format") == FORMAT and state.get("source") == os.fsdecode(self.source) \
-            and state.get("kind") == self.kind and state.get("identity") == [st.st_dev, st.st_ino] \
-            and isinstance(state.get("offset"), int) and isinstance(state.get("long", 0), int) \
+        same = state.get("format") == FORMAT and state.get("source") == os.fsdecode(self.source) \
+            and state.get("kind") == self.kind and state.get("identity") == [st.st_dev, st.st_ino]
+        if self.database is not None:
+            return same and isinstance(state.get("cursor"), str) and isinstance(state.get("fed"), list)
+        return same and isinstance(state.get("offset"), int) and isinstance(state.get("long", 0), int) \
             and state["offset"] + state.get("long", 0) <= st.st_size \
             and state.get("tail") == self._tail_digest(state["offset"])
 
@@ -277,6 +297,8 @@ class Reading:
         self._events = [None] * len(starts)
 
     def _tail_digest(self, offset: int) -> str | None:
+        if self.database is not None:
+            return None  # (a database is rewritten in place: whether it is the same one is its inode)
         try:
             with open(self.source, "rb") as f:
                 f.seek(max(0, offset - BLOCK))
@@ -320,6 +342,8 @@ class Reading:
         self.state = {"format": FORMAT, "source": os.fsdecode(self.source), "kind": self.kind,
                       "identity": [st.st_dev, st.st_ino], "offset": 0, "lines": 0, "warnings": [], "kinds": "",
                       "sizes": []}
+        if self.database is not None:
+            self.state["cursor"], self.state["fed"] = "", []
         self._events, self._file, self._at, self._pieces, self._bytes = [], memoryview(b""), [], [], 0
         synced = self._read(self.state)
         info = self.reader.info
@@ -358,6 +382,8 @@ class Reading:
         copied again per chunk), and a line longer than ``MAX_LINE_BYTES`` is not held at all but
         passed over to its newline, where it is skipped with a warning. ``state["long"]`` keeps how
         much of such a line has been passed over, so the next sync goes on from there."""
+        if self.database is not None:
+            return self._read_database(state)
         synced = Synced()
         wanted = _WANTED.get(self.kind)
         long = state.pop("long", 0)  # bytes passed over of a too-long line starting at the offset
@@ -403,6 +429,38 @@ class Reading:
             state["long"] = long
         return synced
 
+    def _read_database(self, state: CacheState) -> Synced:
+        """The parts of the conversation settled since the last look, told to the reader in the
+        order of their ids; a part still running is passed over and looked at again next time (the
+        cursor stops before it). Then the plan as the database's todo table holds it now. A
+        database that cannot be read at this moment keeps what was read (``sqlite_ro.NotNow``)."""
+        synced = Synced()
+        db, session_id = cast("tuple[Path, str]", self.database)
+        try:
+            found = opencode.rows(db, session_id, state["cursor"])
+        except NotNow:
+            return synced
+        if found.session is None:
+            return synced  # (not there yet, or deleted: what was read stays)
+        reader = cast(opencode.OpencodeReader, self.reader)
+        reader.feed({"type": "session", **found.session._asdict()})
+        fed, waiting = set(state["fed"]), False
+        for line in found.parts:
+            part_id = cast(str, line["id"])
+            if part_id not in fed:
+                if not opencode.settled(line):
+                    waiting = True
+                    continue
+                state["lines"] += 1
+                self._feed_value(line, f"part {part_id}", state, synced)
+                fed.add(part_id)
+            if not waiting:
+                state["cursor"] = part_id
+                fed.discard(part_id)
+        state["fed"] = sorted(fed)
+        self._keep(reader.table(found.todos, found.todos_ms), state, synced)
+        return synced
+
     def _feed_lines(self, data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None,
                     state: CacheState, synced: Synced) -> None:
         """Tell the reader the lines of ``data[:end]`` (line ``first + 1`` on)."""
@@ -417,27 +475,34 @@ class Reading:
             except (ValueError, RecursionError) as exc:
                 self._warn(state, synced, f"line {number}: {_why(exc)} (skipped)")
                 continue
-            try:
-                events = self.reader.feed(line)
-                if isinstance(line, dict):
-                    self.reader.seen_at(line.get("timestamp"))
-            except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
-                self.reader.notes.clear()
-                self._warn(state, synced, f"line {number}: not understood ({type(exc).__name__}; skipped)")
-                continue
-            for note in self.reader.notes:
-                self._warn(state, synced, f"line {number}: {note}")
+            self._feed_value(line, f"line {number}", state, synced)
+
+    def _feed_value(self, line: object, where: str, state: CacheState, synced: Synced) -> None:
+        """Tell the reader one parsed line (``where`` names it in a warning) and keep its events."""
+        try:
+            events = self.reader.feed(line)
+            if isinstance(line, dict):
+                self.reader.seen_at(line.get("timestamp"))
+        except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
             self.reader.notes.clear()
-            if events:
-                state["kinds"] += "".join(cast(str, event[0]) for event in events)
-                self._events += events
-                for event in events:
-                    # (ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives)
-                    piece = json.dumps(event, separators=(",", ":"), ensure_ascii=True).encode("ascii")
-                    self._pieces.append(piece)
-                    self._bytes += len(piece)
-                    state["sizes"].append(len(piece))
-                synced.events += len(events)
+            self._warn(state, synced, f"{where}: not understood ({type(exc).__name__}; skipped)")
+            return
+        for note in self.reader.notes:
+            self._warn(state, synced, f"{where}: {note}")
+        self.reader.notes.clear()
+        self._keep(events, state, synced)
+
+    def _keep(self, events: list[Event], state: CacheState, synced: Synced) -> None:
+        if events:
+            state["kinds"] += "".join(cast(str, event[0]) for event in events)
+            self._events += events
+            for event in events:
+                # (ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives)
+                piece = json.dumps(event, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+                self._pieces.append(piece)
+                self._bytes += len(piece)
+                state["sizes"].append(len(piece))
+            synced.events += len(events)
 
     def _warn(self, state: CacheState, synced: Synced, text: str) -> None:
         synced.warnings.append(text)

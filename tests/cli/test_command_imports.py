@@ -55,8 +55,9 @@ SETTLES = STARTS | {
     # the entry types of the three primitives (their adapters are made when asked for)
     "core.primitives", "core.primitives.handoff", "core.primitives.progress", "core.primitives.state",
     "core.primitives.host",
-    # a path is told apart from an agent's transcript by its content
-    "core.sources", "core.sources.detect",
+    # a path is told apart from an agent's transcript by its content, and from a conversation
+    # inside an agent's database by its name (no SQLite loaded for that)
+    "core.sources", "core.sources.detect", "core.sources.in_database",
     "core.session.access", "core.session.append", "core.session.bodies", "core.session.branch",
     "core.catalog.sessions", "core.files", "core.session.index", "core.session.indexing",
     "core.session.interface", "core.session.keeping", "core.session.log", "core.session.parse",

@@ -112,7 +112,7 @@ def todo_detail(view: DeckView, todo_id: str) -> Detail | None:
 
         noun = str(agent_plan.get("noun") or "todo")
         field_text(body, noun.capitalize(), todo.content)
-        for label, value in (("Doing", todo.active_form), ("Description", todo.description),
+        for label, value in (("Doing", todo.active_form), ("Priority", todo.priority), ("Description", todo.description),
                              ("Waits for", ", ".join(f"#{i}" for i in todo.blocked_by or []) or None),
                              ("Blocks", ", ".join(f"#{i}" for i in todo.blocks or []) or None)):
             if value:

@@ -78,6 +78,8 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckV
         text.append(f"#{clean(item.id)} ", "bold")
         text.append(clean(item.content), style)
         text.append(f"  {clean(status_words(item.status))}", "dim")
+        if item.priority:  # (opencode's todos have one)
+            text.append(f" · {clean(item.priority)} priority", "dim")
         if item.status == "in_progress" and item.active_form:
             text.append(f" · {clean(item.active_form)}", "italic")
         text.append("\n")

@@ -201,7 +201,8 @@ def agent_plan_markdown(state: TodoState, literal: Literal | None = None) -> str
     lines = [f"## {lit(noun.capitalize())}s"]
     for t in todos:
         ref = f"`#{t.id}`" if lit is _verbatim else code_span(visible_controls(f"#{t.id}"))
-        lines.append(f"- {icon(t.status, True)} {ref} {lit(t.content)} ({lit(status_words(t.status))})")
+        priority = f", {lit(t.priority)} priority" if t.priority else ""  # (opencode's todos have one)
+        lines.append(f"- {icon(t.status, True)} {ref} {lit(t.content)} ({lit(status_words(t.status))}{priority})")
         if t.status == "in_progress" and t.active_form:
             lines.append(f"  - now: {lit(t.active_form)}")
         if t.description:

@@ -58,8 +58,8 @@ def _text(d: dict[str, object], key: str) -> str | None:
 
 
 def _item(raw: Any, agent: bool = False) -> TodoItem:
-    """One item; ``agent``: an item of an agent's own plan, which has no priority and may carry
-    the agent tool's fields (docs/agent-conversations.md#the-plan-as-todos)."""
+    """One item; ``agent``: an item of an agent's own plan, which has a priority only where the
+    agent's tool gives one (opencode's) and may carry the agent tool's fields (docs/agent-conversations.md#the-plan-as-todos)."""
     if not isinstance(raw, dict):
         raise _Invalid("item")
     for key in ("content", "status") if agent else ("content", "status", "priority"):
