@@ -7,7 +7,9 @@ picker (f6), the header's count of who needs you and a notification are there on
   hook asks for a permission (needs you, and a notification);
 - Codex, update_plan: a turn that ended with two steps of its plan open (stopped with open work);
 - Gemini CLI, write_todos: a finished plan (waiting for the person's next prompt);
-- Qwen Code, todo_write: a plan of three with one in progress, mid-turn (working).
+- Qwen Code, todo_write: a plan of three with one in progress, mid-turn (working);
+- opencode, todowrite: a plan of four with its priorities, the second item in progress and a
+  shell command still running (working), in a database of opencode's tables.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ CLAUDE_ID = "5e1f0c2a-7d44-4a8e-9b61-0c3d2f8a9e17"
 CODEX_ID = "019ad1c2-4b7e-7c31-a5d2-8e0f6b3c1d94"
 GEMINI_ID = "7c9e2b14-3f5a-4d6e-8a1b-2c4d6e8f0a13"
 QWEN_ID = "3b8d5f71-9c2e-4a6b-8d1f-5e7a9c0b2d46"
+OPENCODE_ID = "ses_2b7f0d41effeQm3VcX9aLrT1sK"
 HOMES = {"PIDECK_HOME": "pideck-home", "CLAUDE_CONFIG_DIR": "claude", "CODEX_HOME": "codex",
-         "GEMINI_CLI_HOME": "gemini", "QWEN_HOME": "qwen", "PI_CODING_AGENT_DIR": "pi-agent"}
+         "GEMINI_CLI_HOME": "gemini", "QWEN_HOME": "qwen", "OPENCODE_DB": "opencode/opencode.db",
+         "PI_CODING_AGENT_DIR": "pi-agent"}
 """Where pideck and each agent keep their files during the demo, under its folder."""
 
 
@@ -61,7 +65,7 @@ def _write(path: Path, lines: list[dict[str, object]]) -> Path:
 
 
 def write_example_conversations(project: str, now_ms: int) -> list[Path]:
-    """Write the four examples for ``project`` (with ``demo_homes`` in place), their lines a few
+    """Write the five examples for ``project`` (with ``demo_homes`` in place), their lines a few
     minutes old; answers their transcripts."""
     from core.sources.discovery import AgentFolders, claude_projects_dir, codex_sessions_dir, qwen_chats_dirs
 
@@ -76,7 +80,8 @@ def write_example_conversations(project: str, now_ms: int) -> list[Path]:
     gemini = _write(chats / f"session-{day.strftime('%Y-%m-%dT%H-%M')}-{GEMINI_ID[:8]}.jsonl",
                     _gemini_lines(now_ms - 15 * 60_000))
     qwen = _write(qwen_chats_dirs(project)[0] / f"{QWEN_ID}.jsonl", _qwen_lines(project, now_ms - 2 * 60_000))
-    return [claude, codex, gemini, qwen]
+    opencode = _write_opencode(Path(os.environ["OPENCODE_DB"]), project, now_ms - 60_000)
+    return [claude, codex, gemini, qwen, opencode]
 
 
 class LaterAsk:
@@ -207,3 +212,68 @@ def _qwen_lines(project: str, start_ms: int) -> list[dict[str, object]]:
             toolCallResult={"callId": "call_demo_q1", "status": "success",
                             "resultDisplay": {"type": "todo_list", "todos": todos}}),
     ]
+
+
+OPENCODE_TABLES = (
+    "CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, slug text NOT NULL, "
+    "directory text NOT NULL, title text NOT NULL, version text NOT NULL, time_created integer NOT NULL, "
+    "time_updated integer NOT NULL)",
+    "CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, "
+    "time_updated integer NOT NULL, data text NOT NULL)",
+    "CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, "
+    "time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL)",
+    "CREATE TABLE todo (session_id text NOT NULL, content text NOT NULL, status text NOT NULL, "
+    "priority text NOT NULL, position integer NOT NULL, time_created integer NOT NULL, "
+    "time_updated integer NOT NULL, PRIMARY KEY (session_id, position))",
+)
+"""The columns of opencode 1.18.33's tables that pideck reads (its own have more)."""
+
+
+def _write_opencode(db: Path, project: str, start_ms: int) -> Path:
+    """An opencode database with one conversation, as opencode writes one (rows of JSON ``data``);
+    answers the conversation's name, ``<database>#<session id>``."""
+    import sqlite3
+
+    from core.sources.in_database import conversation_path
+
+    todos = [{"content": "Reproduce the flaky upload test", "status": "completed", "priority": "high"},
+             {"content": "Retry the upload on a reset connection", "status": "in_progress", "priority": "high"},
+             {"content": "Log each retry", "status": "pending", "priority": "medium"},
+             {"content": "Note the change in CHANGELOG.md", "status": "pending", "priority": "low"}]
+    user, answer = "msg_demo0001", "msg_demo0002"
+    tokens = {"total": 9_180, "input": 2_950, "output": 230, "reasoning": 0, "cache": {"write": 0, "read": 6_000}}
+    parts: list[tuple[str, int, dict[str, object]]] = [
+        (user, 0, {"type": "text", "text": "The upload test fails one run in ten: make it reliable"}),
+        (answer, 2_000, {"type": "step-start"}),
+        (answer, 2_100, {"type": "tool", "tool": "todowrite", "callID": "call_demo_o1", "state": {
+            "status": "completed", "input": {"todos": [{**t, "status": "pending"} for t in todos]}}}),
+        (answer, 2_200, {"type": "step-finish", "reason": "tool-calls", "tokens": tokens, "cost": 0}),
+        (answer, 9_000, {"type": "step-start"}),
+        (answer, 9_100, {"type": "tool", "tool": "todowrite", "callID": "call_demo_o2", "state": {
+            "status": "completed", "input": {"todos": todos}}}),
+        (answer, 9_300, {"type": "tool", "tool": "bash", "callID": "call_demo_o3", "state": {
+            "status": "running", "input": {"command": "pytest tests/test_upload.py -x"}}}),
+    ]
+    db.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(db)
+    try:
+        for sql in OPENCODE_TABLES:
+            conn.execute(sql)
+        conn.execute("INSERT INTO session VALUES (?, 'global', NULL, 'quiet-harbor', ?, 'Upload test', '1.18.33', ?, ?)",
+                     (OPENCODE_ID, project, start_ms, start_ms + 9_300))
+        for message, offset, data in ((user, 0, {"role": "user", "time": {"created": start_ms}}),
+                                      (answer, 2_000, {"role": "assistant", "modelID": "qwen3-coder", "providerID": "demo",
+                                                       "path": {"cwd": project}, "tokens": tokens,
+                                                       "time": {"created": start_ms + 2_000}})):
+            conn.execute("INSERT INTO message VALUES (?, ?, ?, ?, ?)",
+                         (message, OPENCODE_ID, start_ms + offset, start_ms + 9_300, json.dumps(data)))
+        for n, (message, offset, data) in enumerate(parts, 1):
+            conn.execute("INSERT INTO part VALUES (?, ?, ?, ?, ?, ?)",
+                         (f"prt_demo{n:04d}", message, OPENCODE_ID, start_ms + offset, start_ms + offset, json.dumps(data)))
+        conn.executemany("INSERT INTO todo VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [(OPENCODE_ID, t["content"], t["status"], t["priority"], n, start_ms + 9_100, start_ms + 9_100)
+                          for n, t in enumerate(todos)])
+        conn.commit()
+    finally:
+        conn.close()
+    return conversation_path(db, OPENCODE_ID)

@@ -107,10 +107,11 @@ _WANTED: dict[str, re.Pattern[bytes]] = {
 class Synced:
     """What one sync did."""
 
-    __slots__ = ("events", "rebuilt", "warnings")
+    __slots__ = ("events", "not_now", "rebuilt", "warnings")
 
     def __init__(self) -> None:
         self.events = 0  # events the reader added
+        self.not_now = False  # a database that could not be read at this moment (what was read stays)
         self.rebuilt = False  # the events were made anew from the transcript's start
         self.warnings: list[str] = []  # about lines of the transcript read now
 
@@ -239,7 +240,8 @@ class Reading:
                 if known:
                     self.generation += 1
                 synced = self._rebuild(st)
-        self._synced_at = key
+        # (a database that could not be read now is looked at again next time, changed or not)
+        self._synced_at = None if synced.not_now else key
         return synced
 
     def _change_key(self) -> tuple[object, ...]:
@@ -439,6 +441,7 @@ class Reading:
         try:
             found = opencode.rows(db, session_id, state["cursor"])
         except NotNow:
+            synced.not_now = True
             return synced
         if found.session is None:
             return synced  # (not there yet, or deleted: what was read stays)

@@ -19,12 +19,12 @@ from core.session.log import SessionLog
 from core.catalog.sessions import list_sessions, newest_session
 from core.config.places import pideck_sessions_dir
 
-HEADER = "KIND    ENTRIES      SIZE  LAST CHANGE          PATH\n"
+HEADER = "KIND     ENTRIES      SIZE  LAST CHANGE          PATH\n"
 
 
 def line(kind: str, entries: int, path: Path) -> str:
     changed = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(path.stat().st_mtime))
-    return f"{kind:<7} {entries:>7} {human_size(path.stat().st_size):>9}  {changed:<19}  {path}\n"
+    return f"{kind:<8} {entries:>7} {human_size(path.stat().st_size):>9}  {changed:<19}  {path}\n"
 
 
 def test_sessions_lists_every_agent_s_conversations_newest_first(homes, pideck):
@@ -45,7 +45,7 @@ def test_sessions_and_conversations_share_one_list(homes, pideck):
     os.utime(log.path, (MTIMES[CODEX] + 30, MTIMES[CODEX] + 30))  # between Codex's and Gemini's
     out = pideck("sessions")[1]
     assert [row.split()[0] for row in out.splitlines()[1:-1]] == ["gemini", "pideck", "codex", "claude", "claude"]
-    assert f"pideck        0 " in out and str(pideck_sessions_dir(homes.cwd)) in out
+    assert f"pideck         0 " in out and str(pideck_sessions_dir(homes.cwd)) in out
     assert [s.path for s in list_sessions(homes.cwd)] == [
         paths[GEMINI], log.path, paths[CODEX], paths[CLAUDE_TODOWRITE], paths[CLAUDE_TASKS]]
 
