@@ -26,7 +26,8 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         blocks: list[str]  # ids of the items that wait for this one
         blockedBy: list[str]  # ids of the items this one waits for
 
-AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code"}
+AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code",
+               "copilot": "GitHub Copilot CLI"}
 """The agents whose conversations pideck follows, by the kind a reader detects."""
 
 NAME_LIMIT = 60

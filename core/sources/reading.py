@@ -30,8 +30,10 @@ from core.config import places
 from core.files import make_private_dirs, replace_private_file
 from core.session.parse import TooDeep, loads_line
 from core.session.writer import header_entry
+from core.sources import copilot_db
 from core.sources.claude import ClaudeReader
 from core.sources.codex import CodexReader
+from core.sources.copilot import CopilotReader
 from core.sources.gemini import GeminiReader
 from core.sources.qwen import QwenReader
 from core.sources.reader import Event, Reader
@@ -75,7 +77,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader,
-                                    "qwen": QwenReader}
+                                    "qwen": QwenReader, "copilot": CopilotReader}
 FORMAT = 4  # of the cache; another number is read again from the transcript's start
 # (4: the events in the reader's form, no longer a pi-format mirror beside a state file)
 SAVE_AFTER = 1 << 20
@@ -133,6 +135,9 @@ class Reading:
         self._bytes = 0  # of all the events' JSON
         self._synced_at: tuple[int, int, int, int] | None = None  # the transcript as this object last read it
         self._unsaved = 0  # transcript bytes read since the cache was last written
+        self._database = copilot_db.database_of(self.source) if kind == "copilot" else None
+        """Copilot's session database beside the log: the truth about its plan (``_reconcile``)."""
+        self._database_at: tuple[int, int, int, int] | None = None  # the database as last read
 
     @property
     def info(self) -> AgentInfo:
@@ -212,7 +217,8 @@ class Reading:
         from where it is; only a first sync, or one that finds the transcript replaced, looks at the
         cache (another process may have read it already)."""
         st = os.stat(self.source)
-        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == self._synced_at:
+        database = copilot_db.database_key(self._database) if self._database is not None else None
+        if (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) == self._synced_at and database == self._database_at:
             return Synced()
         make_private_dirs(self.path.parent)
         with self._locked():
@@ -230,8 +236,25 @@ class Reading:
                 if known:
                     self.generation += 1
                 synced = self._rebuild(st)
+            if self._database is not None:
+                self._reconcile(synced, database)
         self._synced_at = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
         return synced
+
+    def _reconcile(self, synced: Synced, database: tuple[int, int, int, int] | None) -> None:
+        """Copilot's plan as its session database holds it, when that differs from the plan read
+        from the log (docs/agent-conversations.md#github-copilot-cli): read when the database or the
+        log changed, and at the first sync of this object (it may have changed while no pideck
+        looked). The event it makes joins the others, as of the last line read."""
+        if database == self._database_at and not synced.events and not synced.rebuilt:
+            return
+        self._database_at = database
+        if database is None or not isinstance(self.reader, CopilotReader) or self._database is None:
+            return
+        events = self.reader.reconcile(copilot_db.read_plan(self._database))
+        if events:
+            self._keep(events, synced)
+            self.save()
 
     # -- the cache ------------------------------------------------------------------------------
 
@@ -336,6 +359,10 @@ class Reading:
             from core.sources.discovery import project_root
 
             return project_root(self.source.parent.parent) or ""
+        if self.kind == "copilot":
+            from core.sources.discovery import copilot_workspace_cwd
+
+            return copilot_workspace_cwd(self.source.parent) or ""
         return ""
 
     def _extend(self, st: os.stat_result) -> Synced:
@@ -429,15 +456,20 @@ class Reading:
                 self._warn(state, synced, f"line {number}: {note}")
             self.reader.notes.clear()
             if events:
-                state["kinds"] += "".join(cast(str, event[0]) for event in events)
-                self._events += events
-                for event in events:
-                    # (ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives)
-                    piece = json.dumps(event, separators=(",", ":"), ensure_ascii=True).encode("ascii")
-                    self._pieces.append(piece)
-                    self._bytes += len(piece)
-                    state["sizes"].append(len(piece))
-                synced.events += len(events)
+                self._keep(events, synced)
+
+    def _keep(self, events: list[Event], synced: Synced) -> None:
+        """Keep the events the reader made."""
+        state = self.state
+        state["kinds"] += "".join(cast(str, event[0]) for event in events)
+        self._events += events
+        for event in events:
+            # (ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives)
+            piece = json.dumps(event, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+            self._pieces.append(piece)
+            self._bytes += len(piece)
+            state["sizes"].append(len(piece))
+        synced.events += len(events)
 
     def _warn(self, state: CacheState, synced: Synced, text: str) -> None:
         synced.warnings.append(text)

@@ -257,7 +257,8 @@ def build_view(
     )
 
 
-PLAN_TOOLS = {"claude": "TodoWrite or TaskCreate", "codex": "update_plan", "gemini": "write_todos", "qwen": "todo_write"}
+PLAN_TOOLS = {"claude": "TodoWrite or TaskCreate", "codex": "update_plan", "gemini": "write_todos", "qwen": "todo_write",
+              "copilot": "sql"}
 """The tools each agent plans with (docs/agent-conversations.md)."""
 
 
