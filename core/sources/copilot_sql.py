@@ -49,9 +49,10 @@ STATUSES = {"pending": "pending", "in_progress": "in_progress", "done": "complet
 """Copilot's statuses in the todo model's words: ``blocked`` stays ``blocked`` (the todo model
 keeps it for an agent's plan and shows it ⏸)."""
 
-MAX_STEPS = 2_000_000
-"""Virtual machine steps (in thousands: the progress handler is called every 1000) a replayed
-query may take before it is stopped."""
+MAX_STEPS = 10_000
+"""Virtual machine steps, in thousands (the progress handler is called every 1000), a replayed
+call may take before it is stopped: ten million, a fraction of a second, where a call on a few
+todos takes a few thousand."""
 
 _DENIED = {sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH, sqlite3.SQLITE_PRAGMA, sqlite3.SQLITE_CREATE_VTABLE,
            sqlite3.SQLITE_DROP_VTABLE}

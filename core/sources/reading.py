@@ -137,7 +137,7 @@ class Reading:
         self._unsaved = 0  # transcript bytes read since the cache was last written
         self._database = copilot_db.database_of(self.source) if kind == "copilot" else None
         """Copilot's session database beside the log: the truth about its plan (``_reconcile``)."""
-        self._database_at: tuple[int, int, int, int] | None = None  # the database as last read
+        self._database_at: tuple[int, int, int, int, bytes] | None = None  # the database as last read
 
     @property
     def info(self) -> AgentInfo:
@@ -241,17 +241,20 @@ class Reading:
         self._synced_at = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
         return synced
 
-    def _reconcile(self, synced: Synced, database: tuple[int, int, int, int] | None) -> None:
+    def _reconcile(self, synced: Synced, database: tuple[int, int, int, int, bytes] | None) -> None:
         """Copilot's plan as its session database holds it, when that differs from the plan read
         from the log (docs/agent-conversations.md#github-copilot-cli): read when the database or the
         log changed, and at the first sync of this object (it may have changed while no pideck
         looked). The event it makes joins the others, as of the last line read."""
         if database == self._database_at and not synced.events and not synced.rebuilt:
             return
-        self._database_at = database
         if database is None or not isinstance(self.reader, CopilotReader) or self._database is None:
+            self._database_at = database
             return
-        events = self.reader.reconcile(copilot_db.read_plan(self._database))
+        plan = copilot_db.read_plan(self._database)
+        if plan is not None:  # (else asked again at the next sync: Copilot held its lock throughout)
+            self._database_at = database
+        events = self.reader.reconcile(plan)
         if events:
             self._keep(events, synced)
             self.save()
