@@ -19,7 +19,8 @@ def use_private_homes(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 AGENT_VARIABLES = ("CLAUDE_CONFIG_DIR", "CLAUDE_CODE_TASK_LIST_ID", "CODEX_HOME", "GEMINI_CLI_HOME", "QWEN_HOME",
-                   "QWEN_RUNTIME_DIR", "XDG_DATA_HOME", "OPENCODE_DB", "PIDECK_INDEX")
+                   "QWEN_RUNTIME_DIR", "XDG_DATA_HOME", "OPENCODE_DB", "COPILOT_HOME",
+                   "PIDECK_INDEX")
 """What moves the agents' folders (and pideck's saved index) away from their defaults."""
 
 

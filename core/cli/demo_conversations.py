@@ -261,10 +261,11 @@ def _write_opencode(db: Path, project: str, start_ms: int) -> Path:
             conn.execute(sql)
         conn.execute("INSERT INTO session VALUES (?, 'global', NULL, 'quiet-harbor', ?, 'Upload test', '1.18.33', ?, ?)",
                      (OPENCODE_ID, project, start_ms, start_ms + 9_300))
-        for message, offset, data in ((user, 0, {"role": "user", "time": {"created": start_ms}}),
-                                      (answer, 2_000, {"role": "assistant", "modelID": "qwen3-coder", "providerID": "demo",
-                                                       "path": {"cwd": project}, "tokens": tokens,
-                                                       "time": {"created": start_ms + 2_000}})):
+        messages: list[tuple[str, int, dict[str, object]]] = [
+            (user, 0, {"role": "user", "time": {"created": start_ms}}),
+            (answer, 2_000, {"role": "assistant", "modelID": "qwen3-coder", "providerID": "demo", "path": {"cwd": project},
+                             "tokens": tokens, "time": {"created": start_ms + 2_000}})]
+        for message, offset, data in messages:
             conn.execute("INSERT INTO message VALUES (?, ?, ?, ?, ?)",
                          (message, OPENCODE_ID, start_ms + offset, start_ms + 9_300, json.dumps(data)))
         for n, (message, offset, data) in enumerate(parts, 1):

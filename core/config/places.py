@@ -17,9 +17,9 @@ import re
 from pathlib import Path
 from typing import Literal
 
-Kind = Literal["pi", "pideck", "claude", "codex", "gemini", "qwen", "opencode"]
+Kind = Literal["pi", "pideck", "claude", "codex", "gemini", "qwen", "opencode", "copilot"]
 """pi's and pideck's sessions, and the agents' own conversations (always read-only)."""
-AGENT_KINDS: tuple[Kind, ...] = ("claude", "codex", "gemini", "qwen", "opencode")
+AGENT_KINDS: tuple[Kind, ...] = ("claude", "codex", "gemini", "qwen", "opencode", "copilot")
 
 
 def normalise_cwd(cwd: str | os.PathLike[str]) -> str:

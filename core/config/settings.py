@@ -61,7 +61,7 @@ class TuiConfig(NamedTuple):
     prefer_kind: str = "any"
     """What ``pideck`` opens in a directory without a session named: ``any`` the newest session or
     agent conversation of any kind, or the newest of one kind (``pideck``, ``pi``, ``claude``,
-    ``codex``, ``gemini``, ``qwen``) when the directory has one (docs/agent-conversations.md#finding-them)."""
+    ``codex``, ``gemini``, ``qwen``, ``copilot``) when the directory has one (docs/agent-conversations.md#finding-them)."""
     follow: str = "newest"
     """When a newer session or conversation of the directory starts while ``pideck`` (opened with no
     file named) shows another (a second ``claude``, ``/clear``, a new pi session): ``newest`` opens
@@ -115,7 +115,7 @@ TABLES: dict[str, type[Table]] = {"todo": TodoConfig, "tui": TuiConfig, "notify"
 _TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
 _CHOICES = {("tui", "theme"): THEMES,
             ("tui", "watchdog"): ("own", "all", "off"),
-            ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini", "qwen", "opencode"),
+            ("tui", "prefer_kind"): ("any", "pideck", "pi", "claude", "codex", "gemini", "qwen", "opencode", "copilot"),
             ("tui", "follow"): ("newest", "ask", "off"),
             ("notify", "terminal"): TERMINAL_CHOICES,
             ("session", "sync"): ("data", "off")}

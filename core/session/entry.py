@@ -81,7 +81,7 @@ class AgentObject(TypedDict):
     (docs/agent-conversations.md#the-agent-object). A value the agent's log does not hold is None;
     the values read from the log are checked by whoever shows them."""
 
-    kind: str  # claude, codex, gemini or qwen
+    kind: str  # claude, codex, gemini, qwen or copilot
     name: str
     sessionId: Any
     cwd: str | None

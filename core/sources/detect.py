@@ -17,6 +17,7 @@ in the samples); a first line longer than this is told by how it starts."""
 _CODEX_START = re.compile(rb'\A\{\s*"timestamp"\s*:\s*"[^"]*"\s*,\s*("ordinal"\s*:\s*\d+\s*,\s*)?"type"\s*:\s*"')
 _CLAUDE_START = re.compile(rb'\A\{\s*"(parentUuid|type|leafUuid|isSidechain)"\s*:')
 _QWEN_START = re.compile(rb'\A\{\s*"uuid"\s*:\s*"[^"]*"\s*,\s*"parentUuid"\s*:')
+_COPILOT_START = re.compile(rb'\A\{\s*"type"\s*:\s*"session\.(start|resume)"\s*,\s*"data"\s*:')
 _PI_START = re.compile(rb'\A\{\s*"type"\s*:\s*"session"')  # a pi header torn before its newline: not Claude's
 
 CLAUDE_METADATA = ("file-history-snapshot", "summary", "permission-mode", "queue-operation", "last-prompt")
@@ -25,8 +26,8 @@ files it may edit, a session summary...): they name no session, but no other age
 
 
 def detect_kind(path: str | os.PathLike[str]) -> str | None:
-    """``claude``, ``codex``, ``gemini`` or ``qwen`` for an agent's transcript, None for anything else (a pi
-    session among them). Reads at most ``HEAD_BYTES``; raises OSError as ``open`` does."""
+    """``claude``, ``codex``, ``gemini``, ``qwen`` or ``copilot`` for an agent's transcript, None for
+    anything else (a pi session among them). Reads at most ``HEAD_BYTES``; raises OSError as ``open`` does."""
     with open(path, "rb") as f:
         head = f.read(HEAD_BYTES)
     first, newline, _ = head.partition(b"\n")
@@ -42,6 +43,8 @@ def detect_kind(path: str | os.PathLike[str]) -> str | None:
             return "codex"
         if _QWEN_START.match(first):
             return "qwen"
+        if _COPILOT_START.match(first):
+            return "copilot"
         return "claude" if _CLAUDE_START.match(first) and not _PI_START.match(first) else None
     return kind_of_line(value)
 
@@ -56,6 +59,14 @@ def is_qwen_record(value: dict[str, Any]) -> bool:
     return any(k in value for k in ("systemPayload", "toolCallResult", "usageMetadata"))
 
 
+def is_copilot_event(value: dict[str, Any]) -> bool:
+    """A GitHub Copilot CLI event (``events.jsonl``): a dotted string ``type`` (``session.start``),
+    an object ``data``, and an ``id`` and a ``parentId`` (no other agent's lines have those two)."""
+    kind = value.get("type")
+    return isinstance(kind, str) and "." in kind and isinstance(value.get("data"), dict) \
+        and "id" in value and "parentId" in value
+
+
 def kind_of_line(value: Any) -> str | None:
     """The agent whose transcript starts with this (parsed) line."""
     if not isinstance(value, dict):
@@ -66,6 +77,8 @@ def kind_of_line(value: Any) -> str | None:
         return "codex"
     if "type" not in value and ("projectHash" in value or "$set" in value) and ("sessionId" in value or "$set" in value):
         return "gemini"
+    if is_copilot_event(value):
+        return "copilot"
     if isinstance(value.get("type"), str) and any(k in value for k in ("sessionId", "parentUuid", "leafUuid")):
         return "qwen" if is_qwen_record(value) else "claude"
     if value.get("type") in CLAUDE_METADATA:

@@ -22,6 +22,10 @@ an agent's folders.
   ->/chats/<session id>.jsonl``; ``<qwen>`` is ``$QWEN_RUNTIME_DIR``, else ``$QWEN_HOME``, else
   ``~/.qwen`` (the runtime folder is where Qwen keeps its sessions; both are looked in when they
   differ). The chat file's own ``cwd`` tells two directories that share a folder apart.
+- GitHub Copilot CLI: ``<copilot>/session-state/<session id>/events.jsonl``; ``<copilot>`` is
+  ``$COPILOT_HOME``, else ``~/.copilot``. Every session of every directory shares
+  ``session-state``: a session's directory is its ``session.start`` event's ``context.cwd``, else
+  the ``cwd`` of ``workspace.yaml`` beside it.
 
 Every file is told by its content (``detect.py``), never by its name: a file of another format in
 these folders is not listed.
@@ -124,6 +128,42 @@ def qwen_chats_dirs(cwd: str | os.PathLike[str]) -> list[Path]:
     return [projects / name / "chats" for projects in qwen_projects_dirs()]
 
 
+def copilot_home() -> Path:
+    """``$COPILOT_HOME`` (GitHub Copilot CLI's own folder), else ``~/.copilot``."""
+    value = os.environ.get("COPILOT_HOME")
+    return _expand(value) if value else Path.home() / ".copilot"
+
+
+def copilot_sessions_dir() -> Path:
+    """Where Copilot keeps a folder per session (``<id>/events.jsonl``, ``session.db``...)."""
+    return copilot_home() / "session-state"
+
+
+WORKSPACE_MAX = 1 << 16
+_YAML_CWD = re.compile(r"^cwd:[ \t]*(.*?)[ \t]*$", re.MULTILINE)
+
+
+def copilot_workspace_cwd(session: Path) -> str | None:
+    """The ``cwd`` that ``<session>/workspace.yaml`` names (``cwd: /home/user/project``; a quoted
+    value is unquoted), when there is one. Only that key is read: no YAML parser is needed."""
+    try:
+        text = read_small_file(session / "workspace.yaml", WORKSPACE_MAX).decode("utf-8")
+    except (OSError, ValueError):
+        return None
+    match = _YAML_CWD.search(text)
+    if match is None:
+        return None
+    value = match.group(1)
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        value = value[1:-1].replace("''", "'")
+    elif len(value) >= 2 and value[0] == value[-1] == '"':
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    return value if isinstance(value, str) and os.path.isabs(value) else None
+
+
 def claude_folder_name(cwd: str | os.PathLike[str]) -> str:
     """Claude Code's folder name for ``cwd`` before any cut: every UTF-16 code unit that is not an
     ASCII letter or digit becomes ``-`` (a character beyond the BMP is two of them)."""
@@ -193,7 +233,7 @@ class AgentFolders:
     def places(self, cwd: str | os.PathLike[str] | None) -> list[Place]:
         target = normalise_cwd(cwd) if cwd is not None else None
         return [*self.claude(target), *self.codex(target), *self.gemini(target), *self.qwen(target),
-                *self.opencode(target)]
+                *self.opencode(target), *self.copilot(target)]
 
     def claude(self, cwd: str | None) -> list[Place]:
         root = claude_projects_dir()
@@ -239,6 +279,10 @@ class AgentFolders:
         from core.sources.opencode import databases
 
         return [Place(db, "opencode", cwd, strict=True) for db in databases()]
+
+    def copilot(self, cwd: str | None) -> list[Place]:
+        """Each session's folder; its log says its directory (or its ``workspace.yaml``: ``read_head``)."""
+        return [Place(p, "copilot", cwd, strict=cwd is not None) for p in self._subfolders(copilot_sessions_dir())]
 
     def gemini_projects(self) -> dict[str, str]:
         """``projects.json``'s map of directory to project name (read again when it changed)."""
@@ -318,7 +362,7 @@ def source_stat(path: str | os.PathLike[str]) -> os.stat_result:
 class Head:
     """What the first lines of a transcript say."""
 
-    kind: str | None  # claude, codex, gemini or qwen; None: not a transcript pideck reads (yet)
+    kind: str | None  # claude, codex, gemini, qwen or copilot; None: not a transcript pideck reads (yet)
     session_id: str | None = None
     cwd: str | None = None
     records: bool = True  # Gemini: the file holds a message record (a stub from --resume does not)
@@ -397,6 +441,12 @@ def read_head(path: str | os.PathLike[str]) -> Head:
                 return Head(kind, session_id, records=True)
         truncated = len(data) >= HEAD_BYTES
         return Head(kind, session_id, records=truncated, complete=truncated)
+    if kind == "copilot":
+        start = first.get("data")
+        said: dict[str, object] = start if isinstance(start, dict) else {}
+        context = said.get("context")
+        cwd = _text(context.get("cwd")) if isinstance(context, dict) else None
+        return Head(kind, _text(said.get("sessionId")), cwd or copilot_workspace_cwd(path.parent))
     if kind in ("claude", "qwen"):
         session_id, cwd = _text(first.get("sessionId")), _text(first.get("cwd"))
         for line in lines:

@@ -28,7 +28,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         priority: str  # opencode's high, medium or low
 
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code",
-               "opencode": "opencode"}
+               "opencode": "opencode", "copilot": "GitHub Copilot CLI"}
 """The agents whose conversations pideck follows, by the kind a reader detects."""
 
 NAME_LIMIT = 60

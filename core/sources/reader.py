@@ -37,12 +37,12 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         """The agent object as a reader has it so far (docs/agent-conversations.md#the-agent-object);
         a key is there once a line said it."""
 
-        kind: str  # claude, codex, gemini or qwen
+        kind: str  # claude, codex, gemini, qwen or copilot
         sessionId: str
         cwd: str
         version: str
         model: str
-        status: str  # working, waiting (AGENT_...)
+        status: str  # working, waiting, ended (AGENT_...)
         lastMessage: str  # the first line of the agent's last answer
         tokens: Tokens  # the last turn's usage, with the context window and its share in use where known
 

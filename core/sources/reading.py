@@ -29,15 +29,16 @@ from typing import TYPE_CHECKING, Iterator, cast
 from core.config import places
 from core.files import make_private_dirs, replace_private_file
 from core.session.parse import TooDeep, loads_line
-from core.sources import opencode
-from core.sources.in_database import split
-from core.sources.sqlite_ro import NotNow, change_key
 from core.session.writer import header_entry
+from core.sources import copilot_db, opencode
 from core.sources.claude import ClaudeReader
 from core.sources.codex import CodexReader
+from core.sources.copilot import CopilotReader
 from core.sources.gemini import GeminiReader
+from core.sources.in_database import split
 from core.sources.qwen import QwenReader
 from core.sources.reader import Event, Reader
+from core.sources.sqlite_ro import NotNow, change_key
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from typing import TypedDict
@@ -80,7 +81,7 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader,
-                                    "qwen": QwenReader, "opencode": opencode.OpencodeReader}
+                                    "qwen": QwenReader, "opencode": opencode.OpencodeReader, "copilot": CopilotReader}
 FORMAT = 4  # of the cache; another number is read again from the transcript's start
 # (4: the events in the reader's form, no longer a pi-format mirror beside a state file)
 SAVE_AFTER = 1 << 20
@@ -142,6 +143,9 @@ class Reading:
         self._bytes = 0  # of all the events' JSON
         self._synced_at: tuple[object, ...] | None = None  # the transcript as this object last read it
         self._unsaved = 0  # transcript bytes read since the cache was last written
+        self._session_db = copilot_db.database_of(self.source) if kind == "copilot" else None
+        """Copilot's session database beside the log: the truth about its plan (``_reconcile``)."""
+        self._session_db_at: tuple[int, int, int, int, bytes] | None = None  # the database as last read
 
     @property
     def info(self) -> AgentInfo:
@@ -220,9 +224,10 @@ class Reading:
         is now costs one stat (a follower asks at every refresh). What this object holds goes on
         from where it is; only a first sync, or one that finds the transcript replaced, looks at the
         cache (another process may have read it already). A conversation in a database is looked
-        at again when the database or its WAL changed."""
+        at again when the database or its WAL changed; Copilot's, when its session database did too."""
         key = self._change_key()
-        if key == self._synced_at:
+        session_db = copilot_db.database_key(self._session_db) if self._session_db is not None else None
+        if key == self._synced_at and session_db == self._session_db_at:
             return Synced()
         make_private_dirs(self.path.parent)
         with self._locked():
@@ -240,6 +245,8 @@ class Reading:
                 if known:
                     self.generation += 1
                 synced = self._rebuild(st)
+            if self._session_db is not None:
+                self._reconcile(synced, session_db)
         # (a database that could not be read now is looked at again next time, changed or not)
         self._synced_at = None if synced.not_now else key
         return synced
@@ -252,6 +259,24 @@ class Reading:
 
     def _grown(self, st: os.stat_result) -> bool:
         return self.database is not None or self.state["offset"] != st.st_size or bool(self.state.get("long"))
+
+    def _reconcile(self, synced: Synced, session_db: tuple[int, int, int, int, bytes] | None) -> None:
+        """Copilot's plan as its session database holds it, when that differs from the plan read
+        from the log (docs/agent-conversations.md#github-copilot-cli): read when the database or the
+        log changed, and at the first sync of this object (it may have changed while no pideck
+        looked). The event it makes joins the others, as of the last line read."""
+        if session_db == self._session_db_at and not synced.events and not synced.rebuilt:
+            return
+        if session_db is None or not isinstance(self.reader, CopilotReader) or self._session_db is None:
+            self._session_db_at = session_db
+            return
+        plan = copilot_db.read_plan(self._session_db)
+        if plan is not None:  # (else asked again at the next sync: Copilot held its lock throughout)
+            self._session_db_at = session_db
+        events = self.reader.reconcile(plan)
+        if events:
+            self._keep(events, synced)
+            self.save()
 
     # -- the cache ------------------------------------------------------------------------------
 
@@ -362,6 +387,10 @@ class Reading:
             from core.sources.discovery import project_root
 
             return project_root(self.source.parent.parent) or ""
+        if self.kind == "copilot":
+            from core.sources.discovery import copilot_workspace_cwd
+
+            return copilot_workspace_cwd(self.source.parent) or ""
         return ""
 
     def _extend(self, st: os.stat_result) -> Synced:
@@ -461,7 +490,7 @@ class Reading:
                 state["cursor"] = part_id
                 fed.discard(part_id)
         state["fed"] = sorted(fed)
-        self._keep(reader.table(found.todos, found.todos_ms), state, synced)
+        self._keep(reader.table(found.todos, found.todos_ms), synced)
         return synced
 
     def _feed_lines(self, data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None,
@@ -493,19 +522,21 @@ class Reading:
         for note in self.reader.notes:
             self._warn(state, synced, f"{where}: {note}")
         self.reader.notes.clear()
-        self._keep(events, state, synced)
-
-    def _keep(self, events: list[Event], state: CacheState, synced: Synced) -> None:
         if events:
-            state["kinds"] += "".join(cast(str, event[0]) for event in events)
-            self._events += events
-            for event in events:
-                # (ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives)
-                piece = json.dumps(event, separators=(",", ":"), ensure_ascii=True).encode("ascii")
-                self._pieces.append(piece)
-                self._bytes += len(piece)
-                state["sizes"].append(len(piece))
-            synced.events += len(events)
+            self._keep(events, synced)
+
+    def _keep(self, events: list[Event], synced: Synced) -> None:
+        """Keep the events the reader made."""
+        state = self.state
+        state["kinds"] += "".join(cast(str, event[0]) for event in events)
+        self._events += events
+        for event in events:
+            # (ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives)
+            piece = json.dumps(event, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+            self._pieces.append(piece)
+            self._bytes += len(piece)
+            state["sizes"].append(len(piece))
+        synced.events += len(events)
 
     def _warn(self, state: CacheState, synced: Synced, text: str) -> None:
         synced.warnings.append(text)

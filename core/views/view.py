@@ -258,7 +258,7 @@ def build_view(
 
 
 PLAN_TOOLS = {"claude": "TodoWrite or TaskCreate", "codex": "update_plan", "gemini": "write_todos", "qwen": "todo_write",
-              "opencode": "todowrite"}
+              "opencode": "todowrite", "copilot": "sql"}
 """The tools each agent plans with (docs/agent-conversations.md)."""
 
 

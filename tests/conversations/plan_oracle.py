@@ -29,12 +29,23 @@ When the plan changes, per CLI:
 - Qwen Code: a ``tool_result`` record whose ``toolCallResult.resultDisplay`` is a ``todo_list``
   (status ``success``) holds the whole list as Qwen kept it, with Qwen's own ids ("1".."4"). The
   records are chained by ``parentUuid``; in the samples every record follows the one before.
+- GitHub Copilot CLI: no plan tool; the model keeps ``todos`` and ``todo_deps`` in the session's
+  SQLite database with its ``sql`` tool, so the plan is what the queries of the ``sql`` calls
+  (``tool.execution_start`` ``arguments.query``) whose ``tool.execution_complete`` says
+  ``success`` leave in a database made with the schema the real ``session.db`` of the sample has
+  (read from its ``sqlite_master``), run with a plain ``sqlite3`` connection: each todo's ``id``,
+  ``title`` as content, ``description``, and ``done`` said ``completed``.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
+from pathlib import Path
 from typing import Any
+
+COPILOT_DB = (Path(__file__).resolve().parent.parent / "fixtures" / "agent-transcripts" / "copilot-sql-todos" / "final"
+              / ".copilot" / "session-state" / "6380de6d-a46c-4052-87be-b060133f199b" / "session.db")
 
 
 class Oracle:
@@ -163,8 +174,44 @@ class QwenOracle(Oracle):
         return [dict(t) for t in self.plan]
 
 
+def copilot_schema() -> list[str]:
+    """The tables the real ``session.db`` of the sample was made with (Copilot's own schema)."""
+    conn = sqlite3.connect(f"file:{COPILOT_DB}?mode=ro", uri=True)
+    try:
+        return [sql for (sql,) in conn.execute("SELECT sql FROM sqlite_master WHERE type = 'table' ORDER BY rowid")]
+    finally:
+        conn.close()
+
+
+def copilot_todos(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The plan a Copilot session database holds, as pideck's todo model writes it."""
+    words = {"done": "completed"}
+    return [{"content": title, "status": words.get(status, status), "id": todo_id, "description": description}
+            for todo_id, title, description, status in
+            conn.execute("SELECT id, title, description, status FROM todos ORDER BY rowid")]
+
+
+class CopilotOracle(Oracle):
+    def __init__(self) -> None:
+        self.db = sqlite3.connect(":memory:", isolation_level=None)
+        for sql in copilot_schema():
+            self.db.execute(sql)
+        self.queries: dict[str, str] = {}
+
+    def line(self, value: dict[str, Any]) -> None:
+        data = value["data"]
+        if value["type"] == "tool.execution_start" and data["toolName"] == "sql":
+            self.queries[data["toolCallId"]] = data["arguments"]["query"]
+        elif value["type"] == "tool.execution_complete" and data["toolCallId"] in self.queries \
+                and data["success"] is True:
+            self.db.executescript(self.queries.pop(data["toolCallId"]))
+
+    def todos(self) -> list[dict[str, Any]]:
+        return copilot_todos(self.db)
+
+
 ORACLES: dict[str, type[Oracle]] = {"claude": ClaudeOracle, "codex": CodexOracle, "gemini": GeminiOracle,
-                                    "qwen": QwenOracle}
+                                    "qwen": QwenOracle, "copilot": CopilotOracle}
 
 
 def plans_by_line(kind: str, lines: list[bytes]) -> list[tuple[list[dict[str, Any]], str | None]]:

@@ -24,9 +24,11 @@ from core.deck.deck import Deck
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAN_CHANGES = {"claude-tasks": 12, "claude-todowrite": 8, "codex-update-plan": 8, "gemini-write-todos": 8,
-                "gemini-resume-next-minute": 8, "qwen-todo-write": 8}
+                "gemini-resume-next-minute": 8, "qwen-todo-write": 8,
+                "copilot-sql-todos": 8}
 """Plan changes per sample, from the READMEs: Claude's 4 TaskCreate and 8 TaskUpdate calls (its
-TaskList and TaskGet restate the plan unchanged), 8 calls of each whole-list tool."""
+TaskList and TaskGet restate the plan unchanged), 8 calls of each whole-list tool, Copilot's 8 sql
+calls (each changes its todos table)."""
 
 
 def ids(samples: list[Sample]) -> list[str]:
@@ -116,7 +118,8 @@ def test_inspect_json_at_the_snapshot_moments(sample: Sample, tmp_path: Path, pi
 
 
 @pytest.mark.parametrize("sample", [BY_NAME["claude-tasks"], BY_NAME["codex-update-plan"], BY_NAME["gemini-write-todos"],
-                                    BY_NAME["qwen-todo-write"]], ids=["claude", "codex", "gemini", "qwen"])
+                                    BY_NAME["qwen-todo-write"], BY_NAME["copilot-sql-todos"]],
+                         ids=["claude", "codex", "gemini", "qwen", "copilot"])
 def test_inspect_json_as_a_separate_process(sample: Sample, tmp_path: Path) -> None:
     """The whole CLI, once per format: the final transcript in a copied home."""
     path = sample.copy_home(tmp_path / "home")

@@ -89,6 +89,15 @@ Todos
   ~ todo #3 status: pending → completed
   + todo #4 [completed]: Document the flag in the README
 """,
+    "copilot-sql-todos": """\
+From 00000002, as of 2026-12-01 21:13:21 UTC, entry 2 of 12
+to 0000000b, as of 2026-12-01 21:13:33 UTC, entry 11 of 12:
+Todos
+  ~ todo #read-entry-point status: pending → completed
+  ~ todo #add-session-flag status: pending → completed
+  ~ todo #test-flag status: pending → completed
+  + todo #document-flag [completed]: Document the flag in the README
+""",
     "qwen-todo-write": """\
 From 00000002, as of 2026-12-01 21:11:40 UTC, entry 2 of 12
 to 0000000b, as of 2026-12-01 21:11:58 UTC, entry 11 of 12:

@@ -17,9 +17,9 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "agent-transcri
 @dataclass(frozen=True)
 class Sample:
     name: str
-    kind: str  # claude, codex, gemini, qwen
+    kind: str  # claude, codex, gemini, qwen, copilot
     folder: Path  # the fixture folder of the run
-    home: Path  # the CLI's home as the run left it (holds .claude/, .codex/, .gemini/ or .qwen/)
+    home: Path  # the CLI's home as the run left it (holds .claude/, .codex/, .gemini/, .qwen/ or .copilot/)
     transcript: str  # the transcript, relative to ``home``
     session_id: str
     version: str | None  # as the CLI wrote it into the transcript (Gemini's chat file has none)
@@ -70,8 +70,10 @@ class Sample:
 
 
 def _version(folder: Path) -> str:
-    return (folder / "version.txt").read_text().split()[-1] if "codex" in folder.name \
-        else (folder / "version.txt").read_text().split()[0]
+    text = (folder / "version.txt").read_text()
+    if "copilot" in folder.name:  # "GitHub Copilot CLI 1.0.102.\nRun 'copilot update' ..."
+        return text.split()[3].rstrip(".")
+    return text.split()[-1] if "codex" in folder.name else text.split()[0]
 
 
 CLAUDE_TASKS = FIXTURES / "claude-tasks"
@@ -82,6 +84,8 @@ GEMINI_VARIANT = GEMINI / "variant-resume-next-minute"
 GEMINI_CHATS = ".gemini/tmp/project/chats"
 QWEN = FIXTURES / "qwen-todo-write"
 QWEN_CHATS = ".qwen/projects/-home-user-project/chats"
+COPILOT = FIXTURES / "copilot-sql-todos"
+COPILOT_SESSION = ".copilot/session-state/6380de6d-a46c-4052-87be-b060133f199b"
 
 SAMPLES = [
     Sample("claude-tasks", "claude", CLAUDE_TASKS, CLAUDE_TASKS / "final",
@@ -101,6 +105,8 @@ SAMPLES = [
            "50a2a7df-1517-44a6-8b29-22535a2f407d", None, "write_todos", "todo"),
     Sample("qwen-todo-write", "qwen", QWEN, QWEN / "final", f"{QWEN_CHATS}/96f46329-7639-4329-ac27-affb7ceaca91.jsonl",
            "96f46329-7639-4329-ac27-affb7ceaca91", _version(QWEN), "todo_write", "todo"),
+    Sample("copilot-sql-todos", "copilot", COPILOT, COPILOT / "final", f"{COPILOT_SESSION}/events.jsonl",
+           "6380de6d-a46c-4052-87be-b060133f199b", _version(COPILOT), "sql", "todo"),
 ]
 BY_NAME = {s.name: s for s in SAMPLES}
 GEMINI_STUB = f"{GEMINI_CHATS}/session-2026-12-01T07-19-50a2a7df.jsonl"

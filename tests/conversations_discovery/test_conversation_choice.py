@@ -62,7 +62,7 @@ def test_prefer_kind_pideck_takes_an_older_pideck_session(homes, pideck):
 def test_prefer_kind_is_checked(pideck):
     code, out, err = pideck("config", "set", "tui.prefer_kind", "cursor")
     assert (code, out) == (2, "")
-    assert err == "pideck config: prefer_kind must be one of any, pideck, pi, claude, codex, gemini, qwen, opencode (got 'cursor')\n"
+    assert err == "pideck config: prefer_kind must be one of any, pideck, pi, claude, codex, gemini, qwen, opencode, copilot (got 'cursor')\n"
 
 
 @pytest.mark.parametrize("sample", [CLAUDE_TASKS, CLAUDE_TODOWRITE, CODEX, GEMINI])

@@ -193,7 +193,7 @@ def fixed_homes(monkeypatch):
     for name, value in (("HOME", "/home/user"), ("PIDECK_HOME", "/home/user/.local/state/pideck"),
                         ("PI_CODING_AGENT_DIR", "/home/user/.pi/agent")):
         monkeypatch.setenv(name, value)
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME"):
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "QWEN_HOME", "QWEN_RUNTIME_DIR", "COPILOT_HOME"):
         monkeypatch.delenv(name, raising=False)
 
 

@@ -26,7 +26,7 @@ from core.views.view import DeckView, opening_view
 from tui.text import clean
 from tui.widgets.command_line import CommandLine
 
-AGENTS = ("claude", "codex", "gemini", "qwen", "opencode", "pi")
+AGENTS = ("claude", "codex", "gemini", "qwen", "opencode", "copilot", "pi")
 """The commands that start what the screen waits for."""
 
 
