@@ -8,31 +8,26 @@ put right by reading it. This is the only file I/O of a Copilot conversation bes
 it is kept out of the line reader (which stays a pure function of the lines it is fed) and is
 called by the conversation's ``Reading`` after a sync (``reading.py``).
 
-How it reads: Python's ``sqlite3`` on the URI ``file:<path>?mode=ro`` (never ``immutable=1``,
-which would let SQLite cache pages across Copilot's changes), in autocommit mode, with a short
-busy timeout and a few tries when Copilot holds its lock; both tables are read in one short read
-transaction (the two reads agree), and the connection is closed at once, so no lock is held
-between syncs. Copilot keeps the database in rollback-journal mode (``journal_mode = delete``),
-where a read-only reader creates no file: no ``-journal``, ``-wal`` or ``-shm`` appears because of
-pideck.
+How it reads: as every agent's database is read (``sqlite_ro.py``: ``mode=ro``, autocommit, a
+short busy timeout and a few tries when Copilot holds its lock, the connection closed at once).
+Copilot keeps the database in rollback-journal mode (``journal_mode = delete``), where a
+read-only reader creates no file: no ``-journal``, ``-wal`` or ``-shm`` appears because of pideck.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import urllib.parse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.sources.copilot_sql import plan_of
+from core.sources.sqlite_ro import NotNow, read
 
 if TYPE_CHECKING:
     from core.sources.plan import PlanItem
 
 DB_NAME = "session.db"
-BUSY_TIMEOUT = 0.075  # seconds SQLite waits for Copilot's lock, each try
-TRIES = 3
 
 
 def database_of(transcript: Path) -> Path:
@@ -57,28 +52,19 @@ def database_key(path: Path) -> tuple[int, int, int, int, bytes] | None:
 
 def read_plan(path: Path) -> list[PlanItem] | None:
     """The plan the database at ``path`` holds; None when there is none, it cannot be read (locked
-    through every try, not a database, no ``todos`` table)."""
+    through every try, not a database, no ``todos`` table). Both tables are read in one short
+    read transaction, so the two agree."""
     if not path.is_file():
         return None
-    uri = "file:" + urllib.parse.quote(os.fsdecode(path.absolute())) + "?mode=ro"
-    for _ in range(TRIES):
+
+    def query(conn: sqlite3.Connection) -> list[PlanItem]:
+        conn.execute("BEGIN")
         try:
-            conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=BUSY_TIMEOUT,
-                                   check_same_thread=False)
-        except sqlite3.Error:
-            return None
-        try:
-            conn.execute("BEGIN")
-            try:
-                return plan_of(conn)
-            finally:
-                conn.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
-            if "locked" in str(exc) or "busy" in str(exc):
-                continue  # Copilot is writing: try again
-            return None
-        except sqlite3.Error:
-            return None
+            return plan_of(conn)
         finally:
-            conn.close()
-    return None
+            conn.execute("COMMIT")
+
+    try:
+        return read(path, query)
+    except (NotNow, sqlite3.Error):
+        return None
