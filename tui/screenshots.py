@@ -104,18 +104,41 @@ def conversation_copy(folder: Path, sample: str, lines: int, mtime_ms: int) -> P
     return target
 
 
+def opencode_copy(folder: Path, snapshot: int) -> tuple[Path, int]:
+    """opencode's database as the sample run copied it at its ``snapshot``-th moment, where opencode
+    keeps it under ``folder`` (the home); answers the conversation's name and the time of its last
+    change."""
+    import gzip
+
+    from core.sources import opencode
+    from core.sources.in_database import conversation_path
+
+    moment = sorted((TRANSCRIPTS / "opencode-todowrite" / "snapshots").glob("t+*"))[snapshot]
+    db = folder / ".local" / "share" / "opencode" / "opencode.db"
+    db.parent.mkdir(parents=True, exist_ok=True)
+    db.write_bytes(gzip.decompress((moment / "db.sqlite.gz").read_bytes()))
+    (session,) = opencode.sessions(db).values()
+    return conversation_path(db, session.id), session.updated_ms
+
+
 def conversation_app(sample: str, lines: int, bound: bool = False) -> Callable[[Path], PideckApp]:
-    """The deck on a sample conversation cut after ``lines`` lines, its last line 3 s old (the
-    agent's home and pideck's are ``folder``: set here for the screenshots; tests set their own).
-    ``bound``: the conversation has written to pideck (``bound_session``)."""
+    """The deck on a sample conversation cut after ``lines`` lines (of opencode's database, which
+    of the run's snapshots), its last line 3 s old (the agent's home and pideck's are ``folder``:
+    set here for the screenshots; tests set their own). ``bound``: the conversation has written to
+    pideck (``bound_session``)."""
     def make(folder: Path) -> PideckApp:
         from core.sources.log import ConversationLog
 
         os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
-        log = ConversationLog.open_transcript(conversation_copy(folder, sample, lines, CONVERSATION_MS - 3000))
+        if sample == "opencode-todowrite":
+            path, last_ms = opencode_copy(folder, lines)
+            now = last_ms + 3000
+        else:
+            path, now = conversation_copy(folder, sample, lines, CONVERSATION_MS - 3000), CONVERSATION_MS
+        log = ConversationLog.open_transcript(path)
         if bound:
             bound_session(log.kind, str(log.session_id), log.reading.source)
-        return app_of(Deck(log, clock=lambda: CONVERSATION_MS), CONVERSATION_MS)
+        return app_of(Deck(log, clock=lambda: now), now)
     return make
 
 
@@ -334,6 +357,7 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("diff.svg", branched_app, (120, 40), timeline(24, diff)),
     ("claude-conversation.svg", conversation_app("claude-tasks", 67, bound=True), (120, 40), pause),
     ("codex-conversation.svg", conversation_app("codex-update-plan", 30), (120, 40), pause),
+    ("opencode-conversation.svg", conversation_app("opencode-todowrite", 3), (120, 40), pause),
     ("waiting.svg", waiting_app, (100, 30), pause),
 ]
 

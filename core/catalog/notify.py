@@ -26,6 +26,7 @@ from core.catalog.attention import sort_key
 from core.catalog.catalog import Record
 from core.catalog.states import NEEDS_YOU, OPEN_WORK
 from core.config.settings import NotifyConfig
+from core.sources.in_database import short_id
 from core.sources.plan import AGENT_NAMES
 from core.untrusted import CONTROL
 
@@ -81,7 +82,7 @@ def short_name(seen: Record) -> str:
     """A file named by a session id (an agent's transcript, pi's and pideck's sessions): the id's
     first 8 characters; any other name as it is, without ``.jsonl``."""
     if seen.session_id:  # an agent's conversation, named by its first prompt: its id says which
-        return seen.session_id[:8]
+        return short_id(seen.session_id)
     ids = _UUID.findall(seen.name)
     return ids[-1][:8] if ids else seen.name.removesuffix(".jsonl")
 

@@ -13,6 +13,7 @@ from core.catalog.sessions import SessionInfo, as_conversation, newest_session
 from core.config.places import AGENT_KINDS, is_pi_session_path
 from core.config.settings import load_config
 from core.deck.deck import Deck
+from core.sources.in_database import short_id
 from core.files import is_empty_file, jsonl_files
 from core.session.errors import NoSession, ReadOnlySession, SessionError
 from core.session.log import SessionLog
@@ -216,7 +217,7 @@ def default_choice(cwd: str | os.PathLike[str], prefer: str | None) -> tuple[Ses
     data = newest.conversation
     if data is not None and newest.kind in AGENT_KINDS:
         return newest, (f"the newest: {AGENT_NAMES.get(newest.kind, newest.kind)} conversation "
-                        f"{str(data['agentSessionId'])[:8]}, with its pideck session {Path(data['session']).name}")
+                        f"{short_id(str(data['agentSessionId']))}, with its pideck session {Path(data['session']).name}")
     return newest, "the newest of this directory"
 
 
@@ -225,6 +226,15 @@ def in_database(path: Path) -> bool:
     from core.sources.in_database import split
 
     return split(path) is not None
+
+
+def source_file(path: Path) -> Path:
+    """The file a session or conversation lives in: for one inside an agent's database, the
+    database."""
+    from core.sources.in_database import split
+
+    named = split(path)
+    return named[0] if named is not None else path
 
 
 def open_log(path: str | os.PathLike[str], writable: bool | None = None) -> OpenLog:

@@ -201,8 +201,9 @@ def watched_places(cwd: str | os.PathLike[str]) -> list[tuple[str, str]]:
 def label(info: SessionInfo) -> str:
     """A session or conversation in a few words: ``Claude Code conversation 2aa06482``, ``pi session
     01a22cf3`` (the id is the file's text: shown literally)."""
+    from core.sources.in_database import short_id
     from core.sources.plan import AGENT_NAMES
     from core.untrusted import visible_controls
 
     noun = "conversation" if info.kind in AGENT_NAMES else "session"
-    return f"{AGENT_NAMES.get(info.kind, info.kind)} {noun} {visible_controls(str(info.id)[:8])}"
+    return f"{AGENT_NAMES.get(info.kind, info.kind)} {noun} {visible_controls(short_id(str(info.id)))}"

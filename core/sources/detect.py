@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from core.session.parse import loads_line
+from core.sources.in_database import split
 
 HEAD_BYTES = 1 << 18
 """Bytes read to tell the format. Codex's first line holds the agent's whole instructions (22 KB
@@ -27,7 +28,10 @@ files it may edit, a session summary...): they name no session, but no other age
 
 def detect_kind(path: str | os.PathLike[str]) -> str | None:
     """``claude``, ``codex``, ``gemini``, ``qwen`` or ``copilot`` for an agent's transcript, None for
-    anything else (a pi session among them). Reads at most ``HEAD_BYTES``; raises OSError as ``open`` does."""
+    anything else (a pi session among them). Reads at most ``HEAD_BYTES``; raises OSError as ``open`` does.
+    A conversation inside opencode's database is told by its name (``in_database.py``)."""
+    if split(path) is not None:
+        return "opencode"
     with open(path, "rb") as f:
         head = f.read(HEAD_BYTES)
     first, newline, _ = head.partition(b"\n")

@@ -14,6 +14,12 @@ SESSION_PREFIX = "ses_"
 """How opencode's session ids start."""
 
 
+def short_id(session_id: str) -> str:
+    """What a person sees of a session id: its first 8 characters, after opencode's ``ses_``
+    (which every one of its ids starts with)."""
+    return session_id.removeprefix(SESSION_PREFIX)[:8]
+
+
 def conversation_path(db: Path, session_id: str) -> Path:
     return Path(f"{os.fsdecode(db)}{SEPARATOR}{session_id}")
 

@@ -15,6 +15,7 @@ from core.clock import iso_ms
 from core.deck.deck import ALL_PARTS, HANDOFF, PROGRESS, STATE, TODO, Deck
 from core.primitives.grammar import Words
 from core.primitives.progress import verdicts
+from core.sources.in_database import short_id
 from core.primitives.progress.verdicts import read_verdict
 from core.primitives.todo.display import GoalRow, StripLine, goal_rows, strip_lines
 from core.primitives.todo.model import TodoState
@@ -226,7 +227,7 @@ def build_view(
         overlay = no_plan_yet(agent["kind"])
     return DeckView(
         path=str(log.shown_path),
-        name=log.name or (f"{agent['name']} {str(agent.get('sessionId') or '')[:8]}".rstrip() if agent
+        name=log.name or (f"{agent['name']} {short_id(str(agent.get('sessionId') or ''))}".rstrip() if agent
                           else log.shown_path.name),
         cwd=log.cwd or "",
         entries=log.entry_count,

@@ -1,4 +1,4 @@
-"""The deck on an agent's own conversation (Claude Code, Codex): snapshots at both sizes, the plan
+"""The deck on an agent's own conversation (Claude Code, Codex, opencode): snapshots at both sizes, the plan
 following the transcript as it grows, the overlay and the header (docs/agent-conversations.md)."""
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from tui.widgets.todos import TodoStrip, strip_line_text
 from tui_fixtures import make_app, run, settled, type_line, wait_for
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-SAMPLES = pytest.mark.parametrize("sample, lines", [("claude-tasks", 67), ("codex-update-plan", 30)],
-                                  ids=["claude", "codex"])
+SAMPLES = pytest.mark.parametrize("sample, lines", [("claude-tasks", 67), ("codex-update-plan", 30),
+                                                   ("opencode-todowrite", 3)],
+                                  ids=["claude", "codex", "opencode"])
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from textual.message import Message
 
-from core.catalog.opening import FILE_PROBLEMS  # (what a file can do to a model: shown, never an end)
+from core.catalog.opening import FILE_PROBLEMS, source_file  # (what a file can do to a model: shown, never an end)
 from core.config.places import pideck_home
 from tui.messages import FileTrouble, JobDone, ModelFailed
 
@@ -47,6 +47,7 @@ def file_key(path: Path) -> FileKey | None:
 
 def file_problem(path: Path) -> str | None:
     """What keeps pideck from reading a session file, in a person's words, or None."""
+    path = source_file(path)
     if not path.exists():
         return "the session file is gone (deleted or moved)"
     if not os.access(path, os.R_OK):
