@@ -332,7 +332,7 @@ class ConversationLog:
             mtime_ms, status = None, AGENT_ENDED
         last_ms, of_line = reading.last_activity_ms(mtime_ms)
         last = iso_timestamp(datetime.fromtimestamp(last_ms / 1000, timezone.utc)) if last_ms is not None else None
-        return {
+        agent: AgentObject = {
             "kind": self.kind,
             "name": AGENT_NAMES.get(self.kind, self.kind),
             "sessionId": info.get("sessionId"),
@@ -347,6 +347,9 @@ class ConversationLog:
             "transcript": os.fsdecode(reading.source),
             "pideckSession": self._pideck_session(info.get("sessionId")),
         }
+        if "subagents" in info:  # (Claude Code's, once it had one)
+            agent["subagents"] = [s.copy() for s in info["subagents"]]
+        return agent
 
     def _pideck_session(self, session_id: str | None) -> str | None:
         """The pideck session of this conversation, when it has one (core/sources/binding.py)."""

@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         description: str
         blocks: list[str]  # ids of the items that wait for this one
         blockedBy: list[str]  # ids of the items this one waits for
+        madeBy: str  # a subagent's item: the subagent's description (none: the conversation's own agent)
 
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code"}
 """The agents whose conversations pideck follows, by the kind a reader detects."""
@@ -52,9 +53,10 @@ NO_SCORES = "no confidence scores: the agent's plan tool has none, so the gates 
 
 def plan_item(item_id: str, content: str, status: str, *, activeForm: str | None = None,
               description: str | None = None, blocks: list[str] | None = None,
-              blockedBy: list[str] | None = None) -> PlanItem:
+              blockedBy: list[str] | None = None, madeBy: str | None = None) -> PlanItem:
     """One item in the todo model's JSON (``content``, ``status``, ``id``), then what the agent's
-    tool adds (``activeForm``, ``description``, ``blocks``, ``blockedBy``), left out when absent."""
+    tool adds (``activeForm``, ``description``, ``blocks``, ``blockedBy``) and, for an item a
+    subagent made, who made it (``madeBy``: the subagent's description), left out when absent."""
     item: PlanItem = {"content": content, "status": status, "id": item_id}
     if activeForm is not None:
         item["activeForm"] = activeForm
@@ -64,13 +66,16 @@ def plan_item(item_id: str, content: str, status: str, *, activeForm: str | None
         item["blocks"] = blocks
     if blockedBy is not None:
         item["blockedBy"] = blockedBy
+    if madeBy is not None:
+        item["madeBy"] = madeBy
     return item
 
 
 def tidy(item: PlanItem) -> PlanItem:
     """``item`` with its keys in ``plan_item``'s order, however it was built up."""
     return plan_item(item["id"], item["content"], item["status"], activeForm=item.get("activeForm"),
-                     description=item.get("description"), blocks=item.get("blocks"), blockedBy=item.get("blockedBy"))
+                     description=item.get("description"), blocks=item.get("blocks"), blockedBy=item.get("blockedBy"),
+                     madeBy=item.get("madeBy"))
 
 
 def describe_change(before: Sequence[PlanItem], after: Sequence[PlanItem], noun: str) -> str:
