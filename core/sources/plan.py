@@ -137,5 +137,21 @@ def token_text(tokens: Mapping[str, Any]) -> str:
     return text
 
 
+def subagents_text(subagents: object) -> str:
+    """A Claude Code conversation's subagents (the agent object's ``subagents``) as ``inspect`` and
+    the Conversation pane say them: ``Add the --session flag (running), Find the tests (finished)``."""
+    if not isinstance(subagents, list):
+        return ""
+    return ", ".join(f"{s.get('description') or s.get('id')} ({s.get('status')})" for s in subagents
+                     if isinstance(s, Mapping))
+
+
+def running_text(subagents: object) -> str:
+    """``1 subagent running`` (the header's badge says it after the status); ``""`` when none runs."""
+    n = sum(1 for s in subagents if isinstance(s, Mapping) and s.get("status") == "running") \
+        if isinstance(subagents, list) else 0
+    return f"{n} subagent{'' if n == 1 else 's'} running" if n else ""
+
+
 def int_or_none(value: object) -> int | None:
     return value if type(value) is int and value >= 0 else None
