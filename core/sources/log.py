@@ -330,6 +330,11 @@ class ConversationLog:
             mtime_ms: int | None = os.stat(reading.source).st_mtime_ns // 1_000_000
         except OSError:
             mtime_ms, status = None, AGENT_ENDED
+        for running in reading.running_files() if mtime_ms is not None else []:  # (a subagent writes while its parent waits)
+            try:
+                mtime_ms = max(mtime_ms or 0, os.stat(running).st_mtime_ns // 1_000_000)
+            except OSError:
+                pass
         last_ms, of_line = reading.last_activity_ms(mtime_ms)
         last = iso_timestamp(datetime.fromtimestamp(last_ms / 1000, timezone.utc)) if last_ms is not None else None
         agent: AgentObject = {

@@ -214,6 +214,11 @@ class Reading:
             return mtime_ms, False
         return (line_ms if mtime_ms is None else min(line_ms, mtime_ms)), True
 
+    def running_files(self) -> list[Path]:
+        """The transcripts of the subagents still running (their lines are the conversation's
+        newest while the parent waits for them)."""
+        return [self.side / name for name in self._watch] if self.side is not None else []
+
     @property
     def warnings(self) -> list[str]:
         """Every warning about the transcript's lines read so far, in file order."""
