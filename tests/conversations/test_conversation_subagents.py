@@ -294,3 +294,21 @@ def test_time_travel_says_nothing_of_whether_subagents_run(moment: str, home: Pa
     code, out, err = pideck("inspect", "--json", "--session", str(main), "--at", "00000002")
     assert (code, err) == (0, "")
     assert json.loads(out)["agent"]["subagents"] is None
+
+
+def test_a_hostile_subagents_folder(home: Path) -> None:
+    """A line that is not JSON in a subagent's transcript is skipped with a warning naming the file;
+    a FIFO named like a transcript is never opened (it would block), a meta.json that is not JSON is
+    passed over; the rest is read."""
+    moment = next(m for m in MOMENTS if m["snapshot"] == "t+015.45s")
+    main = build(home, moment)
+    with open(home / SUB, "ab") as f:
+        f.write(b'{"type":"user","isSidechain":true,"agentId":"' + AGENT.encode() + b'", broken\n')
+    os.mkfifo(home / SIDE / "agent-fifo.jsonl")
+    (home / SIDE / "agent-junk.meta.json").write_text("{not json")
+    log = ConversationLog.open_transcript(main)
+    assert log.warnings == [f"agent-{AGENT}.jsonl line 54: not JSON (skipped)"]
+    assert [(t["id"], t["status"], t.get("madeBy")) for t in todos_of(Deck(log))] == [
+        ("1", "in_progress", None), ("2", "pending", None), ("3", "completed", DESCRIPTION),
+        ("4", "in_progress", DESCRIPTION)]
+    assert [s["id"] for s in log.agent()["subagents"] or []] == [AGENT]
