@@ -309,17 +309,21 @@ class ConversationLog:
         return sid if isinstance(sid, str) else (self.header or {}).get("id")
 
     def watched(self) -> tuple[Path, ...]:
-        """The transcript, and for Claude Code its live-session folder and the files in it: a
-        Claude that exits deletes its file there without writing to the transcript, and one that
-        goes idle rewrites its file in place (the folder does not change then)."""
-        live = claude_live_folder(self.reading.source) if self.kind == "claude" else None
+        """The transcript, and for Claude Code its subagents' folder and the transcripts of those
+        running (a subagent writes while its parent waits, and a new one or a meta.json replaced
+        changes the folder), and its live-session folder and the files in it: a Claude that exits
+        deletes its file there without writing to the transcript, and one that goes idle rewrites
+        its file in place (the folder does not change then)."""
+        reading = self.reading
+        side = (reading.side, *reading.running_files()) if reading.side is not None else ()
+        live = claude_live_folder(reading.source) if self.kind == "claude" else None
         if live is None:
-            return (self.reading.source,)
+            return (reading.source, *side)
         try:
             files = sorted(live / name for name in os.listdir(live) if name.endswith(".json"))
         except OSError:
             files = []
-        return (self.reading.source, live, *files)
+        return (reading.source, *side, live, *files)
 
     def agent(self) -> AgentObject:
         """The agent object of ``inspect --json`` (docs/agent-conversations.md#the-agent-object)."""
