@@ -214,6 +214,12 @@ class Reading:
             return mtime_ms, False
         return (line_ms if mtime_ms is None else min(line_ms, mtime_ms)), True
 
+    def side_moved(self) -> bool:
+        """Whether the subagents' folder or a running subagent's transcript changed since the last
+        sync (a follower that stats the transcript alone would not see it): a stat of the folder,
+        and one per running subagent."""
+        return self.side is not None and self._side_key() != self._side_at
+
     def running_files(self) -> list[Path]:
         """The transcripts of the subagents still running (their lines are the conversation's
         newest while the parent waits for them)."""
@@ -274,6 +280,10 @@ class Reading:
                 self.generation += 1
                 synced = self._rebuild(st)
         self._synced_at = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+        if isinstance(side, tuple) and side[2] != self._watch:
+            # (a subagent found running now: its file as it is now, what was read of it; a line
+            # appended since is news at the next one, or when the folder or the transcript moves)
+            side = self._side_key()
         self._side_at = side
         return synced
 
@@ -294,7 +304,7 @@ class Reading:
                 files.append((st.st_ino, st.st_size, st.st_mtime_ns))
             except OSError:
                 files.append(None)
-        return folder.st_ino, folder.st_mtime_ns, tuple(files)
+        return folder.st_ino, folder.st_mtime_ns, list(self._watch), files
 
     # -- the cache ------------------------------------------------------------------------------
 

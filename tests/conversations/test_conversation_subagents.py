@@ -312,3 +312,21 @@ def test_a_hostile_subagents_folder(home: Path) -> None:
         ("1", "in_progress", None), ("2", "pending", None), ("3", "completed", DESCRIPTION),
         ("4", "in_progress", DESCRIPTION)]
     assert [s["id"] for s in log.agent()["subagents"] or []] == [AGENT]
+
+
+def test_the_overview_row_follows_a_subagent(home: Path) -> None:
+    """The overview reads a conversation again when its subagent's transcript grows, though the
+    conversation's own transcript stays as it was (the parent waits at its Agent call)."""
+    from core.catalog.overview import Overview
+
+    moment = next(m for m in MOMENTS if m["snapshot"] == "t+015.45s")
+    build(home, moment)
+    overview = Overview(None, rescan_s=0)
+    overview.refresh()
+    assert [(r.status, r.todos_settled, r.todos_total) for r in overview.rows] == [("working", 1, 4)]
+    assert overview.refresh().read == 0  # nothing changed: nothing read
+    with open(home / SUB, "ab") as f:
+        f.write(b"".join(lines_of(SUB)[53:]))
+    tick = overview.refresh()
+    assert tick.read == 1
+    assert [(r.status, r.todos_settled, r.todos_total) for r in overview.rows] == [("working", 2, 4)]
