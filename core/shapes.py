@@ -94,7 +94,8 @@ class Schema(TypedDict, total=False):
 class TodoItemJson(TypedDict, total=False):
     """One todo: ``content``, ``status`` and ``id`` are always there. An item of an agent's own plan
     has a ``priority`` only where the agent's tool gives one (opencode's) and may carry the agent
-    tool's ``activeForm``, ``description``, ``blocks`` and ``blockedBy``."""
+    tool's ``activeForm``, ``description``, ``blocks`` and ``blockedBy``, and ``madeBy`` when a
+    subagent made it."""
 
     content: str
     status: str
@@ -108,6 +109,7 @@ class TodoItemJson(TypedDict, total=False):
     description: str
     blocks: list[str]
     blockedBy: list[str]
+    madeBy: str  # a subagent's item: the subagent's description
 
 
 class TodoPlanJson(TypedDict, total=False):

@@ -121,6 +121,40 @@ def opencode_copy(folder: Path, snapshot: int) -> tuple[Path, int]:
     return conversation_path(db, session.id), session.updated_ms
 
 
+SUBAGENT_MOMENT = {"main": 62, "subagent": 53}
+"""The claude-subagent sample at its t+015.45s snapshot (its README): the parent waits at its Agent
+call, the subagent has completed task #3 and works on #4."""
+
+
+def subagent_copy(folder: Path, mtime_ms: int) -> Path:
+    """The claude-subagent sample as it was mid-run: both transcripts cut (whole lines only ever
+    appended) and the subagent's meta.json of the moment; answers the conversation's transcript."""
+    sample = TRANSCRIPTS / "claude-subagent"
+    final = sample / "final"
+    main = next(final.glob(".claude/projects/*/*.jsonl"))
+    side = main.with_suffix("") / "subagents"
+    copies = [(main, SUBAGENT_MOMENT["main"]), (next(side.glob("agent-*.jsonl")), SUBAGENT_MOMENT["subagent"])]
+    for source, lines in copies:
+        target = folder / source.relative_to(final)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with source.open("rb") as src, target.open("wb") as out:
+            for _, line in zip(range(lines), src):
+                out.write(line)
+        os.utime(target, ns=(mtime_ms * 1_000_000, mtime_ms * 1_000_000))
+    for meta in (sample / "snapshots" / "t+015.45s" / side.relative_to(sample / "final")).glob("*.meta.json"):
+        (folder / side.relative_to(final) / meta.name).write_bytes(meta.read_bytes())
+    return folder / main.relative_to(final)
+
+
+def subagent_app(folder: Path) -> PideckApp:
+    """The deck on a Claude Code conversation whose subagent runs (its tasks in the one plan)."""
+    from core.sources.log import ConversationLog
+
+    os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
+    log = ConversationLog.open_transcript(subagent_copy(folder, CONVERSATION_MS - 3000))
+    return app_of(Deck(log, clock=lambda: CONVERSATION_MS), CONVERSATION_MS)
+
+
 def conversation_app(sample: str, lines: int, bound: bool = False) -> Callable[[Path], PideckApp]:
     """The deck on a sample conversation cut after ``lines`` lines (of opencode's database, which
     of the run's snapshots), its last line 3 s old (the agent's home and pideck's are ``folder``:
@@ -358,6 +392,7 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
     ("claude-conversation.svg", conversation_app("claude-tasks", 67, bound=True), (120, 40), pause),
     ("codex-conversation.svg", conversation_app("codex-update-plan", 30), (120, 40), pause),
     ("opencode-conversation.svg", conversation_app("opencode-todowrite", 3), (120, 40), pause),
+    ("subagent-conversation.svg", subagent_app, (120, 40), pause),
     ("waiting.svg", waiting_app, (100, 30), pause),
 ]
 

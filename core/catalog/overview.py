@@ -322,8 +322,8 @@ class Overview:
             watched = self._watched.get(path)
             if watched is None:
                 watched = self._watched[path] = _Watched(kind)
-            if file_key(st) != watched.key:
-                work.append((st.st_mtime_ns, path))
+            if file_key(st) != watched.key or (watched.reading is not None and watched.reading.side_moved()):
+                work.append((st.st_mtime_ns, path))  # (a Claude subagent writes while its parent's transcript stays still)
             elif live_moved and watched.row is not None and kind == "claude":
                 status = self._status(path, watched)
                 if status != watched.row.status:

@@ -60,6 +60,10 @@ def agent_text(agent: AgentObject) -> str:
         from core.sources.plan import token_text
 
         lines.append(f"Last turn: {token_text(tokens)}")
+    if agent.get("subagents"):
+        from core.sources.plan import subagents_text
+
+        lines.append(f"Subagents: {subagents_text(agent.get('subagents'))}")
     return "\n".join(lines)
 
 

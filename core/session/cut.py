@@ -96,7 +96,11 @@ class CutLog:
         agent = self.live.agent()
         if agent is None:
             return None
-        return {**agent, "status": None, "lastActivity": None, "lastActivityOf": None, "lastMessage": None, "tokens": None}
+        past: AgentObject = {**agent, "status": None, "lastActivity": None, "lastActivityOf": None, "lastMessage": None,
+                             "tokens": None}
+        if "subagents" in past:  # (whether they run is known only of now)
+            past["subagents"] = None
+        return past
 
     @property
     def header(self) -> Header | None:

@@ -13,7 +13,7 @@ annotations are strings compiles each of them, a cost no headless command pays
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 
 class Message(TypedDict, total=False):
@@ -76,6 +76,18 @@ class Tokens(TypedDict, total=False):
     contextShare: float
 
 
+class SubagentInfo(TypedDict):
+    """A subagent of a Claude Code conversation (its Agent tool), as the agent object lists it
+    (docs/agent-conversations.md#subagents)."""
+
+    id: str  # the agent id (its transcript is ``agent-<id>.jsonl``)
+    description: str | None  # what the parent called it (the Agent call's ``description``)
+    type: str | None  # the subagent type (``general-purpose``...)
+    status: str  # running or finished
+    started: str | None  # the time of its first line
+    finished: str | None  # of its last line, once it finished
+
+
 class AgentObject(TypedDict):
     """What a followed conversation's agent was last seen doing: ``inspect --json``'s ``agent``
     (docs/agent-conversations.md#the-agent-object). A value the agent's log does not hold is None;
@@ -94,3 +106,4 @@ class AgentObject(TypedDict):
     tokens: Tokens | None
     transcript: str
     pideckSession: str | None
+    subagents: NotRequired[list[SubagentInfo] | None]  # Claude Code's, once it had one (None in the past)

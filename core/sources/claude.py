@@ -4,23 +4,36 @@ the plan, from the Task tools or from TodoWrite (docs/agent-conversations.md#cla
 A tool call and its result reach the file together, after the tool ran, so a change to the plan
 is taken from the result (a call that failed changes nothing): TaskCreate's result carries the new
 task's id, TaskUpdate's says it succeeded (the call's input holds the change), TaskList's and
-TaskGet's results restate tasks in full, TodoWrite's holds the whole new list. Sub-agents' lines
-(``isSidechain``) are their own conversation and are left out.
+TaskGet's results restate tasks in full, TodoWrite's holds the whole new list.
+
+A subagent (the ``Agent`` tool, ``Task`` in older versions) writes a transcript of its own,
+``<session id>/subagents/agent-<agent id>.jsonl``, which ``reading.py`` feeds to the same reader
+with ``speaker`` set to the agent id (docs/agent-conversations.md#subagents). Its Task tools change
+the conversation's one task list (Claude keeps one list for both), its TodoWrite keeps a list of
+its own, shown under the parent's; the items it makes say so (``madeBy``: its description). Its
+prompts, answers and turn ends are its own, not the conversation's. Sidechain lines in the
+conversation's own transcript (``isSidechain``) are left out.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 from typing import TYPE_CHECKING
 
 from core.sources.plan import LINKS, plan_item, text_of, tidy
-from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
+from core.sources.reader import AGENT_WAITING, AGENT_WORKING, SUBAGENT_FINISHED, SUBAGENT_RUNNING, Reader
 
 TASK_TOOLS = ("TaskCreate", "TaskUpdate", "TaskList", "TaskGet")
+AGENT_TOOLS = ("Agent", "Task")  # the subagent tool: ``Agent`` since 2.1, ``Task`` before
 _INTERRUPTED = "[Request interrupted"
+_CREATED = re.compile(r"Task #(\d+) created successfully")
+"""A subagent's TaskCreate result has no ``toolUseResult``: the new id is only in its text."""
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
-    from typing import TypedDict
+    from typing import NotRequired, TypedDict
 
+    from core.session.entry import SubagentInfo
     from core.sources.reader import Event
     from core.sources.plan import Link, PlanItem
     from core.sources.reader import ReaderState
@@ -30,11 +43,33 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
 
         name: str  # TodoWrite or one of TASK_TOOLS
         input: object  # as the model sent it (checked when the result comes)
+        agent: NotRequired[str]  # the subagent that made the call (none: the conversation's own agent)
 
     class ClaudeState(ReaderState):
         """What a Claude Code reader saves: besides the plan, the calls still waiting for a result."""
 
         calls: dict[str, PlanCall]  # by the call's tool_use id
+        spawns: dict[str, Spawn]  # the Agent calls, by tool_use id
+        subs: dict[str, Sub]  # the subagents, by agent id, in the order they appeared
+        lists: dict[str, list[PlanItem]]  # each agent's TodoWrite list ("": the conversation's own agent)
+
+    class Spawn(TypedDict):
+        """An Agent call of the conversation's own agent."""
+
+        description: str | None
+        prompt: str  # a digest of the prompt: a subagent's first line says it again
+        answered: bool  # its result came
+
+    class Sub(TypedDict):
+        """What the reader knows of one subagent."""
+
+        description: str | None
+        type: str | None
+        call: str | None  # the Agent call's tool_use id, once known (meta.json, the call's result, the prompt)
+        meta: str | None  # what meta.json says: running, finished, or None (none seen)
+        done: bool  # the Agent call's result says it completed
+        started: str | None
+        last: str | None  # the time of its last line
 
 
 class ClaudeReader(Reader):
@@ -44,12 +79,19 @@ class ClaudeReader(Reader):
         super().__init__(saved)
         self.calls: dict[str, PlanCall] = dict(saved["calls"]) if saved else {}
         """The plan tools' calls whose results have not been read yet."""
+        self.spawns: dict[str, Spawn] = dict(saved["spawns"]) if saved else {}
+        self.subs: dict[str, Sub] = dict(saved["subs"]) if saved else {}
+        self.lists: dict[str, list[PlanItem]] = dict(saved["lists"]) if saved else {}
 
     def save(self) -> ClaudeState:
-        return {**super().save(), "calls": self.calls}
+        return {**super().save(), "calls": self.calls, "spawns": self.spawns, "subs": self.subs, "lists": self.lists}
 
     def feed(self, line: object) -> list[Event]:
-        if not isinstance(line, dict) or line.get("isSidechain") is True:
+        if not isinstance(line, dict):
+            return []
+        if self.speaker is not None:
+            return self._subagent_line(self.speaker, line)
+        if line.get("isSidechain") is True:
             return []
         kind = line.get("type")
         if kind not in ("user", "assistant"):
@@ -79,6 +121,95 @@ class ClaudeReader(Reader):
                 out += self._result(block, line.get("toolUseResult"), timestamp)
         return out
 
+    # -- subagents --------------------------------------------------------------------------------
+
+    def subagent(self, agent_id: str, meta: object) -> None:
+        sub = self._sub(agent_id)
+        if isinstance(meta, dict):
+            sub["description"] = text_of(meta.get("description")) or sub["description"]
+            sub["type"] = text_of(meta.get("agentType")) or sub["type"]
+            call = text_of(meta.get("toolUseId"))
+            if call is not None:
+                sub["call"] = call
+            sub["meta"] = SUBAGENT_FINISHED if meta.get("finished") is True else SUBAGENT_RUNNING
+        self._publish()
+
+    def _sub(self, agent_id: str) -> Sub:
+        sub = self.subs.get(agent_id)
+        if sub is None:
+            sub = self.subs[agent_id] = {"description": None, "type": None, "call": None, "meta": None, "done": False,
+                                         "started": None, "last": None}
+        return sub
+
+    def _subagent_line(self, agent_id: str, line: dict[str, object]) -> list[Event]:
+        """A line of a subagent's own transcript: its plan tools change the conversation's plan;
+        its prompt (the parent's Agent call) tells which call made it; nothing else of it is the
+        conversation's (not its status, its last message or its tokens)."""
+        kind = line.get("type")
+        message = line.get("message")
+        if kind not in ("user", "assistant") or not isinstance(message, dict):
+            return []
+        sub = self._sub(agent_id)
+        timestamp = line.get("timestamp")
+        if isinstance(timestamp, str):
+            sub["started"] = sub["started"] or timestamp
+            sub["last"] = timestamp
+        content = message.get("content")
+        out: list[Event] = []
+        if kind == "assistant":
+            for block in content if isinstance(content, list) else []:
+                if isinstance(block, dict) and block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+                    name = block.get("name")
+                    if name in TASK_TOOLS or name == "TodoWrite":
+                        self.calls[block["id"]] = {"name": name, "input": block.get("input"), "agent": agent_id}
+        elif isinstance(content, str):
+            self._link(sub, content)
+        elif isinstance(content, list):
+            for block in content:
+                if isinstance(block, dict) and block.get("type") == "tool_result":
+                    out += self._result(block, line.get("toolUseResult"), timestamp)
+        self._publish()
+        return out
+
+    def _link(self, sub: Sub, prompt: str) -> None:
+        """A subagent's first line is the prompt of the Agent call that made it: the call (and its
+        description) where no meta.json said them."""
+        if sub["call"] is not None:
+            return
+        digest = _digest(prompt)
+        for call_id, spawn in self.spawns.items():
+            if spawn["prompt"] == digest and not any(s["call"] == call_id for s in self.subs.values()):
+                sub["call"] = call_id
+                sub["description"] = sub["description"] or spawn["description"]
+                return
+
+    def _maker(self, agent_id: str | None) -> str | None:
+        """What an item a subagent made is marked with: its description (its id while none is known)."""
+        if agent_id is None:
+            return None
+        sub = self._sub(agent_id)
+        spawn = self.spawns.get(sub["call"] or "")
+        if sub["description"] is None and spawn is not None:
+            sub["description"] = spawn["description"]
+        return sub["description"] or f"subagent {agent_id}"
+
+    def _publish(self) -> None:
+        """The agent object's ``subagents``: each one running while its meta.json says so, or,
+        without one, while the Agent call that made it has no result."""
+        if not self.subs:
+            return
+        shown: list[SubagentInfo] = []
+        for agent_id, sub in self.subs.items():
+            spawn = self.spawns.get(sub["call"] or "")
+            if sub["meta"] is not None and not sub["done"]:
+                running = sub["meta"] == SUBAGENT_RUNNING
+            else:
+                running = not sub["done"] and spawn is not None and not spawn["answered"]
+            shown.append({"id": agent_id, "description": sub["description"] or (spawn["description"] if spawn else None),
+                          "type": sub["type"], "status": SUBAGENT_RUNNING if running else SUBAGENT_FINISHED,
+                          "started": sub["started"], "finished": None if running else sub["last"]})
+        self.info["subagents"] = shown
+
     def _prompt(self, text: str, timestamp: object) -> list[Event]:
         entries = self.user_prompt(text, timestamp)
         if text.startswith(_INTERRUPTED):  # the person stopped the turn: the agent waits for them
@@ -106,32 +237,74 @@ class ClaudeReader(Reader):
                 name = block.get("name")
                 if name in TASK_TOOLS or name == "TodoWrite":
                     self.calls[block["id"]] = {"name": name, "input": block.get("input")}
+                elif name in AGENT_TOOLS and isinstance(block.get("input"), dict):
+                    given = block["input"]
+                    self.spawns[block["id"]] = {"description": text_of(given.get("description")),
+                                                "prompt": _digest(text_of(given.get("prompt")) or ""), "answered": False}
         return out
 
     def _result(self, block: dict[str, object], result: object, timestamp: object) -> list[Event]:
         call_id = block.get("tool_use_id")
         if not isinstance(call_id, str):
             return []
+        if call_id in self.spawns:
+            self._answered(call_id, block, result)
+            return []
         call = self.calls.pop(call_id, None)
         if call is None or block.get("is_error") is True:
             return []
-        name = call["name"]
+        name, agent = call["name"], call.get("agent")
         given: dict[str, object] = call["input"] if isinstance(call["input"], dict) else {}
-        result = result if isinstance(result, dict) else {}
+        said = isinstance(result, dict)  # (a subagent's results have no toolUseResult: only their text)
+        got: dict[str, object] = result if isinstance(result, dict) else {}
         if name == "TodoWrite":
             # the result's list is what Claude kept; the call's is what the model sent
-            todos = next((t for t in (result.get("newTodos"), given.get("todos")) if isinstance(t, list)), None)
+            todos = next((t for t in (got.get("newTodos"), given.get("todos")) if isinstance(t, list)), None)
             if todos is None:
                 self.warn("TodoWrite without a list of todos (ignored)")
                 return []
-            return self.new_plan(self.whole_list(todos, "content", name, "todo"), timestamp, "TodoWrite", "todo", call_id)
-        tasks = self._tasks_after(name, given, result)
+            return self.new_plan(self._lists_with(agent, self.whole_list(todos, "content", name, "todo")),
+                                 timestamp, "TodoWrite", "todo", call_id)
+        if name == "TaskCreate" and not said:
+            created = _CREATED.search(_result_text(block.get("content")))
+            if created is not None:
+                got = {"task": {"id": created.group(1)}}
+        elif name in ("TaskList", "TaskGet") and not said:
+            return []  # (only its text restates the tasks: nothing new)
+        tasks = self._tasks_after(name, given, got, self._maker(agent))
         if tasks is None:
             return []
         return self.new_plan([tidy(t) for t in tasks], timestamp, "TaskCreate/TaskUpdate", "task", call_id)
 
-    def _tasks_after(self, name: str, given: dict[str, object], result: dict[str, object]) -> list[PlanItem] | None:
-        """The task list after one Task tool's successful result; None when it says nothing new."""
+    def _answered(self, call_id: str, block: dict[str, object], result: object) -> None:
+        """The result of an Agent call: the subagent it names finished when the result says it
+        completed (a background subagent's first result only says it started)."""
+        self.spawns[call_id]["answered"] = True
+        agent_id = text_of(result.get("agentId")) if isinstance(result, dict) else None
+        if agent_id is not None:
+            sub = self._sub(agent_id)
+            sub["call"] = sub["call"] or call_id
+            sub["description"] = sub["description"] or self.spawns[call_id]["description"]
+            if block.get("is_error") is True or (isinstance(result, dict) and result.get("status") == "completed"):
+                sub["done"] = True
+        self._publish()
+
+    def _lists_with(self, agent: str | None, items: list[PlanItem]) -> list[PlanItem]:
+        """The conversation's TodoWrite plan once ``agent``'s list is ``items``: each agent keeps a
+        list of its own; the conversation's own agent's comes first, then each subagent's, its items
+        numbered ``s<n>.<place>`` (of the ``n``-th subagent) and marked with its description."""
+        if agent is not None:
+            n = list(self.subs).index(agent) + 1 if agent in self.subs else len(self.subs) + 1
+            maker = self._maker(agent) or ""
+            items = [tidy({**item, "id": f"s{n}.{item['id']}", "madeBy": maker}) for item in items]
+        self.lists[agent or ""] = items
+        order = [""] + [a for a in self.subs if a in self.lists]
+        return [item for key in order if key in self.lists for item in self.lists[key]]
+
+    def _tasks_after(self, name: str, given: dict[str, object], result: dict[str, object],
+                     maker: str | None = None) -> list[PlanItem] | None:
+        """The task list after one Task tool's successful result; None when it says nothing new.
+        ``maker``: the subagent that made the call (a task it creates is marked with it)."""
         tasks = [t.copy() for t in self.plan]
         by_id = {t["id"]: t for t in tasks}
         if name == "TaskCreate":
@@ -143,7 +316,7 @@ class ClaudeReader(Reader):
             new = plan_item(task_id, text_of(task.get("subject")) or text_of(given.get("subject")) or "",
                             "pending", activeForm=text_of(given.get("activeForm")),
                             description=text_of(task.get("description")) or text_of(given.get("description")),
-                            blocks=[], blockedBy=[])
+                            blocks=[], blockedBy=[], madeBy=maker)
             if task_id in by_id:  # Claude never reuses an id; the newer task replaces the older
                 self.warn(f"TaskCreate's result names task #{task_id} again (the older one is replaced)")
                 return [new if t["id"] == task_id else t for t in tasks]
@@ -241,6 +414,19 @@ def task_id_of(value: object) -> str | None:
     if type(value) is int:
         return str(value)
     return None
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def _result_text(content: object) -> str:
+    """A tool result's text: a string, or the text of its text blocks."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(b["text"] for b in content if isinstance(b, dict) and isinstance(b.get("text"), str))
+    return ""
 
 
 def _ids(value: object) -> list[str]:

@@ -549,13 +549,17 @@ def claude_live_folder(transcript: Path) -> Path | None:
 
 def conversation_status(reading: Read, live: LiveSessions) -> str:
     """What the agent of a conversation (its ``Reading``) is doing: the reader's word (waiting
-    until it says another), overruled for Claude Code by its live-session file."""
-    from core.sources.reader import AGENT_WAITING
+    until it says another), overruled for Claude Code by its live-session file; and working, not
+    waiting, while one of its subagents runs (a background subagent goes on after the turn ended;
+    a subagent's own turn end is not the conversation's)."""
+    from core.sources.reader import AGENT_WAITING, AGENT_WORKING, SUBAGENT_RUNNING
 
     info = reading.reader.info
     status = str(info.get("status") or AGENT_WAITING)
     if reading.kind == "claude":
         status = live.status(reading.source, info.get("sessionId")) or status
+    if status == AGENT_WAITING and any(s["status"] == SUBAGENT_RUNNING for s in info.get("subagents", [])):
+        status = AGENT_WORKING
     return status
 
 

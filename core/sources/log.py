@@ -309,20 +309,24 @@ class ConversationLog:
         return sid if isinstance(sid, str) else (self.header or {}).get("id")
 
     def watched(self) -> tuple[Path, ...]:
-        """The transcript, and for Claude Code its live-session folder and the files in it: a
-        Claude that exits deletes its file there without writing to the transcript, and one that
-        goes idle rewrites its file in place (the folder does not change then)."""
-        if self.reading.database is not None:  # (a conversation in a database: it and its WAL)
-            db = self.reading.database[0]
+        """The transcript, and for Claude Code its subagents' folder and the transcripts of those
+        running (a subagent writes while its parent waits, and a new one or a meta.json replaced
+        changes the folder), and its live-session folder and the files in it: a Claude that exits
+        deletes its file there without writing to the transcript, and one that goes idle rewrites
+        its file in place (the folder does not change then)."""
+        reading = self.reading
+        if reading.database is not None:  # (a conversation in a database: it and its WAL)
+            db = reading.database[0]
             return (db, db.with_name(db.name + "-wal"))
-        live = claude_live_folder(self.reading.source) if self.kind == "claude" else None
+        side = (reading.side, *reading.running_files()) if reading.side is not None else ()
+        live = claude_live_folder(reading.source) if self.kind == "claude" else None
         if live is None:
-            return (self.reading.source,)
+            return (reading.source, *side)
         try:
             files = sorted(live / name for name in os.listdir(live) if name.endswith(".json"))
         except OSError:
             files = []
-        return (self.reading.source, live, *files)
+        return (reading.source, *side, live, *files)
 
     def agent(self) -> AgentObject:
         """The agent object of ``inspect --json`` (docs/agent-conversations.md#the-agent-object)."""
@@ -333,9 +337,14 @@ class ConversationLog:
             mtime_ms: int | None = source_stat(reading.source).st_mtime_ns // 1_000_000
         except OSError:
             mtime_ms, status = None, AGENT_ENDED
+        for running in reading.running_files() if mtime_ms is not None else []:  # (a subagent writes while its parent waits)
+            try:
+                mtime_ms = max(mtime_ms or 0, os.stat(running).st_mtime_ns // 1_000_000)
+            except OSError:
+                pass
         last_ms, of_line = reading.last_activity_ms(mtime_ms)
         last = iso_timestamp(datetime.fromtimestamp(last_ms / 1000, timezone.utc)) if last_ms is not None else None
-        return {
+        agent: AgentObject = {
             "kind": self.kind,
             "name": AGENT_NAMES.get(self.kind, self.kind),
             "sessionId": info.get("sessionId"),
@@ -350,6 +359,9 @@ class ConversationLog:
             "transcript": os.fsdecode(reading.source),
             "pideckSession": self._pideck_session(info.get("sessionId")),
         }
+        if "subagents" in info:  # (Claude Code's, once it had one)
+            agent["subagents"] = [s.copy() for s in info["subagents"]]
+        return agent
 
     def _pideck_session(self, session_id: str | None) -> str | None:
         """The pideck session of this conversation, when it has one (core/sources/binding.py)."""

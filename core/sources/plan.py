@@ -26,6 +26,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         blocks: list[str]  # ids of the items that wait for this one
         blockedBy: list[str]  # ids of the items this one waits for
         priority: str  # opencode's high, medium or low
+        madeBy: str  # a subagent's item: the subagent's description (none: the conversation's own agent)
 
 AGENT_NAMES = {"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code",
                "opencode": "opencode", "copilot": "GitHub Copilot CLI"}
@@ -54,10 +55,12 @@ NO_SCORES = "no confidence scores: the agent's plan tool has none, so the gates 
 
 def plan_item(item_id: str, content: str, status: str, *, activeForm: str | None = None,
               description: str | None = None, blocks: list[str] | None = None,
-              blockedBy: list[str] | None = None, priority: str | None = None) -> PlanItem:
+              blockedBy: list[str] | None = None, priority: str | None = None,
+              madeBy: str | None = None) -> PlanItem:
     """One item in the todo model's JSON (``content``, ``status``, ``id``), then what the agent's
-    tool adds (``activeForm``, ``description``, ``blocks``, ``blockedBy``, ``priority``), left out
-    when absent."""
+    tool adds (``activeForm``, ``description``, ``blocks``, ``blockedBy``, ``priority``) and, for an
+    item a subagent made, who made it (``madeBy``: the subagent's description), left out when
+    absent."""
     item: PlanItem = {"content": content, "status": status, "id": item_id}
     if activeForm is not None:
         item["activeForm"] = activeForm
@@ -69,6 +72,8 @@ def plan_item(item_id: str, content: str, status: str, *, activeForm: str | None
         item["blockedBy"] = blockedBy
     if priority is not None:
         item["priority"] = priority
+    if madeBy is not None:
+        item["madeBy"] = madeBy
     return item
 
 
@@ -76,7 +81,7 @@ def tidy(item: PlanItem) -> PlanItem:
     """``item`` with its keys in ``plan_item``'s order, however it was built up."""
     return plan_item(item["id"], item["content"], item["status"], activeForm=item.get("activeForm"),
                      description=item.get("description"), blocks=item.get("blocks"), blockedBy=item.get("blockedBy"),
-                     priority=item.get("priority"))
+                     priority=item.get("priority"), madeBy=item.get("madeBy"))
 
 
 def describe_change(before: Sequence[PlanItem], after: Sequence[PlanItem], noun: str) -> str:
@@ -136,6 +141,22 @@ def token_text(tokens: Mapping[str, Any]) -> str:
     if isinstance(tokens.get("contextWindow"), int) and isinstance(tokens.get("contextShare"), (int, float)):
         text += f", {tokens['contextShare'] * 100:.1f}% of a {tokens['contextWindow']:,} window"
     return text
+
+
+def subagents_text(subagents: object) -> str:
+    """A Claude Code conversation's subagents (the agent object's ``subagents``) as ``inspect`` and
+    the Conversation pane say them: ``Add the --session flag (running), Find the tests (finished)``."""
+    if not isinstance(subagents, list):
+        return ""
+    return ", ".join(f"{s.get('description') or s.get('id')} ({s.get('status')})" for s in subagents
+                     if isinstance(s, Mapping))
+
+
+def running_text(subagents: object) -> str:
+    """``1 subagent running`` (the header's badge says it after the status); ``""`` when none runs."""
+    n = sum(1 for s in subagents if isinstance(s, Mapping) and s.get("status") == "running") \
+        if isinstance(subagents, list) else 0
+    return f"{n} subagent{'' if n == 1 else 's'} running" if n else ""
 
 
 def int_or_none(value: object) -> int | None:

@@ -20,7 +20,7 @@ from core.sources.plan import NAME_LIMIT, describe_change, first_line, int_or_no
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from typing import TypedDict
 
-    from core.session.entry import Entry, Message, Tokens
+    from core.session.entry import Entry, Message, SubagentInfo, Tokens
     from core.session.index import Kind
     from core.sources.plan import PlanItem
 
@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         status: str  # working, waiting, ended (AGENT_...)
         lastMessage: str  # the first line of the agent's last answer
         tokens: Tokens  # the last turn's usage, with the context window and its share in use where known
+        subagents: list[SubagentInfo]  # Claude Code's subagents, in the order they appeared
 
     class ReaderState(TypedDict):
         """A reader's saved state (``Reader.save``): what it needs to go on after the last line it
@@ -65,6 +66,7 @@ Event = list[object]
 """
 
 AGENT_WORKING, AGENT_WAITING, AGENT_ENDED = "working", "waiting", "ended"
+SUBAGENT_RUNNING, SUBAGENT_FINISHED = "running", "finished"
 
 
 class Reader:
@@ -81,6 +83,9 @@ class Reader:
         self.notes: list[str] = []
         """Warnings about the line just fed (``reading.py`` tells them with the line's number and
         clears them); never saved."""
+        self.speaker: str | None = None
+        """Whose file the lines being fed come from: None for the conversation's own transcript, a
+        subagent's id for its own (``reading.py`` sets it); never saved."""
 
     def save(self) -> ReaderState:
         return {"plan": self.plan, "info": self.info, "last_ts": self.last_ts, "first_ts": self.first_ts,
@@ -89,6 +94,10 @@ class Reader:
     def feed(self, line: object) -> list[Event]:
         """The events ``line`` (one parsed line of the transcript: any JSON) adds to the conversation."""
         raise NotImplementedError
+
+    def subagent(self, agent_id: str, meta: object) -> None:
+        """What a subagent's ``agent-<id>.meta.json`` holds now (``meta``: its JSON, None when there
+        is none), told before its lines and whenever the file changed (only Claude Code has them)."""
 
     # -- what subclasses report -----------------------------------------------------------------
 

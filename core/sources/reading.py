@@ -12,12 +12,18 @@ last 4 KiB before that point, the line count, the warnings and the events, rebui
 ``json.loads`` (``CacheState``). A transcript that was replaced, truncated or rewritten is read again
 from its start. Syncs hold a lock, so two pidecks following one conversation never write the cache
 over each other.
+
+A Claude Code conversation is more than one file: each subagent writes its own transcript in
+``<session id>/subagents/`` beside the conversation's (docs/agent-conversations.md#subagents). The
+reading reads them all into the one reader, the lines each sync finds merged in time order, and
+keeps how far it read each one (``CacheState.subagents``).
 """
 
 from __future__ import annotations
 
 import atexit
 import hashlib
+import heapq
 import json
 import os
 import re
@@ -27,7 +33,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, cast
 
 from core.config import places
-from core.files import make_private_dirs, replace_private_file
+from core.clock import iso_ms
+from core.files import make_private_dirs, read_small_file, replace_private_file
 from core.session.parse import TooDeep, loads_line
 from core.session.writer import header_entry
 from core.sources import copilot_db, opencode
@@ -74,6 +81,15 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         kept: dict[str, Kept]  # what the log kept of its folds, by name
         cursor: str  # of a conversation in a database: the part up to which every part was read
         fed: list[str]  # the parts after the cursor read already (an earlier one was still running)
+        subagents: dict[str, Cursor]  # Claude Code: each subagent's transcript (by file name), how far it was read
+
+    class Cursor(TypedDict, total=False):
+        """How far one file of a conversation was read (the transcript's own is in ``CacheState``)."""
+
+        identity: list[int]  # its device and inode
+        offset: int
+        long: int
+        lines: int
 
 try:
     import fcntl
@@ -82,8 +98,9 @@ except ImportError:  # pragma: no cover - Windows
 
 READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader,
                                     "qwen": QwenReader, "opencode": opencode.OpencodeReader, "copilot": CopilotReader}
-FORMAT = 4  # of the cache; another number is read again from the transcript's start
-# (4: the events in the reader's form, no longer a pi-format mirror beside a state file)
+FORMAT = 5  # of the cache; another number is read again from the transcript's start
+# (4: the events in the reader's form, no longer a pi-format mirror beside a state file;
+# 5: Claude Code's subagents' transcripts read too, each with its offset)
 SAVE_AFTER = 1 << 20
 """Transcript bytes read without a new event or warning after which the cache is written anyway
 (``Reading._extend``): what a re-open may have to read again."""
@@ -96,6 +113,7 @@ MAX_LINE_BYTES = 32 << 20
 """The longest transcript line read (docs/agent-conversations.md#how-pideck-reads-them): a longer one,
 finished or not, is passed over without being held, and skipped with a warning."""
 MAX_WARNINGS = 200
+META_BYTES = 1 << 16  # the most read of a subagent's meta.json
 
 _WANTED: dict[str, re.Pattern[bytes]] = {
     # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
@@ -103,6 +121,15 @@ _WANTED: dict[str, re.Pattern[bytes]] = {
     # Any JSON writer's spacing is read; the compact form agents write costs nothing more.
     "claude": re.compile(rb'"type"\s*:\s*"(?:user|assistant)"'),
 }
+
+
+class _Replaced(Exception):
+    """A subagent's transcript was replaced or cut: the conversation is read again from its start."""
+
+
+def subagents_folder(source: Path) -> Path:
+    """Where Claude Code keeps the subagents' transcripts of the conversation at ``source``."""
+    return source.with_suffix("") / "subagents"
 
 
 class Synced:
@@ -142,6 +169,11 @@ class Reading:
         self._pieces: list[bytes] = []  # the JSON of each event made since (serialised once, as it was made)
         self._bytes = 0  # of all the events' JSON
         self._synced_at: tuple[object, ...] | None = None  # the transcript as this object last read it
+        self.side = subagents_folder(self.source) if kind == "claude" else None
+        """The subagents' folder (Claude Code's alone)."""
+        self._side_at: object = None  # the folder and the watched subagent files as this object last read them
+        self._watch: list[str] = []  # the subagent files looked at each sync: those still running
+        self._metas: dict[str, int] = {}  # each meta.json's inode when it was last read (it is replaced by a rename)
         self._unsaved = 0  # transcript bytes read since the cache was last written
         self._session_db = copilot_db.database_of(self.source) if kind == "copilot" else None
         """Copilot's session database beside the log: the truth about its plan (``_reconcile``)."""
@@ -195,6 +227,17 @@ class Reading:
             return mtime_ms, False
         return (line_ms if mtime_ms is None else min(line_ms, mtime_ms)), True
 
+    def side_moved(self) -> bool:
+        """Whether the subagents' folder or a running subagent's transcript changed since the last
+        sync (a follower that stats the transcript alone would not see it): a stat of the folder,
+        and one per running subagent."""
+        return self.side is not None and self._side_key() != self._side_at
+
+    def running_files(self) -> list[Path]:
+        """The transcripts of the subagents still running (their lines are the conversation's
+        newest while the parent waits for them)."""
+        return [self.side / name for name in self._watch] if self.side is not None else []
+
     @property
     def warnings(self) -> list[str]:
         """Every warning about the transcript's lines read so far, in file order."""
@@ -224,31 +267,43 @@ class Reading:
         is now costs one stat (a follower asks at every refresh). What this object holds goes on
         from where it is; only a first sync, or one that finds the transcript replaced, looks at the
         cache (another process may have read it already). A conversation in a database is looked
-        at again when the database or its WAL changed; Copilot's, when its session database did too."""
+        at again when the database or its WAL changed; Copilot's, when its session database did too;
+        Claude Code's, when its subagents' folder or a running subagent's transcript did."""
         key = self._change_key()
+        side = self._side_key()
         session_db = copilot_db.database_key(self._session_db) if self._session_db is not None else None
-        if key == self._synced_at and session_db == self._session_db_at:
+        if key == self._synced_at and side == self._side_at and session_db == self._session_db_at:
             return Synced()
         make_private_dirs(self.path.parent)
         with self._locked():
             st = os.stat(self.database[0] if self.database else self.source)
+            side = self._side_key()
             known = bool(self.state)
-            if known and self._holds(self.state, st):
-                synced = self._extend(st) if self._grown(st) else Synced()
-            elif (loaded := self._load(st)) is not None:
-                self._take(*loaded)
-                if known:
-                    self.generation += 1
-                synced = self._extend(st) if self._grown(st) else Synced()
-                synced.rebuilt = known
-            else:
-                if known:
-                    self.generation += 1
+            try:
+                if known and self._holds(self.state, st):
+                    synced = self._extend(st)
+                elif (loaded := self._load(st)) is not None:
+                    self._take(*loaded)
+                    if known:
+                        self.generation += 1
+                    synced = self._extend(st)
+                    synced.rebuilt = known
+                else:
+                    if known:
+                        self.generation += 1
+                    synced = self._rebuild(st)
+            except _Replaced:
+                self.generation += 1
                 synced = self._rebuild(st)
             if self._session_db is not None:
                 self._reconcile(synced, session_db)
         # (a database that could not be read now is looked at again next time, changed or not)
         self._synced_at = None if synced.not_now else key
+        if isinstance(side, tuple) and side[2] != self._watch:
+            # (a subagent found running now: its file as it is now, what was read of it; a line
+            # appended since is news at the next one, or when the folder or the transcript moves)
+            side = self._side_key()
+        self._side_at = side
         return synced
 
     def _change_key(self) -> tuple[object, ...]:
@@ -257,8 +312,24 @@ class Reading:
         st = os.stat(self.source)
         return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns
 
-    def _grown(self, st: os.stat_result) -> bool:
-        return self.database is not None or self.state["offset"] != st.st_size or bool(self.state.get("long"))
+    def _side_key(self) -> object:
+        """What a sync looks at of the subagents: the folder (a new subagent, a meta.json
+        replaced) and the files of those still running (a file that grows leaves its folder as it
+        was). Nothing for a conversation without the folder: one stat."""
+        if self.side is None:
+            return None
+        try:
+            folder = os.stat(self.side)
+        except OSError:
+            return None
+        files: list[tuple[int, int, int] | None] = []
+        for name in self._watch:
+            try:
+                st = os.stat(self.side / name)
+                files.append((st.st_ino, st.st_size, st.st_mtime_ns))
+            except OSError:
+                files.append(None)
+        return folder.st_ino, folder.st_mtime_ns, list(self._watch), files
 
     def _reconcile(self, synced: Synced, session_db: tuple[int, int, int, int, bytes] | None) -> None:
         """Copilot's plan as its session database holds it, when that differs from the plan read
@@ -304,7 +375,7 @@ class Reading:
         except (OSError, ValueError):
             return None
         if not isinstance(state, dict) or not self._holds(cast("CacheState", state), st) \
-                or not isinstance(state.get("kinds"), str) or not isinstance(state.get("sizes"), list) \
+                or not self._sides_hold(cast("CacheState", state)) or not isinstance(state.get("kinds"), str) or not isinstance(state.get("sizes"), list) \
                 or len(state["sizes"]) != len(state["kinds"]):
             return None
         at, starts = cut + 2, []  # (past the newline and the array's "[")
@@ -315,6 +386,18 @@ class Reading:
                 or any(data[start - 1] not in b"[\n" for start in starts[-1:]):
             return None
         return cast("CacheState", state), data, starts
+
+    def _sides_hold(self, state: CacheState) -> bool:
+        """Whether each subagent transcript the cache read is still the file it read, not shrunk."""
+        for name, cursor in state.get("subagents", {}).items():
+            try:
+                st = os.stat(self.side / name) if self.side is not None else None
+            except OSError:
+                return False
+            if st is None or cursor.get("identity", [st.st_dev, st.st_ino]) != [st.st_dev, st.st_ino] \
+                    or cursor.get("offset", 0) + cursor.get("long", 0) > st.st_size:
+                return False
+        return True
 
     def _take(self, state: CacheState, data: bytes, starts: list[int]) -> None:
         self.state = state
@@ -372,7 +455,8 @@ class Reading:
         if self.database is not None:
             self.state["cursor"], self.state["fed"] = "", []
         self._events, self._file, self._at, self._pieces, self._bytes = [], memoryview(b""), [], [], 0
-        synced = self._read(self.state)
+        self._metas = {}
+        synced = self._read_all(st, True)
         info = self.reader.info
         self.state["header"] = header_entry(str(info.get("sessionId") or self.source.stem),
                                             self.reader.first_ts or "1970-01-01T00:00:00.000Z",
@@ -398,28 +482,122 @@ class Reading:
         warning, or once ``SAVE_AFTER`` bytes went by without one: most of an agent's lines (tool
         calls, their output) make none, and writing the cache for each would rewrite every event
         for nothing. A re-open then reads again only those lines."""
-        before = self.state["offset"]
-        synced = self._read(self.state)
-        self._unsaved += self.state["offset"] - before
+        relist = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns) != self._synced_at \
+            or self._side_key() != self._side_at
+        synced = self._read_all(st, relist)
         if synced.events or synced.warnings or self._unsaved >= SAVE_AFTER:
             self.save()
         return synced
 
-    def _read(self, state: CacheState) -> Synced:
-        """Whole lines of the transcript from ``state["offset"]`` on, told to the reader; the events
-        it answers are kept. ``state`` moves past every line read.
+    def _read_all(self, st: os.stat_result, relist: bool) -> Synced:
+        """Read what the transcript and, for Claude Code, its subagents' transcripts gained. With
+        ``relist`` (the transcript or the subagents' folder changed) the folder is listed (a new
+        subagent's file, a meta.json rewritten); else only the running subagents' files are looked
+        at. The lines of more than one file are told to the reader in the order of their times
+        (each file's own order kept), as far as a follower can: what one file had at this sync
+        may be older than what another had at the last. A conversation in a database is read by
+        its parts instead (``_read_database``)."""
+        if self.database is not None:
+            return self._read_database(self.state)
+        state, synced = self.state, Synced()
+        sides = state.setdefault("subagents", {}) if self.side is not None else {}
+        if relist and self.side is not None:
+            self._list_side(sides)
+        grown: list[str] = []
+        for name in sides if relist else [n for n in self._watch if n in sides]:
+            try:
+                fst = os.stat(self.side / name) if self.side is not None else None
+            except OSError:
+                continue
+            if fst is None:
+                continue
+            cursor = sides[name]
+            if cursor.setdefault("identity", [fst.st_dev, fst.st_ino]) != [fst.st_dev, fst.st_ino] \
+                    or cursor.get("offset", 0) + cursor.get("long", 0) > fst.st_size:
+                raise _Replaced(name)
+            if cursor.get("offset", 0) != fst.st_size or cursor.get("long"):
+                grown.append(name)
+        main = state["offset"] != st.st_size or bool(state.get("long"))
+        before = state["offset"] + sum(sides[n].get("offset", 0) for n in grown)
+        if not sides:
+            if main:
+                self._read(state, self.source, state, synced)
+        else:
+            streams: list[list[tuple[int, int, int, int, object]]] = []
+            speakers: list[str | None] = []
+            wheres: list[str] = []
+            for i, (speaker, path, cursor, where) in enumerate(
+                    [*([(None, self.source, cast("Cursor", state), "")] if main else []),
+                     *((name[len("agent-"):-len(".jsonl")], self.side / name, sides[name], f"{name} ")
+                       for name in grown if self.side is not None)]):
+                got: list[tuple[int, object]] = []
+                cursor.setdefault("offset", 0)
+                cursor.setdefault("lines", 0)
+                self._read(state, path, cursor, synced, got, where)
+                key, stream = 0, []
+                for seq, (number, line) in enumerate(got):
+                    ms = iso_ms(line.get("timestamp")) if isinstance(line, dict) else None
+                    key = key if ms is None else ms
+                    stream.append((key, i, seq, number, line))
+                streams.append(stream)
+                speakers.append(speaker)
+                wheres.append(where)
+            try:
+                for _, i, _, number, line in heapq.merge(*streams):
+                    self.reader.speaker = speakers[i]
+                    self._feed_value(line, f"{wheres[i]}line {number}", state, synced)
+            finally:
+                self.reader.speaker = None
+        self._unsaved += state["offset"] + sum(sides[n].get("offset", 0) for n in grown) - before
+        running = {f"agent-{s['id']}.jsonl" for s in self.reader.info.get("subagents", []) if s["status"] == "running"}
+        self._watch = [name for name in sides if name in running or name in grown]
+        return synced
+
+    def _list_side(self, sides: dict[str, Cursor]) -> None:
+        """List the subagents' folder: a new transcript gets a cursor at its start, and the reader is
+        told each meta.json that is new or was replaced since it was last read."""
+        assert self.side is not None
+        try:
+            entries = list(os.scandir(self.side))
+        except OSError:
+            return
+        metas: list[tuple[int, str, int]] = []
+        for entry in entries:
+            name = entry.name
+            if not name.startswith("agent-"):
+                continue
+            if name.endswith(".jsonl") and name not in sides and _is_file(entry):
+                sides[name] = {"offset": 0, "lines": 0}
+            elif name.endswith(".meta.json") and self._metas.get(name) != entry.inode():
+                try:
+                    metas.append((entry.stat().st_mtime_ns, name, entry.inode()))
+                except OSError:
+                    continue
+        for _, name, inode in sorted(metas):  # (a new subagent's meta.json is written before its transcript)
+            try:
+                meta = json.loads(read_small_file(self.side / name, META_BYTES))
+            except (OSError, ValueError, RecursionError):
+                continue  # (replaced by a rename, never seen half written: an unreadable one is read next time)
+            self._metas[name] = inode
+            self.reader.subagent(name[len("agent-"):-len(".meta.json")], meta)
+
+    def _read(self, state: CacheState, path: Path | None = None, at_: Cursor | None = None,
+              synced: Synced | None = None, sink: list[tuple[int, object]] | None = None, where: str = "") -> Synced:
+        """Whole lines of the file at ``path`` (the transcript, or a subagent's) from the cursor's
+        ``offset`` on (``at_``: the transcript's is ``state``), told to the reader, or with ``sink``
+        parsed into it with their numbers for the caller to tell; the events the reader answers are
+        kept. The cursor moves past every line read; ``where`` names the file in warnings.
 
         Time and memory stay linear in what is read: an unfinished line is held as its pieces (never
         copied again per chunk), and a line longer than ``MAX_LINE_BYTES`` is not held at all but
         passed over to its newline, where it is skipped with a warning. ``state["long"]`` keeps how
         much of such a line has been passed over, so the next sync goes on from there."""
-        if self.database is not None:
-            return self._read_database(state)
-        synced = Synced()
+        synced = synced if synced is not None else Synced()
+        cursor = at_ if at_ is not None else cast("Cursor", state)
         wanted = _WANTED.get(self.kind)
-        long = state.pop("long", 0)  # bytes passed over of a too-long line starting at the offset
-        with open(self.source, "rb") as f:
-            at = f.seek(state["offset"] + long)
+        long = cursor.pop("long", 0)  # bytes passed over of a too-long line starting at the offset
+        with open(path or self.source, "rb") as f:
+            at = f.seek(cursor["offset"] + long)
             size = os.fstat(f.fileno()).st_size  # (what grows meanwhile is the next sync's)
             pieces: list[bytes] = []  # an unfinished line's bytes so far
             held = 0
@@ -440,9 +618,9 @@ class Reading:
                     continue
                 if long:
                     cut = chunk.find(b"\n") + 1
-                    self._warn(state, synced, f"line {state['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
-                    state["lines"] += 1
-                    state["offset"] += long + cut
+                    self._warn(state, synced, f"{where}line {cursor['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+                    cursor["lines"] += 1
+                    cursor["offset"] += long + cut
                     long = 0
                     chunk, end = chunk[cut:], end - cut
                     if end < 0:
@@ -452,12 +630,12 @@ class Reading:
                 end += held
                 tail = data[end + 1:]
                 pieces, held = ([tail], len(tail)) if tail else ([], 0)
-                first = state["lines"]
-                state["lines"] += data.count(b"\n", 0, end + 1)
-                state["offset"] += end + 1
-                self._feed_lines(data, end, first, wanted, state, synced)
+                first = cursor["lines"]
+                cursor["lines"] += data.count(b"\n", 0, end + 1)
+                cursor["offset"] += end + 1
+                self._feed_lines(data, end, first, wanted, state, synced, sink, where)
         if long:
-            state["long"] = long
+            cursor["long"] = long
         return synced
 
     def _read_database(self, state: CacheState) -> Synced:
@@ -494,20 +672,25 @@ class Reading:
         return synced
 
     def _feed_lines(self, data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None,
-                    state: CacheState, synced: Synced) -> None:
-        """Tell the reader the lines of ``data[:end]`` (line ``first + 1`` on)."""
+                    state: CacheState, synced: Synced, sink: list[tuple[int, object]] | None = None,
+                    where: str = "") -> None:
+        """Tell the reader the lines of ``data[:end]`` (line ``first + 1`` on), or with ``sink``, put
+        them there parsed."""
         for number, raw in _numbered_lines(data, end, first, wanted):
             if not raw.strip():
                 continue
             if len(raw) > MAX_LINE_BYTES:
-                self._warn(state, synced, f"line {number}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+                self._warn(state, synced, f"{where}line {number}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
                 continue
             try:
                 line = loads_line(raw)
             except (ValueError, RecursionError) as exc:
-                self._warn(state, synced, f"line {number}: {_why(exc)} (skipped)")
+                self._warn(state, synced, f"{where}line {number}: {_why(exc)} (skipped)")
                 continue
-            self._feed_value(line, f"line {number}", state, synced)
+            if sink is not None:
+                sink.append((number, line))
+            else:
+                self._feed_value(line, f"{where}line {number}", state, synced)
 
     def _feed_value(self, line: object, where: str, state: CacheState, synced: Synced) -> None:
         """Tell the reader one parsed line (``where`` names it in a warning) and keep its events."""
@@ -561,6 +744,13 @@ class _Lock:
         if self.fd is not None:
             os.close(self.fd)  # releases the lock
             self.fd = None
+
+
+def _is_file(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_file(follow_symlinks=False)
+    except OSError:
+        return False
 
 
 def _numbered_lines(data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None) -> Iterator[tuple[int, bytes]]:

@@ -38,7 +38,7 @@ class Change:
 
 WORK_ITEM_FIELDS = ("status", "content")
 TODO_FIELDS = ("status", "content", "priority", "group", "confidence", "completion_confidence",
-               "activeForm", "description", "blocks", "blockedBy")  # (the last four: an agent's own plan)
+               "activeForm", "description", "blocks", "blockedBy", "madeBy")  # (the last five: an agent's own plan)
 PLAN_FIELDS = ("user_intention", "understands_user_intent")
 GOAL_FIELDS = ("feedback_loop", "closed_feedback_loop", "end_to_end_ownership")
 

@@ -8,7 +8,8 @@ import pytest
 from core.sources.log import ConversationLog
 from core.deck.deck import Deck
 from core.session.log import SessionLog
-from tui.screenshots import CONVERSATION_MS, TRANSCRIPTS, conversation_app, conversation_copy
+from tui.screenshots import CONVERSATION_MS, TRANSCRIPTS, conversation_app, conversation_copy, subagent_app, \
+    subagent_copy
 from tui.widgets.conversation import ConversationPane
 from tui.widgets.header import DeckHeader
 from tui.widgets.message_log import MessageLog
@@ -38,6 +39,47 @@ def test_deck_on_a_conversation(snap_compare, agent_home, sample, lines, size):
 @SIZES
 def test_overlay_of_an_agent_plan(snap_compare, agent_home, size):
     assert snap_compare(conversation_app("claude-tasks", 67)(agent_home), terminal_size=size, press=["f2"])
+
+
+def test_deck_on_a_conversation_whose_subagent_runs(snap_compare, agent_home):
+    """The parent waits at its Agent call while the subagent works: the header says a subagent
+    runs, the Conversation pane lists it and says which tasks it made (docs/agent-conversations.md#subagents)."""
+    assert snap_compare(subagent_app(agent_home), terminal_size=(120, 40))
+
+
+def test_the_header_and_pane_name_the_running_subagent(agent_home):
+    app = subagent_app(agent_home)
+
+    async def scenario(pilot):
+        await settled(pilot)
+        assert app.query_one(DeckHeader).info.agent.startswith("working (1 subagent running), last line ")
+        pane = app.query_one(ConversationPane)._shown
+        assert pane is not None
+        shown = pane.plain.splitlines()
+        assert "Subagents  Add the --session flag (running)" in shown
+        at = next(i for i, line in enumerate(shown) if "#3 Find the argument parser" in line)
+        assert shown[at + 2] == "    made by Add the --session flag"
+
+    run(app, scenario)
+
+
+def test_the_deck_follows_a_subagents_transcript(agent_home):
+    """The subagent's transcript grows while the parent's does not (the parent waits at its Agent
+    call): its lines reach the strip as they come."""
+    log = ConversationLog.open_transcript(subagent_copy(agent_home, CONVERSATION_MS - 3000))
+    app = make_app(Deck(log, clock=lambda: CONVERSATION_MS), follow=True, poll=0.02, clock=lambda: CONVERSATION_MS)
+    sub = log.reading.running_files()[0]
+    rest = next((TRANSCRIPTS / "claude-subagent" / "final").rglob(sub.name)).read_bytes().splitlines(keepends=True)[53:]
+
+    async def scenario(pilot):
+        await settled(pilot)
+        assert "(1/4)" in strip_text(app)
+        with sub.open("ab") as out:
+            out.writelines(rest)
+        assert await wait_for(pilot, lambda: "(2/4)" in strip_text(app))
+        assert "✓ #4 Add the --session option" in strip_text(app)
+
+    run(app, scenario)
 
 
 def strip_text(app) -> str:

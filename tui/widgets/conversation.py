@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from core.catalog.opening import gets_a_session
 from core.jsutil import plural
-from core.views.items import NO_SCORES, TodoState, icon, plan_title, status_words, token_text
+from core.views.items import NO_SCORES, TodoState, icon, plan_title, status_words, subagents_text, token_text
 from core.views.view import DeckView
 from tui.text import clean
 
@@ -53,6 +53,7 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckV
     if isinstance(tokens, Mapping):
         fact("Last turn", token_text(tokens))
     fact("Last said", agent.get("lastMessage"))
+    fact("Subagents", subagents_text(agent.get("subagents")))
     if session is not None:
         short = Path(session.path).stem.rpartition("_")[2][:8]  # (pideck names its files <time>_<session id>)
         fact("pideck", f"session {short}, {session.entries} {plural(session.entries, 'entry', 'entries')}")
@@ -85,6 +86,8 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckV
         text.append("\n")
         if item.description:
             text.append(f"    {clean(item.description)}\n", "dim")
+        if item.made_by:
+            text.append(f"    made by {clean(item.made_by)}\n", "dim italic")
         if item.blocked_by:
             text.append(f"    waits for {', '.join('#' + clean(i) for i in item.blocked_by)}\n", "dark_orange")
         if item.blocks:

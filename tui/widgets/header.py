@@ -14,7 +14,7 @@ from core import clock
 from core.catalog.states import ENDED, NEEDS_YOU, OPEN_WORK, WAITING, WORKING
 from core.clock import iso_ms
 from core.jsutil import plural
-from core.views.items import token_text
+from core.views.items import running_text, token_text
 from tui.text import clean
 
 
@@ -193,6 +193,8 @@ def conversation_badge(agent: Mapping[str, Any], now_ms: int) -> tuple[str, bool
     (docs/agent-conversations.md#what-the-agent-is-doing)."""
     status = str(agent.get("status") or "waiting")
     text = status
+    if running := running_text(agent.get("subagents")):
+        text += f" ({running})"
     last = agent.get("lastActivity")
     ms = iso_ms(last)  # (pideck writes it, in UTC)
     if ms is not None:  # (no line said when: the file's last change, and it says so)

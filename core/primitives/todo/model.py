@@ -28,16 +28,17 @@ PRIORITIES = ("high", "medium", "low")
 class TodoItem(Slotted):
     """One todo. An item of an agent's own plan (docs/agent-conversations.md) has no priority and
     no scores, and may carry what the agent's tool gave it: the in-progress wording, a
-    description, the ids of the items it blocks and of those it waits for."""
+    description, the ids of the items it blocks and of those it waits for, and who made it when a
+    subagent did (its description)."""
 
     __slots__ = ("content", "status", "priority", "id", "group", "confidence", "completion_confidence",
-                 "confidence_history", "active_form", "description", "blocks", "blocked_by")
+                 "confidence_history", "active_form", "description", "blocks", "blocked_by", "made_by")
 
     def __init__(self, content: str, status: str, priority: str | None, id: str, group: str | None = None,
                  confidence: int | None = None, completion_confidence: int | None = None,
                  confidence_history: list[int] | None = None, active_form: str | None = None,
                  description: str | None = None, blocks: list[str] | None = None,
-                 blocked_by: list[str] | None = None) -> None:
+                 blocked_by: list[str] | None = None, made_by: str | None = None) -> None:
         self.content = content
         self.status = status
         self.priority = priority
@@ -50,10 +51,11 @@ class TodoItem(Slotted):
         self.description = description
         self.blocks = blocks
         self.blocked_by = blocked_by
+        self.made_by = made_by
 
     def to_json(self) -> TodoItemJson:
         """The agents' names for what an agent's own plan tool gives an item (``activeForm``,
-        ``blockedBy``)."""
+        ``blockedBy``, ``madeBy``)."""
         out: TodoItemJson = {"content": self.content, "status": self.status}
         if self.priority is not None:
             out["priority"] = self.priority
@@ -74,6 +76,8 @@ class TodoItem(Slotted):
             out["blocks"] = list(self.blocks)
         if self.blocked_by is not None:
             out["blockedBy"] = list(self.blocked_by)
+        if self.made_by is not None:
+            out["madeBy"] = self.made_by
         return out
 
 

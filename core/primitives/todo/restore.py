@@ -82,6 +82,7 @@ def _item(raw: Any, agent: bool = False) -> TodoItem:
         item.description = _text(raw, "description")
         item.blocks = _ids(raw, "blocks")
         item.blocked_by = _ids(raw, "blockedBy")
+        item.made_by = _text(raw, "madeBy")
     return item
 
 
