@@ -184,6 +184,7 @@ def watched_places(cwd: str | os.PathLike[str]) -> list[tuple[str, str]]:
     waiting for the first one watches (docs/tui.md#waiting-for-the-first-session)."""
     from core.sources.discovery import (AgentFolders, claude_folder_name, claude_projects_dir, codex_sessions_dir,
                                         copilot_sessions_dir, qwen_chats_dirs)
+    from core.sources.opencode import database as opencode_database
 
     target = normalise_cwd(cwd)
     gemini = AgentFolders().gemini(target)
@@ -194,6 +195,7 @@ def watched_places(cwd: str | os.PathLike[str]) -> list[tuple[str, str]]:
         ("Codex", f"{codex_sessions_dir()}{os.sep}YYYY{os.sep}MM{os.sep}DD (by the directory each names)"),
         ("Gemini CLI", str(gemini[0].folder) if gemini else "(no folder for this directory)"),
         ("Qwen Code", str(qwen_chats_dirs(target)[0])),
+        ("opencode", f"{opencode_database()} (by the directory each names)"),
         ("GitHub Copilot CLI", f"{copilot_sessions_dir()}{os.sep}<id> (by the directory each names)"),
     ]
 

@@ -175,5 +175,6 @@ def run(args: argparse.Namespace, tui: OpenTui) -> int:
     return status
 
 
-EXAMPLES = (". Beside it, f9 and f6 list an example conversation of Claude Code, Codex, Gemini CLI and Qwen Code: "
+EXAMPLES = (". Beside it, f9 and f6 list an example conversation of Claude Code, Codex, Gemini CLI, Qwen Code, "
+            "opencode and GitHub Copilot CLI: "
             "examples the demo wrote, not your agents' (in a few seconds the Claude Code one asks for you)")

@@ -9,7 +9,9 @@ picker (f6), the header's count of who needs you and a notification are there on
 - Gemini CLI, write_todos: a finished plan (waiting for the person's next prompt);
 - Qwen Code, todo_write: a plan of three with one in progress, mid-turn (working);
 - opencode, todowrite: a plan of four with its priorities, the second item in progress and a
-  shell command still running (working), in a database of opencode's tables.
+  shell command still running (working), in a database of opencode's tables;
+- GitHub Copilot CLI, its sql tool on the todos table: a plan with an item blocked by another, and
+  the session shut down with it open (ended).
 """
 
 from __future__ import annotations
@@ -26,9 +28,10 @@ CODEX_ID = "019ad1c2-4b7e-7c31-a5d2-8e0f6b3c1d94"
 GEMINI_ID = "7c9e2b14-3f5a-4d6e-8a1b-2c4d6e8f0a13"
 QWEN_ID = "3b8d5f71-9c2e-4a6b-8d1f-5e7a9c0b2d46"
 OPENCODE_ID = "ses_2b7f0d41effeQm3VcX9aLrT1sK"
+COPILOT_ID = "8d2c4e6f-1a3b-4c5d-9e7f-0a1b2c3d4e5f"
 HOMES = {"PIDECK_HOME": "pideck-home", "CLAUDE_CONFIG_DIR": "claude", "CODEX_HOME": "codex",
          "GEMINI_CLI_HOME": "gemini", "QWEN_HOME": "qwen", "OPENCODE_DB": "opencode/opencode.db",
-         "PI_CODING_AGENT_DIR": "pi-agent"}
+         "COPILOT_HOME": "copilot", "PI_CODING_AGENT_DIR": "pi-agent"}
 """Where pideck and each agent keep their files during the demo, under its folder."""
 
 
@@ -65,7 +68,7 @@ def _write(path: Path, lines: list[dict[str, object]]) -> Path:
 
 
 def write_example_conversations(project: str, now_ms: int) -> list[Path]:
-    """Write the five examples for ``project`` (with ``demo_homes`` in place), their lines a few
+    """Write the six examples for ``project`` (with ``demo_homes`` in place), their lines a few
     minutes old; answers their transcripts."""
     from core.sources.discovery import AgentFolders, claude_projects_dir, codex_sessions_dir, qwen_chats_dirs
 
@@ -81,7 +84,8 @@ def write_example_conversations(project: str, now_ms: int) -> list[Path]:
                     _gemini_lines(now_ms - 15 * 60_000))
     qwen = _write(qwen_chats_dirs(project)[0] / f"{QWEN_ID}.jsonl", _qwen_lines(project, now_ms - 2 * 60_000))
     opencode = _write_opencode(Path(os.environ["OPENCODE_DB"]), project, now_ms - 60_000)
-    return [claude, codex, gemini, qwen, opencode]
+    copilot = _write_copilot(project, now_ms - 25 * 60_000)
+    return [claude, codex, gemini, qwen, opencode, copilot]
 
 
 class LaterAsk:
@@ -278,3 +282,54 @@ def _write_opencode(db: Path, project: str, start_ms: int) -> Path:
     finally:
         conn.close()
     return conversation_path(db, OPENCODE_ID)
+
+
+COPILOT_PLAN = (
+    "INSERT INTO todos (id, title, description, status) VALUES "
+    "('pin-versions', 'Pinning the tool versions', 'Pin every tool in uv.lock.', 'done'), "
+    "('cache-wheels', 'Caching the wheels in CI', 'Keep uv''s cache between runs.', 'in_progress'), "
+    "('drop-py39', 'Dropping Python 3.9', 'Needs the team''s yes first.', 'blocked'); "
+    "INSERT INTO todo_deps (todo_id, depends_on) VALUES ('drop-py39', 'cache-wheels');")
+
+
+def _write_copilot(project: str, start_ms: int) -> Path:
+    """A GitHub Copilot CLI session: its events.jsonl, with the plan kept by one sql call on the
+    built-in todos tables, and its session.db as that call left it; answers the log."""
+    import sqlite3
+
+    from core.sources.copilot_sql import SCHEMA
+    from core.sources.discovery import copilot_sessions_dir
+
+    folder = copilot_sessions_dir() / COPILOT_ID
+    events: list[dict[str, object]] = []
+
+    def event(offset_ms: int, kind: str, data: dict[str, object]) -> None:
+        events.append({"type": kind, "data": data, "id": f"e{len(events) + 1}", "timestamp": _iso(start_ms + offset_ms),
+                       "parentId": f"e{len(events)}" if events else None})
+
+    event(0, "session.start", {"sessionId": COPILOT_ID, "copilotVersion": "1.0.102", "selectedModel": "gpt-4.1",
+                               "startTime": _iso(start_ms), "context": {"cwd": project}})
+    event(100, "user.message", {"content": "Make CI faster: it takes 14 minutes"})
+    event(200, "assistant.turn_start", {"turnId": "0"})
+    event(900, "session.usage_record", {"usage": {"model": "gpt-4.1", "inputTokens": 7_400, "outputTokens": 180,
+                                                  "cacheReadTokens": 5_120, "cacheWriteTokens": 0}})
+    event(1_000, "assistant.message", {"model": "gpt-4.1", "content": "", "toolRequests": [
+        {"toolCallId": "call_demo_c1", "name": "sql", "arguments": {"description": "Plan", "query": COPILOT_PLAN}}]})
+    event(1_050, "tool.execution_start", {"toolCallId": "call_demo_c1", "toolName": "sql",
+                                          "arguments": {"description": "Plan", "query": COPILOT_PLAN}})
+    event(1_100, "tool.execution_complete", {"toolCallId": "call_demo_c1", "success": True,
+                                             "result": {"content": "4 row(s) inserted."}})
+    event(1_150, "assistant.turn_end", {"turnId": "0"})
+    event(1_200, "assistant.turn_start", {"turnId": "1"})
+    event(1_900, "assistant.message", {"model": "gpt-4.1", "toolRequests": [],
+                                       "content": "The versions are pinned; caching the wheels is next. Dropping 3.9 waits for you."})
+    event(1_950, "assistant.turn_end", {"turnId": "1"})
+    event(2_000, "session.shutdown", {})
+    path = _write(folder / "events.jsonl", events)
+    conn = sqlite3.connect(folder / "session.db")  # (a rollback journal, as Copilot keeps it)
+    try:
+        conn.executescript(SCHEMA + COPILOT_PLAN)
+        conn.commit()
+    finally:
+        conn.close()
+    return path

@@ -55,13 +55,20 @@ def data_dir() -> Path:
     return base / "opencode"
 
 
-def databases() -> list[Path]:
-    """opencode's databases: ``$OPENCODE_DB`` when set, else every ``opencode*.db`` in its data
-    folder (one per release channel)."""
+def database() -> Path:
+    """The database opencode's latest channel writes (``$OPENCODE_DB`` when set)."""
     named = os.environ.get("OPENCODE_DB")
     if named:
         path = Path(os.path.expanduser(named))
-        return [path if path.is_absolute() else data_dir() / path]
+        return path if path.is_absolute() else data_dir() / path
+    return data_dir() / "opencode.db"
+
+
+def databases() -> list[Path]:
+    """opencode's databases: ``$OPENCODE_DB`` when set, else every ``opencode*.db`` in its data
+    folder (one per release channel)."""
+    if os.environ.get("OPENCODE_DB"):
+        return [database()]
     try:
         names = sorted(os.listdir(data_dir()))
     except OSError:

@@ -77,7 +77,7 @@ def test_the_folder_goes_even_when_the_app_fails(temp, monkeypatch):
 
 def test_the_demo_shows_an_example_conversation_of_each_agent_and_one_asks(temp, monkeypatch):
     """f9 and f6 are not empty on a first run: beside the demo session, a Claude Code, a Codex, a
-    Gemini CLI and a Qwen Code conversation, each in a state of the agent's own; the Claude Code one asks for the person a
+    Gemini CLI, a Qwen Code, an opencode and a GitHub Copilot CLI conversation, each in a state of the agent's own; the Claude Code one asks for the person a
     few seconds in (a change of state, which the app notifies of). The person's own homes are not
     touched, and are pideck's again once the demo ends."""
     import os
@@ -95,7 +95,7 @@ def test_the_demo_shows_an_example_conversation_of_each_agent_and_one_asks(temp,
                     records = self.catalog.records if self.catalog is not None else ()
                     return {r.kind: r.attention.state for r in records}
 
-                assert await wait_for(pilot, lambda: len(states()) == 5, 10)
+                assert await wait_for(pilot, lambda: len(states()) == 7, 10)
                 seen.append(states())
                 assert await wait_for(pilot, lambda: states().get("claude") == NEEDS_YOU, 10)
                 seen.append(states())
@@ -107,7 +107,7 @@ def test_the_demo_shows_an_example_conversation_of_each_agent_and_one_asks(temp,
     assert launcher.main(["demo"]) == 0
     first, later, messages = seen
     assert first == {"pideck": "working", "claude": "working", "codex": "stopped with open work", "gemini": "waiting",
-                     "qwen": "working"}
+                     "qwen": "working", "opencode": "working", "copilot": "ended"}
     assert later["claude"] == NEEDS_YOU
-    assert any("example conversation of Claude Code, Codex, Gemini CLI and Qwen Code" in m for m in messages)
+    assert any("example conversation of Claude Code, Codex, Gemini CLI, Qwen Code, opencode and GitHub Copilot CLI" in m for m in messages)
     assert os.environ.get("PIDECK_HOME") == home_before and list(temp.iterdir()) == []

@@ -109,7 +109,7 @@ def test_an_empty_directory_waits_and_leaves_no_file(project: tuple[Path, Path])
         return str(app.screen.query_one("#waiting-body").render())
 
     said = run(app, scenario)
-    assert "Nothing has started in" in said and "Claude Code" in said and "claude · codex · gemini · qwen · copilot · pi" in said
+    assert "Nothing has started in" in said and "Claude Code" in said and "claude · codex · gemini · qwen · opencode · copilot · pi" in said
     assert files_under(pideck_home) == []
 
 
