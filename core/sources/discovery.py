@@ -47,7 +47,7 @@ from core.config.places import AGENT_KINDS, normalise_cwd
 from core.files import jsonl_files, read_small_file
 from core.session.parse import loads_line
 from core.sources.detect import detect_kind, kind_of_line
-from core.sources.in_database import conversation_path, split
+from core.sources.in_database import split
 
 if TYPE_CHECKING:
     from core.sources.reader import Reader
@@ -334,8 +334,7 @@ def transcript_files(folder: Path) -> list[Path]:
     if is_database(folder):
         from core.sources import opencode
 
-        return [conversation_path(folder, s.id) for s in opencode.sessions(folder).values()
-                if s.parent_id is None]
+        return opencode.table(folder).listed
     return jsonl_files(folder)
 
 

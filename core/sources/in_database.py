@@ -6,6 +6,7 @@ apart from the reader so that telling the name costs no import of SQLite."""
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from pathlib import Path
 
 SEPARATOR = "#"
@@ -27,6 +28,12 @@ def conversation_path(db: Path, session_id: str) -> Path:
 def split(path: str | os.PathLike[str]) -> tuple[Path, str] | None:
     """The database and session id a conversation's name holds; None for any other path."""
     text = os.fsdecode(path)
+    return _split(text) if SEPARATOR in text else None
+
+
+@lru_cache(maxsize=4096)
+def _split(text: str) -> tuple[Path, str] | None:
+    """(A catalog's tick asks this of every conversation it lists.)"""
     db, sep, session_id = text.rpartition(SEPARATOR)
     if not sep or not session_id.startswith(SESSION_PREFIX) or "/" in session_id or not db.endswith(".db"):
         return None

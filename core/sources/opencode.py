@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, cast
 
@@ -129,27 +130,59 @@ def _session(row: tuple[object, ...]) -> Session | None:
     return Session(row[0], str(row[1]), str(row[2]), str(row[3]), text_of(row[4]), *cast("tuple[int, int, int]", row[5:8]))
 
 
-_SESSIONS: dict[Path, tuple[tuple[object, ...], dict[str, Session]]] = {}
-"""By database: what its ``session`` table held at the change key it was read at (a catalog's
-tick asks every conversation's last change: one query per change of the database, not one per
-conversation)."""
+class Table(NamedTuple):
+    """What a database's ``session`` table held at the change key it was read at."""
+
+    key: tuple[object, ...]
+    sessions: dict[str, Session]
+    listed: list[Path]  # the names of its conversations (its sessions without a parent)
 
 
-def sessions(db: Path) -> dict[str, Session]:
-    """The sessions of ``db`` by id (empty when it cannot be read now and was never read)."""
+_TABLES: dict[Path, Table] = {}
+"""By database (a catalog's tick asks every conversation's last change: one query per change of
+the database, not one per conversation)."""
+_LOOKED: dict[Path, tuple[float, tuple[object, ...], os.stat_result]] = {}
+"""By database: when it was last looked at, its change key and its stat then."""
+LOOK_S = 0.05
+"""How long one look at a database stands for every conversation in it: a catalog's tick asks
+each of them in a few milliseconds, and its next tick looks again. (A conversation's own reading
+looks at every sync: ``reading.py``.)"""
+
+
+def _look(db: Path) -> tuple[tuple[object, ...], os.stat_result]:
+    now = time.monotonic()
+    looked = _LOOKED.get(db)
+    if looked is not None and now - looked[0] < LOOK_S:
+        return looked[1], looked[2]
+    st = os.stat(db)
     key = change_key(db)
-    known = _SESSIONS.get(db)
-    if known is not None and known[0] == key:
-        return known[1]
+    _LOOKED[db] = (now, key, st)
+    return key, st
+
+
+def table(db: Path) -> Table:
+    """The sessions of ``db`` (none when it cannot be read now and was never read)."""
+    try:
+        key, _ = _look(db)
+    except OSError:
+        return Table((), {}, [])
+    known = _TABLES.get(db)
+    if known is not None and known.key == key:
+        return known
     from core.sources.sqlite_ro import NotNow
 
     try:
         rows = read(db, lambda c: c.execute(_SESSION_ROWS).fetchall())
     except NotNow:
-        return known[1] if known is not None else {}
-    table = {s.id: s for s in map(_session, rows) if s is not None}
-    _SESSIONS[db] = (key, table)
-    return table
+        return known if known is not None else Table((), {}, [])
+    found = {s.id: s for s in map(_session, rows) if s is not None}
+    made = _TABLES[db] = Table(key, found, [conversation_path(db, s.id) for s in found.values() if s.parent_id is None])
+    return made
+
+
+def sessions(db: Path) -> dict[str, Session]:
+    """The sessions of ``db`` by id (empty when it cannot be read now and was never read)."""
+    return table(db).sessions
 
 
 def session_of(path: str | os.PathLike[str]) -> Session | None:
@@ -176,7 +209,7 @@ def stat(path: str | os.PathLike[str]) -> Stat:
     named = split(path)
     if named is None:
         raise FileNotFoundError(path)
-    st = os.stat(named[0])
+    _, st = _look(named[0])
     session = sessions(named[0]).get(named[1])
     if session is None:
         raise FileNotFoundError(f"no conversation {named[1]} in {named[0]}")
