@@ -22,7 +22,10 @@ from typing import Any, NamedTuple, NotRequired, TextIO, TypedDict
 
 from core.sources.binding import Conversation
 
-AGENTS = {"claude": "Claude Code", "codex": "Codex"}
+AGENTS = {"claude": "Claude Code", "codex": "Codex", "qwen": "Qwen Code"}
+"""The agents whose hooks pideck answers. Qwen Code's hooks take Claude Code's input and answer
+(docs/mcp-and-hooks.md#qwen-code); its 0.15.10 sends ``stop_hook_active`` true at every Stop,
+which only makes the gate stop poking sooner (a poke that left the plan as it was ends the pokes)."""
 SETTLING_EVENTS = ("Stop", "SubagentStop")
 RECORDING_EVENTS = ("SessionStart", "SessionEnd", "Notification", "PermissionRequest", "UserPromptSubmit")
 """Events pideck only records (which conversation the process is in, what the agent asked for:
@@ -219,7 +222,10 @@ def record_process(event: HookEvent, agent: str, named: bool = False) -> None:
 
 def agent_pid(agent: str) -> int | None:
     """The agent process this hook runs for: Claude Code says it (``$CLAUDE_PID``; its hooks run
-    under a shell); Codex runs its hooks as its own children."""
+    under a shell); Codex runs its hooks as its own children; Qwen Code runs them under a shell
+    and says nothing (None: no process is recorded)."""
+    if agent == "qwen":
+        return None
     if agent == "claude":
         try:
             pid = int(os.environ.get("CLAUDE_PID", ""))

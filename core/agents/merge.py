@@ -35,7 +35,7 @@ class HookHandler(TypedDict):
 
     type: str  # "command"
     command: str  # a shell line that runs ``pideck hook <agent>``
-    timeout: int  # seconds
+    timeout: int  # seconds (Qwen Code's: milliseconds)
 
 
 class ConfigShapeError(ValueError):

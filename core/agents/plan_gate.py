@@ -71,9 +71,15 @@ WORDINGS = {
     "TodoWrite": Wording("todo", "TodoWrite"),
     "update_plan": Wording("plan step", "update_plan"),
     "write_todos": Wording("todo", "write_todos"),
+    "todo_write": Wording("todo", "todo_write"),
+    "todowrite": Wording("todo", "todowrite"),
+    "sql": Wording("todo", "your sql tool"),
 }
-"""By the ``tool`` of the plan's ``agentPlan`` (core/conversations): Claude Code's Task tools and
-TodoWrite, Codex's update_plan, Gemini CLI's write_todos (which has no Stop hook pideck answers)."""
+"""By the ``tool`` of the plan's ``agentPlan`` (core/sources): Claude Code's Task tools and
+TodoWrite, Codex's update_plan, Qwen Code's todo_write; and the plans of agents whose stop pideck
+does not answer (docs/mcp-and-hooks.md#which-agents-stops-pideck-answers), so that ``pideck gate``
+words them too: Gemini CLI's write_todos, opencode's todowrite, GitHub Copilot CLI's todos kept
+with its sql tool."""
 
 
 def poke_text(tool: str, n: int) -> str:
@@ -86,7 +92,7 @@ def poke_text(tool: str, n: int) -> str:
 class AgentPlan:
     """The agent's own plan as its transcript has it at the stop."""
 
-    agent: str  # claude, codex, gemini
+    agent: str  # the conversation's agent kind (core/sources/plan.py AGENT_NAMES)
     tool: str  # a key of WORDINGS
     open_ids: tuple[str, ...]  # the items not completed or cancelled, in list order
     digest: str  # sha256 of the whole list: equal digests are an unchanged plan
@@ -104,7 +110,7 @@ def plan_digest(todos: Iterable[Mapping[str, Any]]) -> str:
 
 def read_plan(transcript_path: str) -> AgentPlan | None:
     """The plan in the agent's transcript at ``transcript_path``; None when the file is missing,
-    unreadable, not a transcript of Claude Code, Codex or Gemini CLI, or holds no plan. Only reads
+    unreadable, not an agent's transcript pideck reads, or holds no plan. Only reads
     the transcript (what pideck keeps of it lives in pideck's home)."""
     from core.primitives.todo.adapter import TodoAdapter
     from core.primitives.todo.model import is_open

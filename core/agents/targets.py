@@ -17,6 +17,7 @@ Scope = Literal["project", "user"]
 HOOK_EVENTS = {
     "claude": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PermissionRequest"),
     "codex": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "PermissionRequest"),
+    "qwen": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PermissionRequest"),
 }
 """The hooks pideck answers, per agent: Stop settles the todo gates; SessionStart and SessionEnd
 tell pideck which conversation the agent process is in
@@ -40,6 +41,7 @@ class Places:
     home: Path
     codex_home: Path
     shared: tuple[tuple[str, str], ...] = ()
+    qwen_home: Path | None = None  # $QWEN_HOME, else ~/.qwen (None: under ``home``)
 
 
 @dataclass(frozen=True)
@@ -71,9 +73,9 @@ def _server(servers_key: str, entry: ServerEntry, command: list[str]) -> Edit:
     return Edit(label, lambda doc: put_server(doc, servers_key, entry, SHARED_VARIABLES))
 
 
-def _hooks(agent: str, command: list[str], prefix: str = "") -> tuple[Edit, ...]:
+def _hooks(agent: str, command: list[str], prefix: str = "", timeout: int = HOOK_TIMEOUT) -> tuple[Edit, ...]:
     line = prefix + shell_line([*command, "hook", agent])
-    handler: HookHandler = {"type": "command", "command": line, "timeout": HOOK_TIMEOUT}
+    handler: HookHandler = {"type": "command", "command": line, "timeout": timeout}
 
     def edit(event: str) -> Edit:
         return Edit(f"{event} hook ({line})", lambda doc: put_hook(doc, event, handler, agent))
@@ -145,6 +147,24 @@ def _mcp_json_files(relative: str) -> Callable[[Scope, Places, list[str]], list[
     return files
 
 
+def _qwen_files(scope: Scope, places: Places, command: list[str]) -> list[ConfigFile]:
+    """One settings.json holds the MCP server (as Gemini CLI's) and the hooks (in Claude Code's
+    shape). Qwen Code 0.15.10 hands a command hook's ``timeout`` to ``setTimeout`` as it is: in
+    milliseconds, whatever its schema says."""
+    folder = places.cwd / ".qwen" if scope == "project" else (places.qwen_home or places.home / ".qwen")
+    server = _server("mcpServers", _stdio(command, dict(places.shared)), command)
+    hooks = _hooks("qwen", command, timeout=HOOK_TIMEOUT * 1000)
+    return [ConfigFile(folder / "settings.json", "json", (server, *hooks), scope == "user")]
+
+
+def _qwen_steps(scope: Scope, places: Places) -> list[str]:
+    steps = ["Restart Qwen Code; /mcp lists pideck and its tools, /hooks the hooks that run pideck."]
+    if scope == "project":
+        steps.append(f"Qwen Code runs a project's hooks only in a folder it trusts: trust {places.cwd} "
+                     "when it asks (or install with --scope user).")
+    return steps
+
+
 def _claude_steps(scope: Scope, places: Places) -> list[str]:
     if scope == "project":
         return [f"Restart Claude Code in {places.cwd}. It asks once whether to use the MCP servers "
@@ -181,5 +201,6 @@ AGENTS: dict[str, Agent] = {
     "claude": Agent("Claude Code", "project", _claude_files, _claude_steps),
     "codex": Agent("Codex", "user", _codex_files, _codex_steps),
     "gemini": Agent("Gemini CLI", "project", _mcp_json_files(".gemini/settings.json"), _gemini_steps),
+    "qwen": Agent("Qwen Code", "project", _qwen_files, _qwen_steps),
     "cursor": Agent("Cursor", "project", _mcp_json_files(".cursor/mcp.json"), _cursor_steps),
 }

@@ -44,16 +44,16 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         process's record. Read back (``_conversation``), only the agent and the id are known to be
         text; the rest is whatever the file held, checked where it is used."""
 
-        agent: str  # claude or codex
+        agent: str  # claude, codex or qwen
         agentSessionId: str
         cwd: NotRequired[object]
         transcript: NotRequired[object]
 
 ENTRY_TYPE = "pideck/conversation"
 """The first entry of a session made for a conversation: which conversation it belongs to."""
-AGENTS = ("claude", "codex")
-"""The agents whose conversations get a pideck session: the two whose hooks and MCP server pideck
-can tell apart by conversation."""
+AGENTS = ("claude", "codex", "qwen")
+"""The agents whose conversations get a pideck session: those whose hooks name the conversation
+(Claude Code's and Codex's MCP server calls are routed to it too)."""
 
 _PLAIN_ID = r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}"  # (a pattern: re compiles it at its first use and keeps it)
 
