@@ -239,7 +239,8 @@ def agent_pid(agent: str) -> int | None:
 def run_hook(agent: str, raw: bytes | str, *, session: str | None, write: bool, out: TextIO, err: TextIO) -> int:
     prefix = f"pideck hook {agent}"
     if agent not in AGENTS:
-        print(f"pideck hook: unknown agent {agent!r} (expected {' or '.join(AGENTS)})", file=err)
+        *others, last = AGENTS
+        print(f"pideck hook: unknown agent {agent!r} (expected {', '.join(others)} or {last})", file=err)
         return EXIT_FAILED
     try:
         event = read_event(raw)

@@ -10,6 +10,7 @@ STAMP = "20261130T201600Z"  # the backups' suffix at the tests' fixed clock
 EVENTS = {  # pideck's hooks per agent, in the order it writes them
     "claude": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PermissionRequest"),
     "codex": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "PermissionRequest"),
+    "qwen": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PermissionRequest"),
 }
 
 # config.toml of a fresh Codex install; appended as it is to a config that exists
@@ -29,8 +30,8 @@ hooks = [
 
 
 def handler(agent: str) -> dict[str, Any]:
-    """pideck's hook handler, the same for every event."""
-    return {"type": "command", "command": f"{PIDECK} hook {agent}", "timeout": 60}
+    """pideck's hook handler, the same for every event (Qwen Code reads its timeout in milliseconds)."""
+    return {"type": "command", "command": f"{PIDECK} hook {agent}", "timeout": 60_000 if agent == "qwen" else 60}
 
 
 def hook_settings(agent: str, events: tuple[str, ...] | None = None) -> dict[str, Any]:

@@ -170,6 +170,12 @@ def test_the_poke_is_pi_jtodos_naming_the_agents_own_tool() -> None:
                         "You have 2 incomplete plan steps. Continue working, or update them with update_plan."),
         "write_todos": ("You have 1 incomplete todo. Continue working, or update it with write_todos.",
                         "You have 2 incomplete todos. Continue working, or update them with write_todos."),
+        "todo_write": ("You have 1 incomplete todo. Continue working, or update it with todo_write.",
+                       "You have 2 incomplete todos. Continue working, or update them with todo_write."),
+        "todowrite": ("You have 1 incomplete todo. Continue working, or update it with todowrite.",
+                      "You have 2 incomplete todos. Continue working, or update them with todowrite."),
+        "sql": ("You have 1 incomplete todo. Continue working, or update it with your sql tool.",
+                "You have 2 incomplete todos. Continue working, or update them with your sql tool."),
     }
 
 

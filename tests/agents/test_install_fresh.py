@@ -38,6 +38,8 @@ PLAIN_SERVER = """\
 }
 """
 
+QWEN_SETTINGS = json.dumps({**json.loads(PLAIN_SERVER), **hook_settings("qwen")}, indent=2) + "\n"
+
 CASES = [  # agent, scope, files written (relative to home or project)
     ("claude", "project", {"project/.mcp.json": CLAUDE_SERVER, "project/.claude/settings.json": CLAUDE_HOOK}),
     ("claude", "user", {"home/.claude.json": CLAUDE_SERVER, "home/.claude/settings.json": CLAUDE_HOOK}),
@@ -45,6 +47,8 @@ CASES = [  # agent, scope, files written (relative to home or project)
     ("codex", "user", {"home/.codex/config.toml": CODEX}),
     ("gemini", "project", {"project/.gemini/settings.json": PLAIN_SERVER}),
     ("gemini", "user", {"home/.gemini/settings.json": PLAIN_SERVER}),
+    ("qwen", "project", {"project/.qwen/settings.json": QWEN_SETTINGS}),
+    ("qwen", "user", {"home/.qwen/settings.json": QWEN_SETTINGS}),
     ("cursor", "project", {"project/.cursor/mcp.json": PLAIN_SERVER}),
     ("cursor", "user", {"home/.cursor/mcp.json": PLAIN_SERVER}),
 ]
@@ -212,5 +216,26 @@ def test_the_module_fallback_puts_its_arguments_before_mcp(where, pideck, monkey
 def test_unknown_agent_is_a_usage_error(where, pideck) -> None:
     code, out, err = pideck("install", "vim")
     assert code == 2
-    assert "invalid choice: 'vim' (choose from 'claude', 'codex', 'cursor', 'gemini')" in err
+    assert "invalid choice: 'vim' (choose from 'claude', 'codex', 'cursor', 'gemini', 'qwen')" in err
     assert snapshot(where.home.parent) == {}
+
+
+def test_qwen_user_settings_follow_qwen_home(where, pideck, monkeypatch) -> None:
+    """``$QWEN_HOME`` is Qwen Code's own folder: its settings.json is there, not under the home."""
+    monkeypatch.setenv("QWEN_HOME", str(where.home / "qwen-elsewhere"))
+    assert pideck("install", "qwen", "--scope", "user")[0] == 0
+    assert sorted(snapshot(where.home.parent)) == ["home/qwen-elsewhere/settings.json"]
+
+
+def test_report_qwen_project(where, pideck) -> None:
+    p = where.project
+    assert pideck("install", "qwen") == (0, f"""\
+pideck install qwen, project scope: pideck runs as /opt/pideck/bin/pideck
+created {p}/.qwen/settings.json
+  MCP server "pideck" (/opt/pideck/bin/pideck mcp): added
+{hook_lines("qwen", "added")}
+Next:
+  - Restart Qwen Code; /mcp lists pideck and its tools, /hooks the hooks that run pideck.
+  - Qwen Code runs a project's hooks only in a folder it trusts: trust {p} when it asks (or install with --scope user).
+  - Watch the session live: run `pideck` in {p}, beside Qwen Code.
+""", "")
