@@ -22,10 +22,14 @@ from typing import Any, NamedTuple, NotRequired, TextIO, TypedDict
 
 from core.sources.binding import Conversation
 
-AGENTS = {"claude": "Claude Code", "codex": "Codex", "qwen": "Qwen Code"}
-"""The agents whose hooks pideck answers. Qwen Code's hooks take Claude Code's input and answer
-(docs/mcp-and-hooks.md#qwen-code); its 0.15.10 sends ``stop_hook_active`` true at every Stop,
-which only makes the gate stop poking sooner (a poke that left the plan as it was ends the pokes)."""
+AGENTS = {"claude": "Claude Code", "codex": "Codex", "qwen": "Qwen Code", "copilot": "GitHub Copilot CLI"}
+"""The agents whose hooks pideck answers (docs/mcp-and-hooks.md#which-agents-stops-pideck-answers).
+Qwen Code's hooks, and GitHub Copilot CLI's ``Stop`` hook, take Claude Code's input and answer.
+Qwen 0.15.10 sends ``stop_hook_active`` true at every Stop, which only makes the gate stop poking
+sooner (a poke that left the plan as it was ends the pokes)."""
+QUIET_AGENTS = ("copilot",)
+"""Agents whose answer holds no ``systemMessage``: pideck has not seen what Copilot does with one,
+and a key it rejects would lose the block (the notice still goes to stderr)."""
 SETTLING_EVENTS = ("Stop", "SubagentStop")
 RECORDING_EVENTS = ("SessionStart", "SessionEnd", "Notification", "PermissionRequest", "UserPromptSubmit")
 """Events pideck only records (which conversation the process is in, what the agent asked for:
@@ -222,9 +226,9 @@ def record_process(event: HookEvent, agent: str, named: bool = False) -> None:
 
 def agent_pid(agent: str) -> int | None:
     """The agent process this hook runs for: Claude Code says it (``$CLAUDE_PID``; its hooks run
-    under a shell); Codex runs its hooks as its own children; Qwen Code runs them under a shell
-    and says nothing (None: no process is recorded)."""
-    if agent == "qwen":
+    under a shell); Codex runs its hooks as its own children; Qwen Code and GitHub Copilot CLI run
+    them under a shell and say nothing (None: no process is recorded)."""
+    if agent in ("qwen", "copilot"):
         return None
     if agent == "claude":
         try:
@@ -259,6 +263,9 @@ def run_hook(agent: str, raw: bytes | str, *, session: str | None, write: bool, 
     except Exception as exc:  # a failed settle must fail open: one line, never exit 2 (a block)
         print(f"{prefix}: {' '.join(str(exc).split()) or type(exc).__name__}", file=err)
         return EXIT_FAILED
+    if agent in QUIET_AGENTS and notice is not None:
+        print(f"{prefix}: {notice}", file=err)
+        notice = None
     reply = answer(followup, notice)
     if reply is not None:
         # ASCII escapes: any locale can print it, and the agent's JSON parser gets the text exactly

@@ -162,8 +162,9 @@ def cmd_install(args: argparse.Namespace) -> int:
     codex_home = os.environ.get("CODEX_HOME") or str(Path.home() / ".codex")
     shared = tuple((name, os.path.abspath(os.path.expanduser(os.environ[name])))
                    for name in SHARED_VARIABLES if os.environ.get(name))
-    qwen_home = os.environ.get("QWEN_HOME")
+    qwen_home, copilot_home = os.environ.get("QWEN_HOME"), os.environ.get("COPILOT_HOME")
     places = Places(cwd=Path.cwd(), home=Path.home(), codex_home=Path(os.path.abspath(codex_home)), shared=shared,
-                    qwen_home=Path(os.path.abspath(os.path.expanduser(qwen_home))) if qwen_home else None)
+                    qwen_home=Path(os.path.abspath(os.path.expanduser(qwen_home))) if qwen_home else None,
+                    copilot_home=Path(os.path.abspath(os.path.expanduser(copilot_home))) if copilot_home else None)
     return install(args.agent, args.scope, args.dry_run, places=places, command=pideck_command(),
                    now=utc_now(), out=sys.stdout, err=sys.stderr)

@@ -38,6 +38,14 @@ class HookHandler(TypedDict):
     timeout: int  # seconds (Qwen Code's: milliseconds)
 
 
+class FlatHookHandler(TypedDict):
+    """pideck's handler of one hook event, as GitHub Copilot CLI reads it (``.github/hooks/*.json``)."""
+
+    type: str  # "command"
+    bash: str  # a shell line that runs ``pideck hook <agent>``
+    timeoutSec: int
+
+
 class ConfigShapeError(ValueError):
     """A config whose parts pideck must change are not shaped as the agent reads them."""
 
@@ -93,4 +101,23 @@ def put_hook(doc: dict[str, object], event: str, handler: HookHandler, agent: st
                 handlers[index] = merged
                 return "updated"
     groups.append({"hooks": [dict(handler)]})
+    return "added"
+
+
+def put_flat_hook(doc: dict[str, object], event: str, handler: FlatHookHandler, agent: str) -> Outcome:
+    """``doc["hooks"][event]`` holds ``handler`` among the handlers themselves (GitHub Copilot CLI's
+    shape, ``{"version": 1, "hooks": {"Stop": [handler]}}``). A handler that already runs ``pideck
+    hook <agent>`` there is updated in place; the user's other hooks are left alone."""
+    version = doc.setdefault("version", 1)
+    if version != 1:
+        raise ConfigShapeError(f'"version" is {version!r}, not 1 (the hooks file format pideck knows)')
+    handlers = _child(_child(doc, "hooks", dict, ""), event, list, "hooks.")
+    for index, current in enumerate(handlers):
+        if isinstance(current, dict) and runs_pideck(current.get("bash"), "hook", agent):
+            merged = {**current, **handler}
+            if merged == current:
+                return "unchanged"
+            handlers[index] = merged
+            return "updated"
+    handlers.append(dict(handler))
     return "added"

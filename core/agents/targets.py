@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable, Literal
 
 from core.agents.command import shell_line
-from core.agents.merge import HookHandler, Outcome, ServerEntry, put_hook, put_server
+from core.agents.merge import FlatHookHandler, HookHandler, Outcome, ServerEntry, put_flat_hook, put_hook, put_server
 
 Scope = Literal["project", "user"]
 
@@ -18,11 +18,14 @@ HOOK_EVENTS = {
     "claude": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PermissionRequest"),
     "codex": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "PermissionRequest"),
     "qwen": ("Stop", "SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PermissionRequest"),
+    "copilot": ("Stop",),
 }
 """The hooks pideck answers, per agent: Stop settles the todo gates; SessionStart and SessionEnd
 tell pideck which conversation the agent process is in
 (docs/mcp-and-hooks.md#which-session-a-call-goes-to); the others are recorded for who needs the
-person (core/catalog/attention.py) and never decided (Codex has no Notification hook)."""
+person (core/catalog/attention.py) and never decided (Codex has no Notification hook). GitHub
+Copilot CLI answers its ``Stop`` (under that name it sends Claude Code's input) and nothing else
+pideck has seen it send in that form."""
 SHARED_VARIABLES = ("PIDECK_HOME", "PIDECK_CONFIG", "PI_CODING_AGENT_DIR")
 """Where pideck and pi keep their files: set where ``pideck install`` runs, they go to the server
 too, so the server writes where the TUI beside the agent reads."""
@@ -42,6 +45,7 @@ class Places:
     codex_home: Path
     shared: tuple[tuple[str, str], ...] = ()
     qwen_home: Path | None = None  # $QWEN_HOME, else ~/.qwen (None: under ``home``)
+    copilot_home: Path | None = None  # $COPILOT_HOME, else ~/.copilot (None: under ``home``)
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,28 @@ def _qwen_steps(scope: Scope, places: Places) -> list[str]:
     return steps
 
 
+def _copilot_files(scope: Scope, places: Places, command: list[str]) -> list[ConfigFile]:
+    """A hooks file of pideck's own, in the folder GitHub Copilot CLI reads hooks from: the
+    repository's ``.github/hooks``, or ``~/.copilot/hooks``. Only the Stop hook: Copilot hands a
+    hook registered under ``Stop`` Claude Code's input, the transcript being its events.jsonl. (Its
+    MCP server config is not written: pideck has not seen Copilot read one.)"""
+    folder = places.cwd / ".github" / "hooks" if scope == "project" else \
+        (places.copilot_home or places.home / ".copilot") / "hooks"
+    line = shell_line([*command, "hook", "copilot"])
+    handler: FlatHookHandler = {"type": "command", "bash": line, "timeoutSec": HOOK_TIMEOUT}
+
+    def edit(event: str) -> Edit:
+        return Edit(f"{event} hook ({line})", lambda doc: put_flat_hook(doc, event, handler, "copilot"))
+    return [ConfigFile(folder / "pideck.json", "json", tuple(edit(e) for e in HOOK_EVENTS["copilot"]), scope == "user")]
+
+
+def _copilot_steps(scope: Scope, places: Places) -> list[str]:
+    if scope == "project":
+        return [f"GitHub Copilot CLI runs a repository's hooks only in a folder it trusts: trust {places.cwd} "
+                "when it asks (`copilot -p` needs --trust-folder), or install with --scope user."]
+    return ["Start GitHub Copilot CLI again; it reads ~/.copilot/hooks at its start."]
+
+
 def _claude_steps(scope: Scope, places: Places) -> list[str]:
     if scope == "project":
         return [f"Restart Claude Code in {places.cwd}. It asks once whether to use the MCP servers "
@@ -202,5 +228,6 @@ AGENTS: dict[str, Agent] = {
     "codex": Agent("Codex", "user", _codex_files, _codex_steps),
     "gemini": Agent("Gemini CLI", "project", _mcp_json_files(".gemini/settings.json"), _gemini_steps),
     "qwen": Agent("Qwen Code", "project", _qwen_files, _qwen_steps),
+    "copilot": Agent("GitHub Copilot CLI", "user", _copilot_files, _copilot_steps),
     "cursor": Agent("Cursor", "project", _mcp_json_files(".cursor/mcp.json"), _cursor_steps),
 }

@@ -264,13 +264,13 @@ def _mcp_grammar(sub: Subcommands, help_lists: bool) -> None:
 
 
 def _hook_grammar(sub: Subcommands, help_lists: bool) -> None:
-    p = sub.add_parser("hook", help="answer an agent's Stop hook (claude, codex or qwen)",
+    p = sub.add_parser("hook", help="answer an agent's Stop hook (claude, codex, qwen or copilot)",
                        description="Read a Stop hook's JSON on stdin and run one turn-end settle of "
                        "the todo gates on the session for its cwd (--session, else $PIDECK_SESSION, "
                        "else the newest pideck session there). Print {\"decision\":\"block\",...} "
                        "when the agent should go on, a systemMessage for a notice, nothing otherwise; "
                        "exit 0. Input it cannot read: one line on stderr, exit 1.")
-    p.add_argument("agent", metavar="AGENT", help="claude, codex or qwen")
+    p.add_argument("agent", metavar="AGENT", help="claude, codex, qwen or copilot")
     _session_options(p)
     p.set_defaults(command="hook")
 

@@ -44,14 +44,14 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         process's record. Read back (``_conversation``), only the agent and the id are known to be
         text; the rest is whatever the file held, checked where it is used."""
 
-        agent: str  # claude, codex or qwen
+        agent: str  # claude, codex, qwen or copilot
         agentSessionId: str
         cwd: NotRequired[object]
         transcript: NotRequired[object]
 
 ENTRY_TYPE = "pideck/conversation"
 """The first entry of a session made for a conversation: which conversation it belongs to."""
-AGENTS = ("claude", "codex", "qwen")
+AGENTS = ("claude", "codex", "qwen", "copilot")
 """The agents whose conversations get a pideck session: those whose hooks name the conversation
 (Claude Code's and Codex's MCP server calls are routed to it too)."""
 

@@ -37,6 +37,7 @@ def where(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Where:
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("CODEX_HOME", raising=False)
     monkeypatch.delenv("QWEN_HOME", raising=False)
+    monkeypatch.delenv("COPILOT_HOME", raising=False)
     for name in SHARED_VARIABLES:  # (set by the tests' own homes; a test that wants them sets them)
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("core.agents.install.pideck_command", lambda: [PIDECK])
