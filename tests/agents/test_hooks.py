@@ -181,7 +181,7 @@ def test_a_mistyped_hook_command_exits_1_never_2(homes: Homes) -> None:
     """Exit 2 from a hook tells both agents to keep going with stderr as the reason."""
     code, out, err = _main(["hook"], stdin=json.dumps(CLAUDE[0]).encode())
     assert (code, out) == (1, "") and err.endswith("error: the following arguments are required: AGENT\n")
-    assert hook("gemini", CLAUDE[0]) == (1, "", "pideck hook: unknown agent 'gemini' (expected claude, codex or qwen)\n")
+    assert hook("gemini", CLAUDE[0]) == (1, "", "pideck hook: unknown agent 'gemini' (expected claude, codex, qwen or copilot)\n")
 
 
 @BOTH

@@ -216,7 +216,7 @@ def test_the_module_fallback_puts_its_arguments_before_mcp(where, pideck, monkey
 def test_unknown_agent_is_a_usage_error(where, pideck) -> None:
     code, out, err = pideck("install", "vim")
     assert code == 2
-    assert "invalid choice: 'vim' (choose from 'claude', 'codex', 'cursor', 'gemini', 'qwen')" in err
+    assert "invalid choice: 'vim' (choose from 'claude', 'codex', 'copilot', 'cursor', 'gemini', 'qwen')" in err
     assert snapshot(where.home.parent) == {}
 
 

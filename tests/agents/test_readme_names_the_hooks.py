@@ -12,6 +12,7 @@ README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding=
 
 def test_the_install_table_names_every_hook_registered() -> None:
     rows = {agent: next(line for line in README.splitlines() if line.startswith(f"| {name} | `pideck install {agent}`"))
-            for agent, name in (("claude", "Claude Code"), ("codex", "Codex"), ("qwen", "Qwen Code"))}
+            for agent, name in (("claude", "Claude Code"), ("codex", "Codex"), ("qwen", "Qwen Code"),
+                                                 ("copilot", "GitHub Copilot CLI"))}
     for agent, events in HOOK_EVENTS.items():
         assert [event for event in events if event not in rows[agent]] == [], agent
