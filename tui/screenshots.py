@@ -95,7 +95,12 @@ def conversation_copy(folder: Path, sample: str, lines: int, mtime_ms: int) -> P
     home), last written at ``mtime_ms``: the conversation as it was while the agent worked."""
     final = TRANSCRIPTS / sample / "final"
     source = next(p for p in sorted(final.rglob("*.jsonl")))
-    target = folder / source.relative_to(final)
+    return head_copy(source, folder / source.relative_to(final), lines, mtime_ms)
+
+
+def head_copy(source: Path, target: Path, lines: int, mtime_ms: int) -> Path:
+    """The first ``lines`` lines of ``source`` at ``target`` (an agent only ever appends whole
+    lines: the file as it was), last written at ``mtime_ms``."""
     target.parent.mkdir(parents=True, exist_ok=True)
     with source.open("rb") as src, target.open("wb") as out:
         for _, line in zip(range(lines), src):
@@ -135,12 +140,7 @@ def subagent_copy(folder: Path, mtime_ms: int) -> Path:
     side = main.with_suffix("") / "subagents"
     copies = [(main, SUBAGENT_MOMENT["main"]), (next(side.glob("agent-*.jsonl")), SUBAGENT_MOMENT["subagent"])]
     for source, lines in copies:
-        target = folder / source.relative_to(final)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with source.open("rb") as src, target.open("wb") as out:
-            for _, line in zip(range(lines), src):
-                out.write(line)
-        os.utime(target, ns=(mtime_ms * 1_000_000, mtime_ms * 1_000_000))
+        head_copy(source, folder / source.relative_to(final), lines, mtime_ms)
     for meta in (sample / "snapshots" / "t+015.45s" / side.relative_to(sample / "final")).glob("*.meta.json"):
         (folder / side.relative_to(final) / meta.name).write_bytes(meta.read_bytes())
     return folder / main.relative_to(final)

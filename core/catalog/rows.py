@@ -194,6 +194,8 @@ def flag_of(deck: Deck[SessionLog]) -> str | None:
         if record.type in ("label", "branch_summary", "session_info"):
             continue
         if record.type == "custom_message":
+            if record.custom_type != c.FOLLOWUP_CUSTOM_TYPE:
+                continue  # (a subagent's start or end: the agent's, not a poke)
             return FLAG_POKED
         if record.type == "message" and record.role == "assistant":
             message = record.get("message")

@@ -27,6 +27,10 @@ GATE_GAVE_UP = frozenset(GAVE_UP_WHY)
 """Disarm reasons that mean the gates stopped poking with the work still open."""
 
 
+SUBAGENT_ENTRY = "pideck/subagent"  # core.sources.reader.SUBAGENT_ENTRY (not imported: start-up)
+"""A Claude Code subagent's start or end in a conversation's log (a ``custom_message``)."""
+
+
 def picked_by_activity(kind: str | None, custom_type: str | None, role: str | None, tool_name: str | None) -> bool:
     """The entries the walk looks at, told apart by what the log's index knows: every message
     (an assistant's tool calls tell a tool's entries from a command's), the state entries, the gate's
@@ -34,7 +38,7 @@ def picked_by_activity(kind: str | None, custom_type: str | None, role: str | No
     if kind == "custom":
         return custom_type in PRIMITIVE_TOOLS or custom_type in (c.CYCLE_CUSTOM_TYPE, verdicts.ENTRY_TYPE)
     if kind == "custom_message":
-        return custom_type == c.FOLLOWUP_CUSTOM_TYPE
+        return custom_type in (c.FOLLOWUP_CUSTOM_TYPE, SUBAGENT_ENTRY)
     return kind in ("message", "label", "branch_summary", "session_info")
 
 

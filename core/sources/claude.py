@@ -70,6 +70,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         done: bool  # the Agent call's result says it completed
         started: str | None
         last: str | None  # the time of its last line
+        told: NotRequired[str]  # the status the last ``s`` event said (running, finished)
 
 
 class ClaudeReader(Reader):
@@ -87,6 +88,12 @@ class ClaudeReader(Reader):
         return {**super().save(), "calls": self.calls, "spawns": self.spawns, "subs": self.subs, "lists": self.lists}
 
     def feed(self, line: object) -> list[Event]:
+        out = self._line(line)
+        if self.aside:  # (a subagent started or finished: told in the order it was seen)
+            out, self.aside = out + self.aside, []
+        return out
+
+    def _line(self, line: object) -> list[Event]:
         if not isinstance(line, dict):
             return []
         if self.speaker is not None:
@@ -193,7 +200,12 @@ class ClaudeReader(Reader):
             sub["description"] = spawn["description"]
         return sub["description"] or f"subagent {agent_id}"
 
-    def _publish(self) -> None:
+    def settle(self) -> None:
+        """The end of a sync, every line read: a subagent whose meta.json says it finished, with
+        no Agent result that says so (a background one), is told finished now, after its lines."""
+        self._publish(final=True)
+
+    def _publish(self, final: bool = False) -> None:
         """The agent object's ``subagents``: each one running while its meta.json says so, or,
         without one, while the Agent call that made it has no result."""
         if not self.subs:
@@ -205,10 +217,26 @@ class ClaudeReader(Reader):
                 running = sub["meta"] == SUBAGENT_RUNNING
             else:
                 running = not sub["done"] and spawn is not None and not spawn["answered"]
-            shown.append({"id": agent_id, "description": sub["description"] or (spawn["description"] if spawn else None),
-                          "type": sub["type"], "status": SUBAGENT_RUNNING if running else SUBAGENT_FINISHED,
+            description = sub["description"] or (spawn["description"] if spawn else None)
+            status = SUBAGENT_RUNNING if running else SUBAGENT_FINISHED
+            shown.append({"id": agent_id, "description": description, "type": sub["type"], "status": status,
                           "started": sub["started"], "finished": None if running else sub["last"]})
+            self._tell(agent_id, sub, description or f"subagent {agent_id}", status, final)
         self.info["subagents"] = shown
+
+    def _tell(self, agent_id: str, sub: Sub, description: str, status: str, final: bool) -> None:
+        """An ``s`` event at a subagent's first line (it started), and one when it finished: at the
+        Agent call's result that says so, else (``final``: a sync's end) once meta.json says so.
+        A meta.json read before the lines it speaks of says nothing yet: the events keep the
+        order of the lines."""
+        told = sub.get("told")
+        if told is None and sub["started"] is not None:
+            self.aside.append(["s", sub["started"], f"subagent started: {description}", agent_id, SUBAGENT_RUNNING])
+            told = sub["told"] = SUBAGENT_RUNNING
+        if told == SUBAGENT_RUNNING and status == SUBAGENT_FINISHED and (sub["done"] or final):
+            self.aside.append(["s", sub["last"] or sub["started"], f"subagent finished: {description}", agent_id,
+                               SUBAGENT_FINISHED])
+            sub["told"] = SUBAGENT_FINISHED
 
     def _prompt(self, text: str, timestamp: object) -> list[Event]:
         entries = self.user_prompt(text, timestamp)
@@ -264,7 +292,7 @@ class ClaudeReader(Reader):
                 self.warn("TodoWrite without a list of todos (ignored)")
                 return []
             return self.new_plan(self._lists_with(agent, self.whole_list(todos, "content", name, "todo")),
-                                 timestamp, "TodoWrite", "todo", call_id)
+                                 timestamp, "TodoWrite", "todo", call_id, by=self._maker(agent))
         if name == "TaskCreate" and not said:
             created = _CREATED.search(_result_text(block.get("content")))
             if created is not None:
@@ -274,7 +302,8 @@ class ClaudeReader(Reader):
         tasks = self._tasks_after(name, given, got, self._maker(agent))
         if tasks is None:
             return []
-        return self.new_plan([tidy(t) for t in tasks], timestamp, "TaskCreate/TaskUpdate", "task", call_id)
+        return self.new_plan([tidy(t) for t in tasks], timestamp, "TaskCreate/TaskUpdate", "task", call_id,
+                             by=self._maker(agent))
 
     def _answered(self, call_id: str, block: dict[str, object], result: object) -> None:
         """The result of an Agent call: the subagent it names finished when the result says it

@@ -62,8 +62,14 @@ Event = list[object]
 
 - ``["p", time, text]``: the person's prompt;
 - ``["a", time, text, model, usage, ends_turn]``: the agent's answer (model and usage may be null);
-- ``["t", time, call_id, text, items, agent_plan]``: the plan became ``items`` (``text`` says how).
+- ``["t", time, call_id, text, items, agent_plan]``: the plan became ``items`` (``text`` says how);
+- ``["s", time, text, agent_id, status]``: a subagent started or finished (``status`` running or
+  finished).
 """
+
+SUBAGENT_ENTRY = "pideck/subagent"
+"""The customType of the entry a subagent's start or end is (a ``custom_message`` the activity
+reads; nothing of pideck's is written: the entry is made when a view asks, as every event's)."""
 
 AGENT_WORKING, AGENT_WAITING, AGENT_ENDED = "working", "waiting", "ended"
 SUBAGENT_RUNNING, SUBAGENT_FINISHED = "running", "finished"
@@ -83,6 +89,9 @@ class Reader:
         self.notes: list[str] = []
         """Warnings about the line just fed (``reading.py`` tells them with the line's number and
         clears them); never saved."""
+        self.aside: list[Event] = []
+        """Events made outside ``feed`` (a Claude subagent's meta.json read): ``reading.py`` keeps
+        them after each sync."""
         self.speaker: str | None = None
         """Whose file the lines being fed come from: None for the conversation's own transcript, a
         subagent's id for its own (``reading.py`` sets it); never saved."""
@@ -94,6 +103,10 @@ class Reader:
     def feed(self, line: object) -> list[Event]:
         """The events ``line`` (one parsed line of the transcript: any JSON) adds to the conversation."""
         raise NotImplementedError
+
+    def settle(self) -> None:
+        """The end of a sync: every line there was is read (a reader may have ``aside`` events to
+        make only now)."""
 
     def subagent(self, agent_id: str, meta: object) -> None:
         """What a subagent's ``agent-<id>.meta.json`` holds now (``meta``: its JSON, None when there
@@ -167,10 +180,11 @@ class Reader:
         return [["a", ts, text, model, usage, ends_turn]]
 
     def new_plan(self, items: list[PlanItem], timestamp: object, tool: str, noun: str,
-                 call_id: str, explanation: str | None = None) -> list[Event]:
+                 call_id: str, explanation: str | None = None, by: str | None = None) -> list[Event]:
         """The plan became ``items``: one plan event (``entry_of`` makes it the result of the
         ``todo`` tool that the todo fold, the strip and the time travel read), or nothing when it
-        did not change. ``items`` is never changed afterwards: the event holds it as it is."""
+        did not change. ``items`` is never changed afterwards: the event holds it as it is. ``by``:
+        the subagent whose call it was (its description), which the activity names."""
         if items == self.plan and explanation is None:
             return []
         text = describe_change(self.plan, items, noun)
@@ -179,6 +193,8 @@ class Reader:
         agent_plan: dict[str, str] = {"agent": self.KIND, "tool": tool, "noun": noun}
         if explanation is not None:
             agent_plan["explanation"] = explanation
+        if by is not None:
+            agent_plan["by"] = by
         return [["t", ts, call_id, text, items, agent_plan]]
 
     def tokens(self, input: object, output: object, cache_read: object = None, cache_write: object = None,
@@ -203,6 +219,7 @@ EVENT_KINDS: dict[str, Kind] = {
     "p": ("message", None, "user", None),
     "a": ("message", None, "assistant", None),
     "t": ("message", None, "toolResult", "todo"),
+    "s": ("custom_message", SUBAGENT_ENTRY, None, None),
 }
 """What each kind of event is as an entry (type, customType, role, toolName): what the log's index
 holds of it, so a fold that wants other entries never makes this one."""
@@ -228,6 +245,10 @@ def entry_of(event: Event, number: int) -> Entry:
         if event[4] is not None:
             body["usage"] = cast("Usage", event[4])
         body["stopReason"] = "stop" if event[5] else "toolUse"
+    elif kind == "s":
+        return {"type": "custom_message", "customType": SUBAGENT_ENTRY, "content": cast(str, event[2]),
+                "display": False, "details": {"agentId": event[3], "status": event[4]},
+                "id": entry_id(number), "parentId": entry_id(number - 1) if number > 1 else None, "timestamp": timestamp}
     else:
         details = {"todos": event[4], "plan": {}, "goals": [], "agentPlan": event[5]}
         body = {"role": "toolResult", "toolCallId": cast(str, event[2]), "toolName": "todo",

@@ -503,6 +503,7 @@ class Reading:
         sides = state.setdefault("subagents", {}) if self.side is not None else {}
         if relist and self.side is not None:
             self._list_side(sides)
+            self._keep_aside(synced)
         grown: list[str] = []
         for name in sides if relist else [n for n in self._watch if n in sides]:
             try:
@@ -551,7 +552,15 @@ class Reading:
         self._unsaved += state["offset"] + sum(sides[n].get("offset", 0) for n in grown) - before
         running = {f"agent-{s['id']}.jsonl" for s in self.reader.info.get("subagents", []) if s["status"] == "running"}
         self._watch = [name for name in sides if name in running or name in grown]
+        self.reader.settle()
+        self._keep_aside(synced)
         return synced
+
+    def _keep_aside(self, synced: Synced) -> None:
+        """Keep the events the reader made outside ``feed`` (a subagent's meta.json read)."""
+        if self.reader.aside:
+            events, self.reader.aside = self.reader.aside, []
+            self._keep(events, synced)
 
     def _list_side(self, sides: dict[str, Cursor]) -> None:
         """List the subagents' folder: a new transcript gets a cursor at its start, and the reader is

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 from core.deck.deck import PROGRESS, TODO
-from core.deck.entries import GATE_GAVE_UP, GAVE_UP_WHY, PRIMITIVE_TOOLS, picked_by_activity
+from core.deck.entries import GATE_GAVE_UP, GAVE_UP_WHY, PRIMITIVE_TOOLS, SUBAGENT_ENTRY, picked_by_activity
 from core.primitives.progress import verdicts
 from core.primitives.todo import constants as c
 from core.primitives.todo.replay import Replay, followup_kind, message_text
@@ -115,6 +115,9 @@ class Activity:
         kind, custom_type = entry.get("type"), entry.get("customType")
         if kind == "custom" and custom_type == c.CYCLE_CUSTOM_TYPE:
             return self._cycle(position, entry)
+        if kind == "custom_message" and custom_type == SUBAGENT_ENTRY:  # (a Claude Code subagent started or ended)
+            text = entry.get("content")
+            return [self._event(position, entry, SESSION, TOOL, text)] if isinstance(text, str) else []
         if kind == "custom_message":
             return self._followup(position, entry)
         if kind == "custom" and custom_type == verdicts.ENTRY_TYPE:
@@ -158,6 +161,9 @@ class Activity:
         noun = agent_plan.get("noun") if isinstance(agent_plan, dict) else None
         if isinstance(noun, str) and noun != "todo":  # an agent's own plan: its items by their name
             events = [replace(e, text=_renamed(e.text, noun)) for e in events]
+        by = agent_plan.get("by") if isinstance(agent_plan, dict) else None
+        if isinstance(by, str):  # a Claude Code subagent's call
+            events = [replace(e, text=f"{e.text} (by {by})") for e in events]
         return events
 
     def _cycle(self, position: int, entry: Mapping[str, Any]) -> list[Event]:

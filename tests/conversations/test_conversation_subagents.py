@@ -330,3 +330,29 @@ def test_the_overview_row_follows_a_subagent(home: Path) -> None:
     tick = overview.refresh()
     assert tick.read == 1
     assert [(r.status, r.todos_settled, r.todos_total) for r in overview.rows] == [("working", 2, 4)]
+
+
+def test_the_activity_says_when_the_subagent_started_and_finished_and_what_it_changed() -> None:
+    """Its start at its first line, its end at the Agent call's result, and each change of the
+    shared list it made named with its description, all in the order of the lines."""
+    from core.views.activity import Activity
+
+    log = ConversationLog.open_transcript(SAMPLE / "final" / MAIN)
+    activity = Activity(log)
+    activity.update()
+    assert [(e.timestamp, e.part, e.text) for e in activity.events] == [
+        ("2026-12-01T21:17:36.768Z", "todo", "task #1 added"),
+        ("2026-12-01T21:17:37.838Z", "todo", "task #2 added"),
+        ("2026-12-01T21:17:40.006Z", "todo", "task #1 started"),
+        ("2026-12-01T21:17:41.082Z", "session", "subagent started: Add the --session flag"),
+        ("2026-12-01T21:17:43.278Z", "todo", "task #3 added (by Add the --session flag)"),
+        ("2026-12-01T21:17:44.318Z", "todo", "task #4 added (by Add the --session flag)"),
+        ("2026-12-01T21:17:46.470Z", "todo", "task #3 started (by Add the --session flag)"),
+        ("2026-12-01T21:17:47.551Z", "todo", "task #3 completed (by Add the --session flag)"),
+        ("2026-12-01T21:17:48.631Z", "todo", "task #4 started (by Add the --session flag)"),
+        ("2026-12-01T21:17:51.729Z", "todo", "task #4 completed (by Add the --session flag)"),
+        ("2026-12-01T21:17:52.813Z", "session", "subagent finished: Add the --session flag"),
+        ("2026-12-01T21:17:53.994Z", "todo", "task #1 completed"),
+        ("2026-12-01T21:17:55.048Z", "todo", "task #2 started"),
+        ("2026-12-01T21:17:56.132Z", "todo", "task #2 completed"),
+    ]
