@@ -26,6 +26,7 @@ from core.shapes import WorkItem
 from core.sources.discovery import (
     Head,
 )
+from core.sources.plan import running_count
 from core.sources.reader import AGENT_ENDED, AGENT_WAITING
 
 if TYPE_CHECKING:
@@ -57,6 +58,7 @@ class RowJson(TypedDict):
     lastMessage: str | None
     tokens: dict[str, int | float | None] | None  # total, contextShare
     status: NotRequired[str | None]  # an agent's conversation only
+    subagents: NotRequired[int]  # a Claude Code conversation's subagents running, when any
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,14 @@ class OverviewRow:
     last_message: str | None = None  # the first line of the agent's last message (untrusted text)
     tokens: int | None = None  # the last turn's tokens, all of them (input, output, cache read and written)
     context_share: float | None = None  # the share of the model's context window the last turn used
+    subagents: int = 0  # a Claude Code conversation's subagents running
+
+    @property
+    def status_text(self) -> str:
+        """The status as a row says it: ``working (1 subagent)`` while subagents run."""
+        if not self.subagents:
+            return self.status or ""
+        return f"{self.status or ''} ({self.subagents} subagent{'' if self.subagents == 1 else 's'})".lstrip()
 
     def json(self) -> RowJson:
         out: RowJson = {
@@ -101,6 +111,8 @@ class OverviewRow:
         }
         if self.kind in AGENT_KINDS:
             out["status"] = self.status
+        if self.subagents:
+            out["subagents"] = self.subagents
         return out
 
     def matches(self, text: str) -> bool:
@@ -259,6 +271,7 @@ def conversation_row(path: Path, reading: Reading, *, status: str, mtime_ms: int
         last_message=message if isinstance(message, str) and message else None,
         tokens=total,
         context_share=share,
+        subagents=running_count(info.get("subagents")),
     )
 
 

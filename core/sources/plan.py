@@ -152,10 +152,15 @@ def subagents_text(subagents: object) -> str:
                      if isinstance(s, Mapping))
 
 
+def running_count(subagents: object) -> int:
+    """How many of an agent object's ``subagents`` run."""
+    return sum(1 for s in subagents if isinstance(s, Mapping) and s.get("status") == "running") \
+        if isinstance(subagents, list) else 0
+
+
 def running_text(subagents: object) -> str:
     """``1 subagent running`` (the header's badge says it after the status); ``""`` when none runs."""
-    n = sum(1 for s in subagents if isinstance(s, Mapping) and s.get("status") == "running") \
-        if isinstance(subagents, list) else 0
+    n = running_count(subagents)
     return f"{n} subagent{'' if n == 1 else 's'} running" if n else ""
 
 

@@ -83,7 +83,7 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int,
         at = columns.index("FLAG")
         columns.insert(at, "STATUS")
         for row, cells in zip(rows, lines):
-            cells.insert(at, "…" if row.pending else row.status or "")
+            cells.insert(at, "…" if row.pending else row.status_text)
     if attentions is not None:
         at = columns.index("NAME") + 1
         columns[at:at] = INBOX_COLUMNS

@@ -324,12 +324,15 @@ def test_the_overview_row_follows_a_subagent(home: Path) -> None:
     overview = Overview(None, rescan_s=0)
     overview.refresh()
     assert [(r.status, r.todos_settled, r.todos_total) for r in overview.rows] == [("working", 1, 4)]
+    (row,) = overview.rows
+    assert (row.status_text, row.json()["subagents"]) == ("working (1 subagent)", 1)  # (the STATUS cell, --json)
     assert overview.refresh().read == 0  # nothing changed: nothing read
     with open(home / SUB, "ab") as f:
         f.write(b"".join(lines_of(SUB)[53:]))
     tick = overview.refresh()
     assert tick.read == 1
     assert [(r.status, r.todos_settled, r.todos_total) for r in overview.rows] == [("working", 2, 4)]
+    assert overview.rows[0].subagents == 1  # (its meta.json and the parent have not said it finished)
 
 
 def test_the_activity_says_when_the_subagent_started_and_finished_and_what_it_changed() -> None:

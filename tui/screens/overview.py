@@ -70,6 +70,8 @@ def overview_cells(shown: Shown) -> tuple[Text, ...]:
         session.append_text(one_line(cwd, "dim"))
     label = Text("…", "dim") if state is None else Text(STATE_LABELS.get(state.state, state.state),
                                                         STATE_STYLES.get(state.state, ""))
+    if row.subagents:  # (a Claude Code conversation whose subagents work on)
+        label.append(f" +{row.subagents} sub", "dim")
     return (
         Text(MARK if shown.marked else "", "bold cyan"),
         label,
