@@ -60,6 +60,10 @@ def agent_text(agent: AgentObject) -> str:
         from core.sources.plan import token_text
 
         lines.append(f"Last turn: {token_text(tokens)}")
+    if isinstance(cost := agent.get("cost"), float):
+        from core.sources.plan import cost_text
+
+        lines.append(f"Cost so far: {cost_text(cost)} (as {agent.get('name')} counts it)")
     if agent.get("subagents"):
         from core.sources.plan import subagents_text
 

@@ -100,6 +100,8 @@ class CutLog:
                              "tokens": None}
         if "subagents" in past:  # (whether they run is known only of now)
             past["subagents"] = None
+        if "cost" in past:
+            past["cost"] = None
         return past
 
     @property

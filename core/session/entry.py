@@ -93,7 +93,7 @@ class AgentObject(TypedDict):
     (docs/agent-conversations.md#the-agent-object). A value the agent's log does not hold is None;
     the values read from the log are checked by whoever shows them."""
 
-    kind: str  # claude, codex, gemini, qwen or copilot
+    kind: str  # an agent kind (core/config/places.py AGENT_KINDS)
     name: str
     sessionId: Any
     cwd: str | None
@@ -107,3 +107,4 @@ class AgentObject(TypedDict):
     transcript: str
     pideckSession: str | None
     subagents: NotRequired[list[SubagentInfo] | None]  # Claude Code's, once it had one (None in the past)
+    cost: NotRequired[float | None]  # USD so far, as the agent's own store counts it (opencode, Copilot; None in the past)

@@ -91,6 +91,7 @@ class CopilotReader(Reader):
                 self._set("model", text_of(usage.get("model")))
                 self.usage = self.tokens(usage.get("inputTokens"), usage.get("outputTokens"),
                                          usage.get("cacheReadTokens"), usage.get("cacheWriteTokens"))
+                self.spent(usage.get("cost"))
         elif kind == "assistant.message":
             return self._answer(data, timestamp)
         elif kind == "tool.execution_start":

@@ -361,6 +361,8 @@ class ConversationLog:
         }
         if "subagents" in info:  # (Claude Code's, once it had one)
             agent["subagents"] = [s.copy() for s in info["subagents"]]
+        if "cost" in info:  # (where the agent's own store counts it)
+            agent["cost"] = info["cost"]
         return agent
 
     def _pideck_session(self, session_id: str | None) -> str | None:

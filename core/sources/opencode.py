@@ -335,6 +335,7 @@ class OpencodeReader(Reader):
             output, reasoning = int_or_none(tokens.get("output")), int_or_none(tokens.get("reasoning"))
             used = self.tokens(tokens.get("input"), (output or 0) + (reasoning or 0), cache.get("read"),
                                cache.get("write"))
+        self.spent(part.get("cost"))
         ends = part.get("reason") == "stop"
         text, self.answer = self.answer, None
         if text is None:

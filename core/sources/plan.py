@@ -152,6 +152,11 @@ def subagents_text(subagents: object) -> str:
                      if isinstance(s, Mapping))
 
 
+def cost_text(cost: float) -> str:
+    """``$0.0123``: four places, as an agent's own count of a few calls is often below a cent."""
+    return f"${cost:,.4f}"
+
+
 def running_count(subagents: object) -> int:
     """How many of an agent object's ``subagents`` run."""
     return sum(1 for s in subagents if isinstance(s, Mapping) and s.get("status") == "running") \

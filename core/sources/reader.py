@@ -45,6 +45,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         status: str  # working, waiting, ended (AGENT_...)
         lastMessage: str  # the first line of the agent's last answer
         tokens: Tokens  # the last turn's usage, with the context window and its share in use where known
+        cost: float  # USD so far, as the agent's own store counts it (opencode's steps, Copilot's usage records)
         subagents: list[SubagentInfo]  # Claude Code's subagents, in the order they appeared
 
     class ReaderState(TypedDict):
@@ -196,6 +197,12 @@ class Reader:
         if by is not None:
             agent_plan["by"] = by
         return [["t", ts, call_id, text, items, agent_plan]]
+
+    def spent(self, cost: object) -> None:
+        """Add what the agent's store says a step or a model call cost (USD) to the conversation's
+        cost so far; a value that is not a number of 0 or more is no cost."""
+        if isinstance(cost, (int, float)) and not isinstance(cost, bool) and cost >= 0 and cost == cost:
+            self.info["cost"] = round(self.info.get("cost", 0.0) + float(cost), 6)
 
     def tokens(self, input: object, output: object, cache_read: object = None, cache_write: object = None,
                window: object = None, context: object = None) -> Usage:

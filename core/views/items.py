@@ -7,9 +7,9 @@ themselves (``tests/test_core_imports.py``), so what it may depend on is this li
 from core.primitives.state.core import WORK_ITEM_STATUSES
 from core.primitives.todo.display import GOAL_COLUMNS, GoalRow, StripLine, icon, strip_lines
 from core.primitives.todo.model import TodoItem, TodoState, is_open, open_items
-from core.sources.plan import NO_SCORES, plan_title, running_text, status_words, subagents_text, token_text
+from core.sources.plan import NO_SCORES, cost_text, plan_title, running_text, status_words, subagents_text, token_text
 
 __all__ = [
     "GOAL_COLUMNS", "GoalRow", "NO_SCORES", "StripLine", "TodoItem", "TodoState", "icon", "is_open", "open_items",
-    "plan_title", "running_text", "status_words", "strip_lines", "subagents_text", "token_text", "WORK_ITEM_STATUSES",
+    "cost_text", "plan_title", "running_text", "status_words", "strip_lines", "subagents_text", "token_text", "WORK_ITEM_STATUSES",
 ]

@@ -131,7 +131,7 @@ def test_inspect_names_the_agent_and_its_conversation(home: Path, pideck: Any) -
         "model": "fake-model", "status": "waiting", "lastActivity": "2026-12-01T21:07:08.565Z",
         "lastActivityOf": "line", "lastMessage": "TURN-2: all 4 items are completed.",
         "tokens": {"input": 50, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 70},
-        "transcript": str(path), "pideckSession": None}
+        "transcript": str(path), "pideckSession": None, "cost": 0.0}  # (the fake model's calls cost nothing)
     assert shown["session"]["entries"] == 35
 
 
@@ -290,3 +290,16 @@ def test_following_opencode_as_it_writes(home: Path, tmp_path: Path) -> None:
     reading.sync()
     assert folder_state(db.parent) == before
     assert reading.reader.info["lastMessage"] == "TURN-2: all 4 items are completed."
+
+
+def test_the_cost_so_far_is_the_sum_of_what_the_steps_say() -> None:
+    """Each step-finish part says what the step cost (USD); the conversation's cost so far is their
+    sum. A cost that is not a number of 0 or more (text, a negative, NaN, a boolean) is none."""
+    from core.sources.opencode import OpencodeReader
+
+    reader = OpencodeReader()
+    message = {"role": "assistant", "modelID": "m"}
+    for n, cost in enumerate((0.0123, "0.5", -1, float("nan"), True, 0.0021, 2)):
+        reader.feed({"type": "part", "id": f"prt_{n}", "time": 1796159207000 + n, "message": message,
+                     "part": {"type": "step-finish", "reason": "tool-calls", "cost": cost}})
+    assert reader.info["cost"] == 2.0144

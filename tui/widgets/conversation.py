@@ -20,7 +20,7 @@ from textual.widgets import Static
 
 from core.catalog.opening import gets_a_session
 from core.jsutil import plural
-from core.views.items import NO_SCORES, TodoState, icon, plan_title, status_words, subagents_text, token_text
+from core.views.items import NO_SCORES, TodoState, cost_text, icon, plan_title, status_words, subagents_text, token_text
 from core.views.view import DeckView
 from tui.text import clean
 
@@ -52,6 +52,8 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckV
     tokens = agent.get("tokens")
     if isinstance(tokens, Mapping):
         fact("Last turn", token_text(tokens))
+    if isinstance(cost := agent.get("cost"), float):
+        fact("Cost", f"{cost_text(cost)} so far, as {agent.get('name')} counts it")
     fact("Last said", agent.get("lastMessage"))
     fact("Subagents", subagents_text(agent.get("subagents")))
     if session is not None:
