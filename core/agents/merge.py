@@ -91,17 +91,23 @@ def put_hook(doc: dict[str, object], event: str, handler: HookHandler, agent: st
     groups = _child(_child(doc, "hooks", dict, ""), event, list, "hooks.")
     for group in groups:
         handlers = group.get("hooks") if isinstance(group, dict) else None
-        if not isinstance(handlers, list):
-            continue
-        for index, current in enumerate(handlers):
-            if isinstance(current, dict) and runs_pideck(current.get("command"), "hook", agent):
-                merged = {**current, **handler}
-                if merged == current:
-                    return "unchanged"
-                handlers[index] = merged
-                return "updated"
+        if isinstance(handlers, list) and (done := _put_in(handlers, dict(handler), "command", agent)) is not None:
+            return done
     groups.append({"hooks": [dict(handler)]})
     return "added"
+
+
+def _put_in(handlers: list[object], handler: dict[str, object], command_key: str, agent: str) -> Outcome | None:
+    """``handler`` over the one among ``handlers`` that runs ``pideck hook <agent>`` (its line under
+    ``command_key``), keeping the user's keys beside pideck's; None when none does."""
+    for index, current in enumerate(handlers):
+        if isinstance(current, dict) and runs_pideck(current.get(command_key), "hook", agent):
+            merged = {**current, **handler}
+            if merged == current:
+                return "unchanged"
+            handlers[index] = merged
+            return "updated"
+    return None
 
 
 def put_flat_hook(doc: dict[str, object], event: str, handler: FlatHookHandler, agent: str) -> Outcome:
@@ -112,12 +118,8 @@ def put_flat_hook(doc: dict[str, object], event: str, handler: FlatHookHandler, 
     if version != 1:
         raise ConfigShapeError(f'"version" is {version!r}, not 1 (the hooks file format pideck knows)')
     handlers = _child(_child(doc, "hooks", dict, ""), event, list, "hooks.")
-    for index, current in enumerate(handlers):
-        if isinstance(current, dict) and runs_pideck(current.get("bash"), "hook", agent):
-            merged = {**current, **handler}
-            if merged == current:
-                return "unchanged"
-            handlers[index] = merged
-            return "updated"
+    done = _put_in(handlers, dict(handler), "bash", agent)
+    if done is not None:
+        return done
     handlers.append(dict(handler))
     return "added"
