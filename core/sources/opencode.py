@@ -228,10 +228,13 @@ class Rows(NamedTuple):
     parts: list[dict[str, object]]
     todos: list[tuple[str, str, str]]  # content, status, priority, in order
     todos_ms: int | None  # when they were written
+    cursor_found: bool  # the part read up to is still there (else the parts were rewritten: read anew)
 
 
 def rows(db: Path, session_id: str, after: str) -> Rows:
-    """The parts of ``session_id`` whose id is after ``after``, with their message's fields."""
+    """The parts of ``session_id`` whose id is after ``after``, with their message's fields; and
+    whether the part ``after`` is still there (a database made anew, or opencode's revert, removes
+    it: what was read no longer holds)."""
 
     def query(conn: sqlite3.Connection) -> Rows:
         found = conn.execute(_SESSION_ROWS + " WHERE s.id = ?", (session_id,)).fetchone()
@@ -245,7 +248,10 @@ def rows(db: Path, session_id: str, after: str) -> Rows:
         table = conn.execute("SELECT content, status, priority, time_updated FROM todo WHERE session_id = ? "
                              "ORDER BY position", (session_id,)).fetchall()
         when = [r[3] for r in table if type(r[3]) is int]
-        return Rows(session, parts, [(str(r[0]), str(r[1]), str(r[2])) for r in table], max(when) if when else None)
+        found = not after or conn.execute("SELECT 1 FROM part WHERE id = ? AND session_id = ?",
+                                          (after, session_id)).fetchone() is not None
+        return Rows(session, parts, [(str(r[0]), str(r[1]), str(r[2])) for r in table], max(when) if when else None,
+                    found)
 
     return read(db, query)
 
@@ -300,7 +306,7 @@ class OpencodeReader(Reader):
             return []
         part, message = line.get("part"), line.get("message")
         if not isinstance(part, dict) or not isinstance(message, dict):
-            self.warn(f"part {line.get('id')}: not JSON (skipped)")
+            self.warn("not JSON (skipped)")  # (the reading names the part)
             return []
         timestamp = _iso(line.get("time"))
         self.seen_at(timestamp)

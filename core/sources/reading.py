@@ -124,7 +124,8 @@ _WANTED: dict[str, re.Pattern[bytes]] = {
 
 
 class _Replaced(Exception):
-    """A subagent's transcript was replaced or cut: the conversation is read again from its start."""
+    """A subagent's transcript was replaced or cut, or the parts of a conversation in a database
+    that were read are gone: the conversation is read again from its start."""
 
 
 def subagents_folder(source: Path) -> Path:
@@ -661,6 +662,8 @@ class Reading:
             return synced
         if found.session is None:
             return synced  # (not there yet, or deleted: what was read stays)
+        if not found.cursor_found:
+            raise _Replaced(session_id)  # (the parts read are gone: the sync reads anew)
         reader = cast(opencode.OpencodeReader, self.reader)
         reader.feed({"type": "session", **found.session._asdict()})
         fed, waiting = set(state["fed"]), False

@@ -303,3 +303,45 @@ def test_the_cost_so_far_is_the_sum_of_what_the_steps_say() -> None:
         reader.feed({"type": "part", "id": f"prt_{n}", "time": 1796159207000 + n, "message": message,
                      "part": {"type": "step-finish", "reason": "tool-calls", "cost": cost}})
     assert reader.info["cost"] == 2.0144
+
+
+# -- what a database can do to a reading ----------------------------------------------------------
+
+
+def test_a_part_that_is_not_json_is_a_warning_and_the_rest_is_read(home: Path, tmp_path: Path) -> None:
+    db = final_db(home)
+    conn = sqlite3.connect(db)
+    first = conn.execute("SELECT id FROM part WHERE session_id = ? ORDER BY id", (SESSION,)).fetchone()[0]
+    conn.execute("UPDATE part SET data = '{not json' WHERE id = ?", (first,))
+    conn.commit()
+    conn.close()
+    reading = Reading(conversation_path(db, SESSION), "opencode", tmp_path / "cache")
+    synced = reading.sync()
+    assert synced.warnings == [f"part {first}: not JSON (skipped)"]
+    # (the first prompt was that part: the conversation is named by the next one)
+    assert reading.reader.plan[-1]["status"] == "completed" and reading.name == '"Continue and finish the remaining items."'
+
+
+def test_a_database_replaced_by_another_is_read_again_from_its_start(home: Path, tmp_path: Path) -> None:
+    """opencode's database deleted and made anew (a new inode): what was read of the old one goes,
+    and the new one is read from its first part."""
+    db = final_db(home)
+    reading = Reading(conversation_path(db, SESSION), "opencode", tmp_path / "cache")
+    reading.sync()
+    assert len(reading.reader.plan) == 4
+    db.unlink()
+    unpack(FOLDER / "snapshots" / MOMENTS[0]["snapshot"] / "db.sqlite.gz", db)
+    synced = reading.sync()
+    assert synced.rebuilt and rows_of(reading.reader.plan) == rows_of(MOMENTS[0]["todo"])
+
+
+def test_a_session_deleted_from_the_database_keeps_what_was_read(home: Path, tmp_path: Path) -> None:
+    db = final_db(home)
+    reading = Reading(conversation_path(db, SESSION), "opencode", tmp_path / "cache")
+    reading.sync()
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM session")
+    conn.commit()
+    conn.close()
+    synced = reading.sync()
+    assert (synced.events, synced.warnings, len(reading.reader.plan)) == (0, [], 4)
