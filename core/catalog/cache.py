@@ -52,7 +52,13 @@ class Item:
 
     @property
     def gone(self) -> bool:
-        return self.source is not None and not os.path.lexists(self.source)
+        """Its file is gone: for a conversation inside an agent's database, the database."""
+        if self.source is None:
+            return False
+        from core.sources.in_database import split
+
+        named = split(self.source)
+        return not os.path.lexists(named[0] if named is not None else self.source)
 
 
 @dataclass

@@ -143,3 +143,22 @@ def test_the_mirrors_of_earlier_versions_are_swept(homes) -> None:
     assert cache.usage().kinds["mirrors"][0] == 3
     assert cache.sweep()[0] == 2
     assert _cache_files() == [cache_file.name, f"{stem}.lock"]
+
+
+def test_the_cache_of_a_conversation_in_a_database_goes_only_with_the_database(homes) -> None:
+    """An opencode conversation is named ``<database>#<session id>``: no file has that name, so its
+    cache belongs to the database, kept while it is there, swept once it is gone."""
+    import gzip
+
+    from core.sources.in_database import conversation_path
+    from core.sources.reading import Reading
+
+    sample = Path(__file__).resolve().parents[1] / "fixtures" / "agent-transcripts" / "opencode-todowrite"
+    db = homes.home / "opencode.db"
+    db.write_bytes(gzip.decompress((sample / "final" / ".local" / "share" / "opencode" / "opencode.db.gz").read_bytes()))
+    Reading(conversation_path(db, "ses_dcc919244ffeTKrCyRrUVGVjZ5"), "opencode").sync()
+    assert len(_cache_files()) == 2 and cache.usage().gone == (0, 0)
+    assert cache.sweep() == (0, 0) and len(_cache_files()) == 2
+    db.unlink()
+    assert cache.usage().gone[0] == 1
+    assert cache.sweep()[0] == 1 and _cache_files() == []
