@@ -221,7 +221,7 @@ def default_choice(cwd: str | os.PathLike[str], prefer: str | None) -> tuple[Ses
     return newest, "the newest of this directory"
 
 
-def in_database(path: Path) -> bool:
+def in_database(path: str | os.PathLike[str]) -> bool:
     """Whether ``path`` names a conversation inside an agent's database (opencode's)."""
     from core.sources.in_database import split
 

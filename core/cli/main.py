@@ -43,12 +43,13 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
             return EXIT_USAGE
         return tui(None, **shown)
     args.session = args.session if args.path is None else args.path
-    from core.catalog.opening import Waiting, describe_missing, follow_directory, is_bare_word
+    from core.catalog.opening import Waiting, describe_missing, follow_directory, in_database, is_bare_word
     from core.catalog.opening import open_deck as open_session_deck
 
     named = args.session
     # A person typed this path: a typo must not become a session (docs/session-format.md#what-pideck-path-opens).
-    if named is not None and not os.path.lexists(named):
+    # (A conversation inside an agent's database has a name no file has: opening it says what is wrong.)
+    if named is not None and not os.path.lexists(named) and not in_database(named):
         if args.path is not None and is_bare_word(named):
             return unknown_command(named)
         if not args.new:

@@ -338,3 +338,17 @@ def test_the_palette_and_tab_offer_only_what_works_on_a_conversation(agent_home,
         assert candidates == {"status", "show"}
         assert "/agent-state add" not in palette and "/todos poke" not in palette
         assert {"/agent-state status", "/agent-handoff show", "/todos export"} <= palette
+
+
+def test_pideck_opens_a_conversation_named_inside_its_database(agent_home, monkeypatch):
+    """``pideck DATABASE#SESSION`` is no file's name, yet the app opens it, as ``--session`` does
+    (a name no file has is otherwise taken for a typo)."""
+    from tui import launcher
+    from tui.app import PideckApp
+    from tui.screenshots import opencode_copy
+
+    path, _ = opencode_copy(agent_home, 4)
+    opened = []
+    monkeypatch.setattr(PideckApp, "run", lambda self: opened.append((self.first_deck.log.path, self.first_deck.log.kind)))
+    assert launcher.main([str(path)]) == 0
+    assert opened == [(path, "opencode")]
