@@ -240,11 +240,11 @@ def rows(db: Path, session_id: str, after: str) -> Rows:
         found = conn.execute(_SESSION_ROWS + " WHERE s.id = ?", (session_id,)).fetchone()
         session = _session(found) if found else None
         parts: list[dict[str, object]] = []
-        for part_id, time_created, data, message in conn.execute(
-                "SELECT p.id, p.time_created, p.data, m.data FROM part p JOIN message m ON m.id = p.message_id "
+        for part_id, message_id, time_created, data, message in conn.execute(
+                "SELECT p.id, p.message_id, p.time_created, p.data, m.data FROM part p JOIN message m ON m.id = p.message_id "
                 "WHERE p.session_id = ? AND p.id > ? ORDER BY p.id", (session_id, after)):
-            parts.append({"type": "part", "id": part_id, "time": time_created, "part": _json(data),
-                          "message": _json(message)})
+            parts.append({"type": "part", "id": part_id, "message_id": message_id, "time": time_created,
+                          "part": _json(data), "message": _json(message)})
         table = conn.execute("SELECT content, status, priority, time_updated FROM todo WHERE session_id = ? "
                              "ORDER BY position", (session_id,)).fetchall()
         when = [r[3] for r in table if type(r[3]) is int]
@@ -281,6 +281,21 @@ def settled(line: dict[str, object]) -> bool:
     return True
 
 
+def moved_on(parts: list[dict[str, object]]) -> set[str]:
+    """The ids of the unsettled parts that a settled part of a later message follows: opencode
+    works a session's messages one after another, so such a part was left as it is (opencode
+    stopped, the step interrupted) and is read as it stands, not waited for at every look."""
+    left: set[str] = set()
+    last_settled: object = None  # the message of the last settled part
+    for line in reversed(parts):
+        if not settled(line):
+            if last_settled is not None and last_settled != line.get("message_id"):
+                left.add(cast(str, line["id"]))
+        elif last_settled is None:
+            last_settled = line.get("message_id")
+    return left
+
+
 # -- the reader -------------------------------------------------------------------------------------
 
 
@@ -315,7 +330,7 @@ class OpencodeReader(Reader):
         if message.get("role") == "user":
             text = text_of(part.get("text"))
             if kind == "text" and text is not None and not part.get("synthetic"):
-                return self.user_prompt(text, timestamp)
+                return self._said_so_far(timestamp) + self.user_prompt(text, timestamp)
             return []
         if kind == "text":
             text = text_of(part.get("text"))
@@ -325,12 +340,20 @@ class OpencodeReader(Reader):
             return []
         if kind == "step-start":
             self._status(AGENT_WORKING)
-            return []
+            return self._said_so_far(timestamp)
         if kind == "step-finish":
             return self._step_finish(part, message, timestamp)
         if kind == "tool" and part.get("tool") == TOOL:
             return self._todowrite(part, timestamp)
         return []
+
+    def _said_so_far(self, timestamp: str | None) -> list[Event]:
+        """The text of a step that never finished (the person interrupted it, opencode was stopped):
+        told as it stands when the next step or prompt comes, never glued to the next answer."""
+        text, self.answer = self.answer, None
+        if text is None:
+            return []
+        return self.assistant_text(text, self.answer_ts or timestamp, None, self.info.get("model"), ends_turn=False)
 
     def _step_finish(self, part: dict[str, object], message: dict[str, object], timestamp: str | None) -> list[Event]:
         used = None
@@ -375,7 +398,11 @@ class OpencodeReader(Reader):
         return self.new_plan(items, timestamp, TOOL, "todo", "todo-table")
 
 
+LATEST_MS = 253402300799999
+"""The last millisecond of year 9999: a time past it is no time (no date can be made of it)."""
+
+
 def _iso(ms: object) -> str | None:
     from core.clock import iso_from_ms
 
-    return iso_from_ms(ms) if type(ms) is int and ms >= 0 else None
+    return iso_from_ms(ms) if type(ms) is int and 0 <= ms <= LATEST_MS else None

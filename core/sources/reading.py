@@ -667,10 +667,11 @@ class Reading:
         reader = cast(opencode.OpencodeReader, self.reader)
         reader.feed({"type": "session", **found.session._asdict()})
         fed, waiting = set(state["fed"]), False
+        later = opencode.moved_on(found.parts)
         for line in found.parts:
             part_id = cast(str, line["id"])
             if part_id not in fed:
-                if not opencode.settled(line):
+                if not opencode.settled(line) and part_id not in later:
                     waiting = True
                     continue
                 state["lines"] += 1

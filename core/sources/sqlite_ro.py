@@ -69,6 +69,9 @@ def read(db: Path, query: Callable[[sqlite3.Connection], T]) -> T:
                                    check_same_thread=False)
         except sqlite3.Error as exc:
             raise NotNow(str(exc)) from exc
+        # (an agent's text that is not UTF-8 is read with U+FFFD where it is broken: a value sqlite3
+        # cannot decode would fail every query that reads its row, at every look)
+        conn.text_factory = _text
         try:
             return query(conn)
         except sqlite3.OperationalError as exc:
@@ -80,6 +83,10 @@ def read(db: Path, query: Callable[[sqlite3.Connection], T]) -> T:
             conn.close()
         time.sleep(BUSY_MS / 1000)
     raise NotNow("busy")  # pragma: no cover - the loop returns or raises
+
+
+def _text(value: bytes) -> str:
+    return value.decode("utf-8", "replace")
 
 
 def _uri(db: Path) -> str:

@@ -345,3 +345,69 @@ def test_a_session_deleted_from_the_database_keeps_what_was_read(home: Path, tmp
     conn.close()
     synced = reading.sync()
     assert (synced.events, synced.warnings, len(reading.reader.plan)) == (0, [], 4)
+
+
+def parts_db(db: Path, parts: list[tuple[str, str, str, dict[str, Any]]]) -> None:
+    """A database of opencode's tables holding one session's messages and parts (id, message id,
+    role, part data), in the order given."""
+    from core.cli.demo_conversations import OPENCODE_TABLES
+
+    conn = sqlite3.connect(db)
+    for sql in OPENCODE_TABLES:
+        conn.execute(sql)
+    conn.execute("INSERT INTO session VALUES ('ses_x', 'global', NULL, 's', '/p', 't', '1.18.33', 1, 2)")
+    for n, (part_id, message_id, role, data) in enumerate(parts):
+        conn.execute("INSERT OR IGNORE INTO message VALUES (?, 'ses_x', ?, ?, ?)",
+                     (message_id, n, n, json.dumps({"role": role, "modelID": "m"})))
+        conn.execute("INSERT INTO part VALUES (?, ?, 'ses_x', ?, ?, ?)", (part_id, message_id, n, n, json.dumps(data)))
+    conn.commit()
+    conn.close()
+
+
+def test_an_interrupted_answer_is_told_as_it_stands_and_a_part_left_running_does_not_hold_the_rest(
+        tmp_path: Path) -> None:
+    """The person pressed Esc: the step's text never got its step-finish, its tool never
+    completed. The partial answer is told before the next prompt (never glued to the next answer),
+    and once a later message is read the part left running is read as it stands: the cursor moves
+    past it, and no part is read twice."""
+    db = tmp_path / "opencode.db"
+    parts_db(db, [
+        ("prt_01", "msg_1", "user", {"type": "text", "text": "first"}),
+        ("prt_02", "msg_2", "assistant", {"type": "step-start"}),
+        ("prt_03", "msg_2", "assistant", {"type": "text", "text": "partial answer", "time": {"start": 1, "end": 2}}),
+        ("prt_04", "msg_2", "assistant", {"type": "tool", "tool": "bash", "state": {"status": "running"}}),
+        ("prt_05", "msg_3", "user", {"type": "text", "text": "second"}),
+        ("prt_06", "msg_4", "assistant", {"type": "step-start"}),
+        ("prt_07", "msg_4", "assistant", {"type": "text", "text": "real answer", "time": {"start": 3, "end": 4}}),
+        ("prt_08", "msg_4", "assistant", {"type": "step-finish", "reason": "stop"}),
+    ])
+    reading = Reading(conversation_path(db, "ses_x"), "opencode", tmp_path / "cache")
+    reading.sync()
+    said = [(e[0], e[2]) for e in map(reading.event, range(reading.count))]
+    assert said == [("p", "first"), ("a", "partial answer"), ("p", "second"), ("a", "real answer")]
+    assert (reading.state["cursor"], reading.state["fed"], reading.state["lines"]) == ("prt_08", [], 8)
+
+
+def test_text_that_is_not_utf8_is_read_with_a_replacement_character(tmp_path: Path) -> None:
+    """A title or a part with bytes that are not UTF-8 would fail every query that reads its row."""
+    db = tmp_path / "opencode.db"
+    parts_db(db, [("prt_01", "msg_1", "user", {"type": "text", "text": "PLACEHOLDER"})])
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE session SET title = CAST(x'ff' AS TEXT)")
+    conn.execute("UPDATE part SET data = CAST(x'7b2274797065223a2274657874222c2274657874223a2261ff62227d' AS TEXT)")
+    conn.commit()
+    conn.close()
+    from core.sources import opencode
+
+    assert opencode.sessions(db)["ses_x"].title == "\ufffd"
+    reading = Reading(conversation_path(db, "ses_x"), "opencode", tmp_path / "cache")
+    reading.sync()
+    assert reading.event(0)[2] == "a\ufffdb"
+
+
+def test_a_todo_time_past_year_9999_is_no_time() -> None:
+    from core.sources.opencode import OpencodeReader
+
+    reader = OpencodeReader()
+    (event,) = reader.table([("Ship it", "pending", "high")], 10**15)
+    assert event[1] == "1970-01-01T00:00:00.000Z" and reader.plan[0]["priority"] == "high"
