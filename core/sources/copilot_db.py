@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from core.sources.copilot_sql import plan_of
-from core.sources.sqlite_ro import NotNow, read
+from core.sources.sqlite_ro import Busy, NotNow, read
 
 if TYPE_CHECKING:
     from core.sources.plan import PlanItem
@@ -51,9 +51,10 @@ def database_key(path: Path) -> tuple[int, int, int, int, bytes] | None:
 
 
 def read_plan(path: Path) -> list[PlanItem] | None:
-    """The plan the database at ``path`` holds; None when there is none, it cannot be read (locked
-    through every try, not a database, no ``todos`` table). Both tables are read in one short
-    read transaction, so the two agree."""
+    """The plan the database at ``path`` holds; None when there is none or it cannot be read (not
+    a database, no ``todos`` table); raises ``sqlite_ro.Busy`` when Copilot held its lock through
+    every try (the caller asks again at its next sync). Both tables are read in one short read
+    transaction, so the two agree."""
     if not path.is_file():
         return None
 
@@ -66,5 +67,7 @@ def read_plan(path: Path) -> list[PlanItem] | None:
 
     try:
         return read(path, query)
+    except Busy:
+        raise
     except (NotNow, sqlite3.Error):
         return None

@@ -45,7 +45,7 @@ from core.sources.gemini import GeminiReader
 from core.sources.in_database import split
 from core.sources.qwen import QwenReader
 from core.sources.reader import Event, Reader
-from core.sources.sqlite_ro import NotNow, change_key
+from core.sources.sqlite_ro import Busy, NotNow, change_key
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from typing import TypedDict
@@ -342,9 +342,11 @@ class Reading:
         if session_db is None or not isinstance(self.reader, CopilotReader) or self._session_db is None:
             self._session_db_at = session_db
             return
-        plan = copilot_db.read_plan(self._session_db)
-        if plan is not None:  # (else asked again at the next sync: Copilot held its lock throughout)
-            self._session_db_at = session_db
+        try:
+            plan = copilot_db.read_plan(self._session_db)
+        except Busy:
+            return  # (Copilot held its lock throughout: asked again at the next sync)
+        self._session_db_at = session_db  # (read, or unreadable as it is: asked again once it changes)
         events = self.reader.reconcile(plan)
         if events:
             self._keep(events, synced)

@@ -44,6 +44,11 @@ class NotNow(Exception):
     caller keeps what it last read and looks again at the next refresh."""
 
 
+class Busy(NotNow):
+    """A writer held its lock through every try: the same read goes through once it commits
+    (where another ``NotNow`` may fail again until the database changes)."""
+
+
 def change_key(db: Path) -> tuple[object, ...]:
     """What changes whenever the database's content may have: the inode, size and modification
     time of the database and of its ``-wal``. (A WAL is reused from its start once checkpointed,
@@ -75,14 +80,17 @@ def read(db: Path, query: Callable[[sqlite3.Connection], T]) -> T:
         try:
             return query(conn)
         except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) and "busy" not in str(exc) or attempt == TRIES - 1:
+            locked = "locked" in str(exc) or "busy" in str(exc)
+            if not locked:
                 raise NotNow(str(exc)) from exc
+            if attempt == TRIES - 1:
+                raise Busy(str(exc)) from exc
         except sqlite3.DatabaseError as exc:  # torn under an immutable read by a writer that just started
             raise NotNow(str(exc)) from exc
         finally:
             conn.close()
         time.sleep(BUSY_MS / 1000)
-    raise NotNow("busy")  # pragma: no cover - the loop returns or raises
+    raise Busy("busy")  # pragma: no cover - the loop returns or raises
 
 
 def _text(value: bytes) -> str:

@@ -330,3 +330,26 @@ def test_following_a_live_session_the_plan_is_the_databases_at_every_step(tmp_pa
         writer.wait(timeout=30)
     assert writer.returncode == 0
     assert sorted(os.listdir(folder)) == ["events.jsonl", "session.db", "workspace.yaml"]
+
+
+def test_a_session_db_that_cannot_be_read_is_not_opened_again_until_it_changes(tmp_path: Path,
+                                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The model dropped the todos table: the database is read once, and not again at every
+    refresh while neither it nor the log changes."""
+    import sqlite3
+
+    from core.sources import copilot_db
+
+    path = SAMPLE.copy_home(tmp_path / "home")
+    conn = sqlite3.connect(path.parent / "session.db")
+    conn.execute("DROP TABLE todos")
+    conn.commit()
+    conn.close()
+    reads = []
+    real = copilot_db.read_plan
+    monkeypatch.setattr(copilot_db, "read_plan", lambda db: reads.append(db) or real(db))
+    reading = Reading(path, "copilot", tmp_path / "cache")
+    reading.sync()
+    reading.sync()
+    reading.sync()
+    assert len(reads) == 1 and reading.reader.plan  # (the plan replayed from the log stays)
