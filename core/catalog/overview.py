@@ -52,7 +52,7 @@ from core.sources.discovery import (
     Place,
     belongs,
     conversation_status,
-    is_database,
+    is_database_place,
     one_per_session,
     read_head,
     source_stat,
@@ -77,7 +77,7 @@ class Listing:
         self._listed: dict[Path, tuple[int | None, list[Path]]] = {}  # folder -> (its mtime_ns, its files)
 
     def files(self, folder: Path) -> list[Path]:
-        if is_database(folder):
+        if is_database_place(folder):
             return transcript_files(folder)  # (its sessions: a look at the database when it changed)
         try:
             mtime: int | None = folder.stat().st_mtime_ns

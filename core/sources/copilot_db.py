@@ -16,7 +16,7 @@ read-only reader creates no file: no ``-journal``, ``-wal`` or ``-shm`` appears 
 
 from __future__ import annotations
 
-import os
+
 import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -33,21 +33,6 @@ DB_NAME = "session.db"
 def database_of(transcript: Path) -> Path:
     """Where the session database of ``<id>/events.jsonl`` is: beside it."""
     return transcript.parent / DB_NAME
-
-
-def database_key(path: Path) -> tuple[int, int, int, int, bytes] | None:
-    """What tells a change of the database without opening it as a database (None: there is none):
-    its identity, size and time, and the file change counter SQLite keeps in its header (bytes 24
-    to 27, one more at each commit in rollback-journal mode: a change that keeps the size within
-    the file system's time resolution is still seen). Reading those bytes as a file takes no lock
-    and creates nothing."""
-    try:
-        with open(path, "rb") as f:
-            st = os.fstat(f.fileno())
-            counter = f.read(28)[24:]
-    except OSError:
-        return None
-    return st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, counter
 
 
 def read_plan(path: Path) -> list[PlanItem] | None:

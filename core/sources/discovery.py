@@ -331,16 +331,16 @@ def _safe_name(name: str) -> bool:
 def transcript_files(folder: Path) -> list[Path]:
     """The ``.jsonl`` regular files directly in ``folder`` (Claude's sub-agents live in folders);
     of a database's place (opencode's), its conversations, each named ``<database>#<session id>``."""
-    if is_database(folder):
+    if is_database_place(folder):
         from core.sources import opencode
 
         return opencode.table(folder).listed
     return jsonl_files(folder)
 
 
-def is_database(folder: Path) -> bool:
+def is_database_place(folder: Path) -> bool:
     """Whether a place's "folder" is an agent's database (no agent's folder of transcripts has a
-    name ending so)."""
+    name ending so; ``opencode.is_database`` asks the file itself)."""
     return folder.name.endswith(".db")
 
 

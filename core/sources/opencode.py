@@ -32,12 +32,11 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 from core.sources.in_database import conversation_path, split
 from core.sources.plan import int_or_none, plan_item, text_of
 from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
-from core.sources.sqlite_ro import change_key, read
+from core.sources.sqlite_ro import NotNow, change_key, read
 
 TOOL = "todowrite"
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
-    from core.sources.plan import PlanItem
     from core.sources.reader import Event, ReaderState
 
     class OpencodeState(ReaderState):
@@ -78,7 +77,7 @@ def databases() -> list[Path]:
 
 
 def is_database(path: str | os.PathLike[str]) -> bool:
-    """Whether ``path`` is a SQLite database file with opencode's ``session`` and ``part`` tables."""
+    """Whether ``path`` is a SQLite database with the tables opencode keeps a conversation in."""
     try:
         with open(path, "rb") as f:
             if f.read(16) != b"SQLite format 3\x00":
@@ -87,7 +86,7 @@ def is_database(path: str | os.PathLike[str]) -> bool:
         return False
     try:
         names = read(Path(path), lambda c: {r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")})
-    except Exception:  # noqa: BLE001 - any failure means: not one pideck can read as opencode's
+    except (NotNow, sqlite3.Error):
         return False
     return {"session", "part", "message", "todo"} <= names
 
@@ -169,8 +168,6 @@ def table(db: Path) -> Table:
     known = _TABLES.get(db)
     if known is not None and known.key == key:
         return known
-    from core.sources.sqlite_ro import NotNow
-
     try:
         rows = read(db, lambda c: c.execute(_SESSION_ROWS).fetchall())
     except NotNow:

@@ -178,7 +178,7 @@ class Reading:
         self._unsaved = 0  # transcript bytes read since the cache was last written
         self._session_db = copilot_db.database_of(self.source) if kind == "copilot" else None
         """Copilot's session database beside the log: the truth about its plan (``_reconcile``)."""
-        self._session_db_at: tuple[int, int, int, int, bytes] | None = None  # the database as last read
+        self._session_db_at: tuple[object, ...] | None = None  # the database as last read (``change_key``)
 
     @property
     def info(self) -> AgentInfo:
@@ -272,7 +272,7 @@ class Reading:
         Claude Code's, when its subagents' folder or a running subagent's transcript did."""
         key = self._change_key()
         side = self._side_key()
-        session_db = copilot_db.database_key(self._session_db) if self._session_db is not None else None
+        session_db = change_key(self._session_db) if self._session_db is not None else None
         if key == self._synced_at and side == self._side_at and session_db == self._session_db_at:
             return Synced()
         make_private_dirs(self.path.parent)
@@ -332,14 +332,15 @@ class Reading:
                 files.append(None)
         return folder.st_ino, folder.st_mtime_ns, list(self._watch), files
 
-    def _reconcile(self, synced: Synced, session_db: tuple[int, int, int, int, bytes] | None) -> None:
+    def _reconcile(self, synced: Synced, session_db: tuple[object, ...] | None) -> None:
         """Copilot's plan as its session database holds it, when that differs from the plan read
         from the log (docs/agent-conversations.md#github-copilot-cli): read when the database or the
         log changed, and at the first sync of this object (it may have changed while no pideck
         looked). The event it makes joins the others, as of the last line read."""
         if session_db == self._session_db_at and not synced.events and not synced.rebuilt:
             return
-        if session_db is None or not isinstance(self.reader, CopilotReader) or self._session_db is None:
+        if session_db is None or session_db[0] is None or not isinstance(self.reader, CopilotReader) \
+                or self._session_db is None:  # (no database yet: nothing to read)
             self._session_db_at = session_db
             return
         try:

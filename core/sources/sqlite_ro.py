@@ -51,16 +51,24 @@ class Busy(NotNow):
 
 def change_key(db: Path) -> tuple[object, ...]:
     """What changes whenever the database's content may have: the inode, size and modification
-    time of the database and of its ``-wal``. (A WAL is reused from its start once checkpointed,
-    so its size can stay the same while its content changes; its mtime does not.)"""
-    out: list[object] = []
-    for path in (db, _beside(db, "-wal")):
-        try:
-            st = os.stat(path)
-        except OSError:
-            out.append(None)
-            continue
-        out.append((st.st_ino, st.st_size, st.st_mtime_ns))
+    time of the database and of its ``-wal``, and the change counter SQLite keeps in the header
+    (bytes 24 to 27, one more at each commit of a rollback-journal database: a commit that keeps
+    the size within the file system's time resolution is still seen). Reading them takes no lock
+    and creates nothing. (A WAL is reused from its start once checkpointed, so its size can stay
+    the same while its content changes; its mtime does not.) The first member is None when there
+    is no database."""
+    try:
+        with open(db, "rb") as f:
+            st = os.fstat(f.fileno())
+            counter = f.read(28)[24:]
+        out: list[object] = [(st.st_ino, st.st_size, st.st_mtime_ns, counter)]
+    except OSError:
+        out = [None]
+    try:
+        wal = os.stat(_beside(db, "-wal"))
+        out.append((wal.st_ino, wal.st_size, wal.st_mtime_ns))
+    except OSError:
+        out.append(None)
     return tuple(out)
 
 
