@@ -677,13 +677,14 @@ class Reading:
                 if not opencode.settled(line) and part_id not in later:
                     waiting = True
                     continue
-                state["lines"] += 1
                 self._feed_value(line, f"part {part_id}", state, synced)
                 fed.add(part_id)
             if not waiting:
                 state["cursor"] = part_id
                 fed.discard(part_id)
         state["fed"] = sorted(fed)
+        # (its entries are its parts, every one, as ``pideck sessions`` counts them: one count in every view)
+        state["lines"] = found.session.parts
         self._keep(reader.table(found.todos, found.todos_ms), synced)
         return synced
 

@@ -411,3 +411,19 @@ def test_a_todo_time_past_year_9999_is_no_time() -> None:
     reader = OpencodeReader()
     (event,) = reader.table([("Ship it", "pending", "high")], 10**15)
     assert event[1] == "1970-01-01T00:00:00.000Z" and reader.plan[0]["priority"] == "high"
+
+
+def test_the_entry_count_is_every_part_as_pideck_sessions_counts_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      pideck: Any) -> None:
+    """A part still running is waited for, yet counted: the conversation's entries are the same
+    number in `pideck sessions` and in its log, whatever the reading has told its reader so far."""
+    db = tmp_path / "opencode.db"
+    parts_db(db, [("prt_01", "msg_1", "user", {"type": "text", "text": "go"}),
+                  ("prt_02", "msg_2", "assistant", {"type": "tool", "tool": "bash", "state": {"status": "running"}})])
+    monkeypatch.setenv("OPENCODE_DB", str(db))
+    from core.sources.log import ConversationLog
+
+    log = ConversationLog.open_transcript(conversation_path(db, "ses_x"))
+    assert log.reading.state["cursor"] == "prt_01" and log.entry_count == 2
+    code, out, _ = pideck("sessions", "--all")
+    assert code == 0 and out.splitlines()[1].split()[:2] == ["opencode", "2"]
