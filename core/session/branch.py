@@ -89,9 +89,13 @@ def newest_custom(index: EntryIndex, records: Records, branch: list[int], custom
 
 
 def last_turn_tokens(index: EntryIndex, records: Records, branch: list[int]) -> Tokens | None:
-    """The token use of the newest assistant message on ``branch`` (pi's ``usage``: input, output,
-    cacheRead, cacheWrite, totalTokens), or None."""
-    found = newest(index, records, branch, lambda kind, ct, role, tool: kind == "message" and role == "assistant")
+    """The token use of the newest answer on ``branch``: an assistant message's ``usage`` (pi's:
+    input, output, cacheRead, cacheWrite, totalTokens), or a ``usage`` entry's (what a followed
+    agent's answer is, core/sources/reader.py); None when it says none."""
+    found = newest(index, records, branch,
+                   lambda kind, ct, role, tool: kind == "usage" or (kind == "message" and role == "assistant"))
+    if found is not None and found.type == "usage":
+        return usage_tokens(found.get("usage"))
     message = found.get("message") if found is not None else None
     return usage_tokens(message.get("usage")) if isinstance(message, dict) else None
 

@@ -50,6 +50,14 @@ class Entry(TypedDict, total=False):
     name: Any  # session_info
     label: Any
     targetId: Any
+    # a ``usage`` entry's (pi 0.86+), a ``compaction``'s
+    kind: Any
+    provider: Any
+    model: Any
+    usage: Any
+    contextWindow: Any  # pideck's, on a followed conversation's usage entry: the window the log said
+    firstKeptEntryId: Any
+    tokensBefore: Any
     # the header's
     version: Any
     cwd: Any

@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         spawns: dict[str, Spawn]  # the Agent calls, by tool_use id
         subs: dict[str, Sub]  # the subagents, by agent id, in the order they appeared
         lists: dict[str, list[PlanItem]]  # each agent's TodoWrite list ("": the conversation's own agent)
+        billed: list[str]  # the newest answers counted, as "message id:request id" (BILLED_KEEP of them)
 
     class Spawn(TypedDict):
         """An Agent call of the conversation's own agent."""
@@ -73,8 +74,14 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
         told: NotRequired[str]  # the status the last ``s`` event said (running, finished)
 
 
+BILLED_KEEP = 64
+"""How many answers' (message id, request id) keys a Claude reader remembers to count each answer
+once: the lines of one answer (one per content block) come together."""
+
+
 class ClaudeReader(Reader):
     KIND = "claude"
+    PROVIDER = "anthropic"
 
     def __init__(self, saved: ClaudeState | None = None) -> None:
         super().__init__(saved)
@@ -83,9 +90,11 @@ class ClaudeReader(Reader):
         self.spawns: dict[str, Spawn] = dict(saved["spawns"]) if saved else {}
         self.subs: dict[str, Sub] = dict(saved["subs"]) if saved else {}
         self.lists: dict[str, list[PlanItem]] = dict(saved["lists"]) if saved else {}
+        self.billed: list[str] = list(saved["billed"]) if saved else []
 
     def save(self) -> ClaudeState:
-        return {**super().save(), "calls": self.calls, "spawns": self.spawns, "subs": self.subs, "lists": self.lists}
+        return {**super().save(), "calls": self.calls, "spawns": self.spawns, "subs": self.subs, "lists": self.lists,
+                "billed": self.billed}
 
     def feed(self, line: object) -> list[Event]:
         out = self._line(line)
@@ -98,9 +107,15 @@ class ClaudeReader(Reader):
             return []
         if self.speaker is not None:
             return self._subagent_line(self.speaker, line)
-        if line.get("isSidechain") is True:
-            return []
         kind = line.get("type")
+        if line.get("isSidechain") is True:  # (an older Claude's subagent, in the parent's file: its cost is the conversation's)
+            if kind == "assistant" and isinstance(line.get("message"), dict):
+                self._bill(line, line["message"], own=False)
+            return []
+        if kind == "system" and line.get("subtype") == "compact_boundary":
+            metadata = line.get("compactMetadata")
+            self.compacted(line.get("timestamp"), metadata.get("preTokens") if isinstance(metadata, dict) else None)
+            return []
         if kind not in ("user", "assistant"):
             return []
         self._set("sessionId", text_of(line.get("sessionId")))
@@ -112,7 +127,7 @@ class ClaudeReader(Reader):
         content = message.get("content")
         timestamp = line.get("timestamp")
         if kind == "assistant":
-            return self._assistant(message, content, timestamp)
+            return self._assistant(line, message, content, timestamp)
         if line.get("isMeta") is True:
             return []
         if isinstance(content, str):
@@ -164,6 +179,7 @@ class ClaudeReader(Reader):
         content = message.get("content")
         out: list[Event] = []
         if kind == "assistant":
+            self._bill(line, message, own=False)
             for block in content if isinstance(content, list) else []:
                 if isinstance(block, dict) and block.get("type") == "tool_use" and isinstance(block.get("id"), str):
                     name = block.get("name")
@@ -244,13 +260,27 @@ class ClaudeReader(Reader):
             self._status(AGENT_WAITING)
         return entries
 
-    def _assistant(self, message: dict[str, object], content: object, timestamp: object) -> list[Event]:
-        self._set("model", text_of(message.get("model")))
+    def _bill(self, line: dict[str, object], message: dict[str, object], own: bool) -> None:
+        """Count the answer a line is part of, once: Claude writes one line per content block of an
+        answer, each with the answer's whole usage, so a line whose (message id, request id) was
+        counted already adds nothing (a line without both is counted, as ccusage does)."""
         usage = message.get("usage")
-        used = None
-        if isinstance(usage, dict):
-            used = self.tokens(usage.get("input_tokens"), usage.get("output_tokens"),
-                               usage.get("cache_read_input_tokens"), usage.get("cache_creation_input_tokens"))
+        if not isinstance(usage, dict):
+            return
+        message_id, request_id = text_of(message.get("id")), text_of(line.get("requestId"))
+        if message_id is not None and request_id is not None:
+            key = f"{message_id}:{request_id}"
+            if key in self.billed:
+                return
+            self.billed = [*self.billed[1 - BILLED_KEEP:], key]
+        self.tokens(usage.get("input_tokens"), usage.get("output_tokens"), usage.get("cache_read_input_tokens"),
+                    usage.get("cache_creation_input_tokens"), timestamp=line.get("timestamp"),
+                    model=text_of(message.get("model")), own=own)
+
+    def _assistant(self, line: dict[str, object], message: dict[str, object], content: object,
+                   timestamp: object) -> list[Event]:
+        self._set("model", text_of(message.get("model")))
+        self._bill(line, message, own=True)
         if not isinstance(content, list):
             return []
         out: list[Event] = []
@@ -259,7 +289,7 @@ class ClaudeReader(Reader):
             if not isinstance(block, dict):
                 continue
             if block.get("type") == "text" and isinstance(block.get("text"), str) and block["text"].strip():
-                out += self.assistant_text(block["text"], timestamp, used, text_of(message.get("model")), ends)
+                out += self.assistant_text(block["text"], timestamp, text_of(message.get("model")), ends)
             elif block.get("type") == "tool_use" and isinstance(block.get("id"), str):
                 self._status(AGENT_WORKING)
                 name = block.get("name")

@@ -13,11 +13,16 @@ import json
 import re
 from typing import TYPE_CHECKING
 
-from core.sources.plan import first_line, text_of
+from core.sources.plan import first_line, int_or_none, text_of
 from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
 
 if TYPE_CHECKING:
-    from core.sources.reader import Event
+    from core.sources.reader import Event, ReaderState
+
+    class CodexState(ReaderState):
+        """What a Codex reader saves: besides the plan, the conversation's token total last counted."""
+
+        counted: int | None
 
 _CONTEXT_BLOCK = re.compile(r"\A\s*<([A-Za-z_][\w-]*)[^>]*>.*</\1>\s*\Z", re.DOTALL)
 """A user message that is one tagged block (``<environment_context>...``) is context Codex adds,
@@ -26,6 +31,14 @@ not something the person typed."""
 
 class CodexReader(Reader):
     KIND = "codex"
+    PROVIDER = "openai"
+
+    def __init__(self, saved: CodexState | None = None) -> None:
+        super().__init__(saved)
+        self.counted: int | None = saved["counted"] if saved else None
+
+    def save(self) -> CodexState:
+        return {**super().save(), "counted": self.counted}
 
     def feed(self, line: object) -> list[Event]:
         if not isinstance(line, dict) or not isinstance(line.get("payload"), dict):
@@ -57,13 +70,19 @@ class CodexReader(Reader):
             if (last := text_of(payload.get("last_agent_message"))) is not None and last.strip():
                 self.info["lastMessage"] = first_line(last)
         elif event == "token_count" and isinstance(info, dict):
-            last = info.get("last_token_usage")
+            last, total = info.get("last_token_usage"), info.get("total_token_usage")
+            counted = int_or_none(total.get("total_tokens")) if isinstance(total, dict) else None
+            # (Codex says the same totals again, when its rate limits change: an answer is counted
+            # when the conversation's total grew)
+            if counted is not None and counted == self.counted:
+                return []
+            self.counted = counted
             if isinstance(last, dict):
                 total = last.get("input_tokens")
                 cached = last.get("cached_input_tokens")
                 fresh = total - cached if type(total) is int and type(cached) is int and total >= cached else total
                 self.tokens(fresh, last.get("output_tokens"), cached, last.get("cache_write_input_tokens"),
-                            info.get("model_context_window"), last.get("total_tokens"))
+                            info.get("model_context_window"), last.get("total_tokens"), timestamp=timestamp)
         return []
 
     def _item(self, payload: dict[str, object], timestamp: object) -> list[Event]:

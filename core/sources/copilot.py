@@ -33,14 +33,13 @@ DATABASE_CALL = "session.db"
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from core.sources.plan import PlanItem
-    from core.sources.reader import Event, ReaderState, Usage
+    from core.sources.reader import Event, ReaderState
 
     class CopilotState(ReaderState):
         """What a Copilot reader saves: besides the plan, what the replay database was made of."""
 
         queries: list[str]  # every sql query replayed with success, in order
         pending: dict[str, str]  # sql calls started and not finished: call id -> query
-        usage: Usage | None  # the tokens of the model call whose answer is still to come
         calls: bool  # the last answer asked for tools: the turn goes on after it ends
 
 
@@ -51,13 +50,11 @@ class CopilotReader(Reader):
         super().__init__(saved)
         self.queries: list[str] = list(saved["queries"]) if saved else []
         self.pending: dict[str, str] = dict(saved["pending"]) if saved else {}
-        self.usage: Usage | None = saved["usage"] if saved else None
         self.calls: bool = saved["calls"] if saved else False
         self._replay: Replay | None = None  # made again from ``queries`` when first needed
 
     def save(self) -> CopilotState:
-        return {**super().save(), "queries": self.queries, "pending": self.pending, "usage": self.usage,
-                "calls": self.calls}
+        return {**super().save(), "queries": self.queries, "pending": self.pending, "calls": self.calls}
 
     def feed(self, line: object) -> list[Event]:
         if not isinstance(line, dict):
@@ -89,8 +86,10 @@ class CopilotReader(Reader):
             usage = data.get("usage")
             if isinstance(usage, dict):
                 self._set("model", text_of(usage.get("model")))
-                self.usage = self.tokens(usage.get("inputTokens"), usage.get("outputTokens"),
-                                         usage.get("cacheReadTokens"), usage.get("cacheWriteTokens"))
+                # (its ``cost`` is not in dollars: GitHub's premium requests; the price table prices it)
+                self.tokens(usage.get("inputTokens"), usage.get("outputTokens"), usage.get("cacheReadTokens"),
+                            usage.get("cacheWriteTokens"), timestamp=timestamp, model=text_of(usage.get("model")),
+                            provider=text_of(usage.get("providerType")))
                 self.spent(usage.get("cost"))
         elif kind == "assistant.message":
             return self._answer(data, timestamp)
@@ -115,7 +114,6 @@ class CopilotReader(Reader):
         self._set("model", model)
         requests = data.get("toolRequests")
         self.calls = isinstance(requests, list) and bool(requests)
-        usage, self.usage = self.usage, None
         if self.calls:
             self._status(AGENT_WORKING)
         content = data.get("content")
@@ -124,7 +122,7 @@ class CopilotReader(Reader):
             return []
         if not content.strip():
             return []
-        return self.assistant_text(content, timestamp, usage, model, ends_turn=not self.calls)
+        return self.assistant_text(content, timestamp, model, ends_turn=not self.calls)
 
     def _database(self) -> Replay:
         if self._replay is None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from core.sources.plan import text_of
+from core.sources.plan import int_or_none, text_of
 from core.sources.reader import AGENT_WAITING, AGENT_WORKING, Reader
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
-    from typing import TypedDict
+    from typing import NotRequired, TypedDict
 
     from core.sources.reader import Event
     from core.sources.plan import PlanItem
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
 
         said: bool
         taken: list[str]  # the ids of the tool calls read
+        billed: NotRequired[bool]  # its tokens were counted (a record is written again as it grows)
 
     class PlanAt(TypedDict):
         """The plan as a record's ``write_todos`` call left it (a rewind goes back to it)."""
@@ -76,6 +77,7 @@ class GeminiReader(Reader):
         kind = line.get("type")
         seen = self.seen.get(record_id)
         said, taken = (seen["said"], seen["taken"]) if seen is not None else (False, [])
+        billed = seen.get("billed", False) if seen is not None else False
         if seen is None:
             self.order.append(record_id)
         out: list[Event] = []
@@ -92,8 +94,13 @@ class GeminiReader(Reader):
         elif kind == "gemini":
             self._set("model", text_of(line.get("model")))
             tokens = line.get("tokens")
-            used = self.tokens(tokens.get("input"), tokens.get("output"), tokens.get("cached")) \
-                if isinstance(tokens, dict) else None
+            if isinstance(tokens, dict) and not billed:
+                # (Gemini's input counts the cached tokens too; its thoughts are paid as output)
+                prompt, cached = int_or_none(tokens.get("input")), int_or_none(tokens.get("cached")) or 0
+                output = (int_or_none(tokens.get("output")) or 0) + (int_or_none(tokens.get("thoughts")) or 0)
+                self.tokens(max(prompt - cached, 0) if prompt is not None else None, output, cached,
+                            timestamp=timestamp, model=text_of(line.get("model")))
+                billed = True
             given = line.get("toolCalls")
             calls: list[object] = given if isinstance(given, list) else []
             for call in calls:
@@ -105,11 +112,11 @@ class GeminiReader(Reader):
                 out += self._call(call, timestamp, record_id)
             text = text_of(line.get("content"))
             if text and text.strip() and not said:
-                out += self.assistant_text(text, timestamp, used, text_of(line.get("model")), ends_turn=not calls)
+                out += self.assistant_text(text, timestamp, text_of(line.get("model")), ends_turn=not calls)
                 said = True
             elif calls:
                 self._status(AGENT_WORKING)
-        self.seen[record_id] = {"said": said, "taken": taken}
+        self.seen[record_id] = {"said": said, "taken": taken, "billed": billed}
         return out
 
     def _call(self, call: dict[str, object], timestamp: object, record_id: str) -> list[Event]:

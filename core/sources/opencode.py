@@ -350,17 +350,17 @@ class OpencodeReader(Reader):
         text, self.answer = self.answer, None
         if text is None:
             return []
-        return self.assistant_text(text, self.answer_ts or timestamp, None, self.info.get("model"), ends_turn=False)
+        return self.assistant_text(text, self.answer_ts or timestamp, self.info.get("model"), ends_turn=False)
 
     def _step_finish(self, part: dict[str, object], message: dict[str, object], timestamp: str | None) -> list[Event]:
-        used = None
         tokens = part.get("tokens")
         if isinstance(tokens, dict):
             cache = tokens.get("cache")
             cache = cache if isinstance(cache, dict) else {}
             output, reasoning = int_or_none(tokens.get("output")), int_or_none(tokens.get("reasoning"))
-            used = self.tokens(tokens.get("input"), (output or 0) + (reasoning or 0), cache.get("read"),
-                               cache.get("write"))
+            self.tokens(tokens.get("input"), (output or 0) + (reasoning or 0), cache.get("read"), cache.get("write"),
+                        timestamp=timestamp, model=text_of(message.get("modelID")), cost=part.get("cost"),
+                        provider=text_of(message.get("providerID")))
         self.spent(part.get("cost"))
         ends = part.get("reason") == "stop"
         text, self.answer = self.answer, None
@@ -370,7 +370,7 @@ class OpencodeReader(Reader):
             else:
                 self._status(AGENT_WORKING)
             return []
-        return self.assistant_text(text, self.answer_ts or timestamp, used, text_of(message.get("modelID")),
+        return self.assistant_text(text, self.answer_ts or timestamp, text_of(message.get("modelID")),
                                    ends_turn=ends)
 
     def _todowrite(self, part: dict[str, object], timestamp: str | None) -> list[Event]:

@@ -115,7 +115,7 @@ class QwenReader(Reader):
             output, thoughts = usage.get("candidatesTokenCount"), usage.get("thoughtsTokenCount")
             if type(output) is int and type(thoughts) is int:
                 output = output + thoughts
-            used = self.tokens(fresh, output, cached)
+            self.tokens(fresh, output, cached, timestamp=timestamp, model=model)
         message = line.get("message")
         texts = _texts(message, answers=True)
         if texts is None:
@@ -131,7 +131,7 @@ class QwenReader(Reader):
             self._status(AGENT_WORKING)
         if not text.strip():
             return []
-        return self.assistant_text(text, timestamp, used, model, ends_turn=not calls)
+        return self.assistant_text(text, timestamp, model, ends_turn=not calls)
 
     def _result(self, line: dict[str, object], timestamp: object) -> list[Event]:
         result = line.get("toolCallResult")

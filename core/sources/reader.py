@@ -65,7 +65,15 @@ Event = list[object]
 - ``["a", time, text, model, usage, ends_turn]``: the agent's answer (model and usage may be null);
 - ``["t", time, call_id, text, items, agent_plan]``: the plan became ``items`` (``text`` says how);
 - ``["s", time, text, agent_id, status]``: a subagent started or finished (``status`` running or
-  finished).
+  finished);
+- ``["u", time, provider, model, [input, output, cacheRead, cacheWrite], cost, window]``: one answer
+  the agent paid for (each counted once; a subagent's too), with the cost in USD where the agent's
+  own store says it and the context window where the log says it (else null);
+- ``["c", time, tokens_before]``: the agent compacted its context (``tokens_before``: how many
+  tokens were in it, or null).
+
+A ``u`` event is what pideck counts of an answer's tokens (``core/usage``); an ``a`` event's usage
+is null since format 6, so no answer is counted twice.
 """
 
 SUBAGENT_ENTRY = "pideck/subagent"
@@ -77,9 +85,12 @@ SUBAGENT_RUNNING, SUBAGENT_FINISHED = "running", "finished"
 
 
 class Reader:
-    """Base of the three readers. Subclasses set ``KIND`` and write ``feed``."""
+    """Base of the readers. Subclasses set ``KIND`` and ``PROVIDER`` and write ``feed``."""
 
     KIND = ""
+    PROVIDER: str | None = None
+    """Whose models the agent calls, as the price table names the provider (None: any; the price
+    table finds it by the model's name)."""
 
     def __init__(self, saved: ReaderState | None = None) -> None:
         self.plan: list[PlanItem] = list(saved["plan"]) if saved else []
@@ -96,6 +107,9 @@ class Reader:
         self.speaker: str | None = None
         """Whose file the lines being fed come from: None for the conversation's own transcript, a
         subagent's id for its own (``reading.py`` sets it); never saved."""
+        self.bills: list[Event] = []
+        """The ``u`` and ``c`` events of the line just fed (``paid``, ``compacted``): ``reading.py``
+        keeps them before the line's other events, as the answer was paid for before what it did."""
 
     def save(self) -> ReaderState:
         return {"plan": self.plan, "info": self.info, "last_ts": self.last_ts, "first_ts": self.first_ts,
@@ -172,13 +186,13 @@ class Reader:
             self.name = first_line(text, NAME_LIMIT) or None  # (a prompt with an empty first line names nothing)
         return [["p", ts, text]]
 
-    def assistant_text(self, text: str, timestamp: object, usage: Usage | None = None,
-                       model: str | None = None, ends_turn: bool = True) -> list[Event]:
+    def assistant_text(self, text: str, timestamp: object, model: str | None = None,
+                       ends_turn: bool = True) -> list[Event]:
         if ends_turn:
             self._status(AGENT_WAITING)
         ts = self._moment(timestamp)
         self.info["lastMessage"] = first_line(text)
-        return [["a", ts, text, model, usage, ends_turn]]
+        return [["a", ts, text, model, None, ends_turn]]
 
     def new_plan(self, items: list[PlanItem], timestamp: object, tool: str, noun: str,
                  call_id: str, explanation: str | None = None, by: str | None = None) -> list[Event]:
@@ -205,13 +219,21 @@ class Reader:
             self.info["cost"] = round(self.info.get("cost", 0.0) + float(cost), 6)
 
     def tokens(self, input: object, output: object, cache_read: object = None, cache_write: object = None,
-               window: object = None, context: object = None) -> Usage:
-        """Record the last turn's token use (in the agent object) and answer it as pi writes an
-        assistant message's ``usage``."""
+               window: object = None, context: object = None, *, timestamp: object = None,
+               model: str | None = None, provider: str | None = None, cost: object = None, own: bool = True) -> Usage:
+        """One answer the agent paid for: its ``u`` event (``bills``) and, for the conversation's
+        own agent (``own``), the last turn's token use in the agent object; answered as pi writes
+        an assistant message's ``usage``. ``input`` is the input not read from or written to the
+        cache (pi's sense: a reader of a log that counts cached tokens in its input takes them off)."""
         fresh, out, read, written = (int_or_none(n) or 0 for n in (input, output, cache_read, cache_write))
         used: Usage = {"input": fresh, "output": out, "cacheRead": read, "cacheWrite": written,
                        "totalTokens": fresh + out + read + written}
         size = int_or_none(window)
+        spent = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) and 0 <= cost < 1e9 else None
+        self.bills.append(["u", self._moment(timestamp), provider or self.PROVIDER, model or self.info.get("model"),
+                           [fresh, out, read, written], spent, size or None])
+        if not own:
+            return used
         if size:
             in_context = int_or_none(context)
             if in_context is None:
@@ -221,12 +243,24 @@ class Reader:
             self.info["tokens"] = {**used}
         return used
 
+    def compacted(self, timestamp: object, tokens_before: object = None) -> None:
+        """The agent compacted its context (``tokens_before``: what the log says was in it, else
+        the last answer's tokens): a ``c`` event (``bills``)."""
+        before = int_or_none(tokens_before)
+        if before is None and self.bills:
+            before = sum(cast("list[int]", self.bills[-1][4]))
+        if before is None and isinstance(last := self.info.get("tokens"), dict):
+            before = last.get("totalTokens")
+        self.bills.append(["c", self._moment(timestamp), before])
+
 
 EVENT_KINDS: dict[str, Kind] = {
     "p": ("message", None, "user", None),
     "a": ("message", None, "assistant", None),
     "t": ("message", None, "toolResult", "todo"),
     "s": ("custom_message", SUBAGENT_ENTRY, None, None),
+    "u": ("usage", None, None, None),
+    "c": ("compaction", None, None, None),
 }
 """What each kind of event is as an entry (type, customType, role, toolName): what the log's index
 holds of it, so a fold that wants other entries never makes this one."""
@@ -252,6 +286,12 @@ def entry_of(event: Event, number: int) -> Entry:
         if event[4] is not None:
             body["usage"] = cast("Usage", event[4])
         body["stopReason"] = "stop" if event[5] else "toolUse"
+    elif kind == "u":
+        return usage_entry(event, entry_id(number), entry_id(number - 1) if number > 1 else None)
+    elif kind == "c":
+        return {"type": "compaction", "id": entry_id(number), "parentId": entry_id(number - 1) if number > 1 else None,
+                "timestamp": timestamp, "summary": "", "firstKeptEntryId": entry_id(number),
+                "tokensBefore": event[2]}
     elif kind == "s":
         return {"type": "custom_message", "customType": SUBAGENT_ENTRY, "content": cast(str, event[2]),
                 "display": False, "details": {"agentId": event[3], "status": event[4]},
@@ -263,3 +303,18 @@ def entry_of(event: Event, number: int) -> Entry:
     body["timestamp"] = iso_ms(timestamp) or 0
     return {"type": "message", "id": entry_id(number), "parentId": entry_id(number - 1) if number > 1 else None,
             "timestamp": timestamp, "message": body}
+
+
+def usage_entry(event: Event, id: str, parent: str | None) -> Entry:
+    """A ``u`` event as pi writes a ``usage`` entry (kind ``answer``), with the answer's context
+    window where the log said it (``contextWindow``, pideck's)."""
+    fresh, out, read, written = cast("list[int]", event[4])
+    usage: dict[str, object] = {"input": fresh, "output": out, "cacheRead": read, "cacheWrite": written,
+                                "totalTokens": fresh + out + read + written}
+    if event[5] is not None:
+        usage["cost"] = {"total": event[5]}
+    entry: Entry = {"type": "usage", "id": id, "parentId": parent, "timestamp": cast(str, event[1]), "kind": "answer",
+                    "provider": event[2], "model": event[3], "usage": usage}
+    if event[6] is not None:
+        entry["contextWindow"] = event[6]
+    return entry

@@ -98,9 +98,10 @@ except ImportError:  # pragma: no cover - Windows
 
 READERS: dict[str, type[Reader]] = {"claude": ClaudeReader, "codex": CodexReader, "gemini": GeminiReader,
                                     "qwen": QwenReader, "opencode": opencode.OpencodeReader, "copilot": CopilotReader}
-FORMAT = 5  # of the cache; another number is read again from the transcript's start
+FORMAT = 6  # of the cache; another number is read again from the transcript's start
 # (4: the events in the reader's form, no longer a pi-format mirror beside a state file;
-# 5: Claude Code's subagents' transcripts read too, each with its offset)
+# 5: Claude Code's subagents' transcripts read too, each with its offset;
+# 6: every answer's tokens as a ``u`` event, compactions as ``c``: the answers' usage moved there)
 SAVE_AFTER = 1 << 20
 """Transcript bytes read without a new event or warning after which the cache is written anyway
 (``Reading._extend``): what a re-open may have to read again."""
@@ -117,9 +118,10 @@ META_BYTES = 1 << 16  # the most read of a subagent's meta.json
 
 _WANTED: dict[str, re.Pattern[bytes]] = {
     # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
-    # nothing about the conversation: only lines that can be a user or assistant line are parsed.
+    # nothing about the conversation: only lines that can be a user or assistant line (or a
+    # compaction's boundary) are parsed.
     # Any JSON writer's spacing is read; the compact form agents write costs nothing more.
-    "claude": re.compile(rb'"type"\s*:\s*"(?:user|assistant)"'),
+    "claude": re.compile(rb'"type"\s*:\s*"(?:user|assistant)"|"subtype"\s*:\s*"compact_boundary"'),
 }
 
 
@@ -713,10 +715,13 @@ class Reading:
         """Tell the reader one parsed line (``where`` names it in a warning) and keep its events."""
         try:
             events = self.reader.feed(line)
+            if self.reader.bills:
+                events, self.reader.bills = self.reader.bills + events, []
             if isinstance(line, dict):
                 self.reader.seen_at(line.get("timestamp"))
         except (TypeError, KeyError, AttributeError, ValueError) as exc:  # a shape no reader foresaw
             self.reader.notes.clear()
+            self.reader.bills.clear()
             self._warn(state, synced, f"{where}: not understood ({type(exc).__name__}; skipped)")
             return
         for note in self.reader.notes:

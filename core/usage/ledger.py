@@ -1,0 +1,301 @@
+"""What a conversation's answers used and cost, folded from its entries in file order
+(docs/usage.md): the tokens and dollars in all, per model, per day and per turn, the context the
+last answer filled, the compactions, and what each item of the plan cost.
+
+Every answer is one entry: a pi assistant message with its ``usage``, or a ``usage`` entry (pi's
+own, or what a followed agent's answer is: core/sources/reader.py). Its cost is the log's own
+where the log says it (pi, opencode), else the price table's (``prices.py``); a model the table
+does not know keeps its tokens and is named in ``unpriced``, never priced at $0.
+
+Each answer's tokens and cost go to the items of the plan in progress when it was made, shared
+evenly (whole millionths of a dollar and whole tokens, the remainder to the first items), or to
+``unplanned`` when none was: the items and ``unplanned`` add up to the total exactly. The plan is
+the newest list a todo entry on the way held (pideck's todos, or the agent's own plan: both are
+``todo`` tool results with the whole list), so an item deleted later keeps what it cost.
+
+The whole file counts, in file order (a branch left behind was paid for too, as pi's own footer
+counts it). The fold goes on from where it stopped (``add``) and saves as JSON (``save``).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict
+
+from core.clock import iso_ms
+
+if TYPE_CHECKING:
+    from core.usage.prices import Rates
+
+COUNTS = ("input", "output", "cacheRead", "cacheWrite")
+IN_PROGRESS = "in_progress"
+TODO_TOOL = "todo"
+TODO_STATE = "pi-jtodo/state"
+TURNS_KEPT = 500
+"""The newest turns whose cost is kept (the timeline shows the recent ones)."""
+
+Pricer = Callable[[str | None, str], "Rates | None"]
+"""``(provider, model)`` to the model's rates, or None (no price)."""
+
+
+class TokensJson(TypedDict):
+    input: int
+    output: int
+    cacheRead: int
+    cacheWrite: int
+    total: int
+
+
+class ShareJson(TypedDict):
+    """What a part of the conversation (a model, a day, a turn, an item, the unplanned) used."""
+
+    answers: int
+    tokens: TokensJson
+    cost: float | None  # USD of its priced answers; None when none was priced
+
+
+class ItemJson(ShareJson):
+    id: str
+    content: str
+    status: str  # as the newest list that held it said
+    deleted: bool  # the newest list no longer holds it
+    inProgressMs: int  # how long it was in progress, in all
+
+
+class ContextJson(TypedDict):
+    tokens: int  # in the last answer's context (its input, cache, output)
+    window: int | None  # the model's context window: the log's, else the table's
+    share: float | None  # tokens / window
+    model: str | None
+
+
+class CompactionJson(TypedDict):
+    at: str | None
+    before: int | None  # tokens in the context before, as the log says
+    after: int | None  # in the next answer's context
+
+
+class UsageJson(ShareJson):
+    """``inspect --json``'s ``usage`` (docs/usage.md#the-usage-object)."""
+
+    costFrom: str | None  # log, prices, both, or None (nothing priced)
+    unpriced: list[str]  # models the price table has no price for (their tokens count, not their cost)
+    models: dict[str, ShareJson]
+    days: dict[str, ShareJson]  # by the local date of the answers
+    context: ContextJson | None
+    compactions: list[CompactionJson]
+    items: list[ItemJson]  # every item ever in progress when an answer was made, in order of first cost
+    unplanned: ShareJson
+    turns: list[TurnJson]  # the newest TURNS_KEPT
+
+
+class TurnJson(ShareJson):
+    at: str | None  # when the prompt came
+
+
+def _share() -> dict[str, Any]:
+    return {"answers": 0, "tokens": [0, 0, 0, 0], "cost": 0, "priced": 0}
+
+
+def _add(share: dict[str, Any], tokens: list[int], cost: int | None) -> None:
+    share["answers"] += 1
+    share["tokens"] = [a + b for a, b in zip(share["tokens"], tokens)]
+    if cost is not None:
+        share["cost"] += cost
+        share["priced"] += 1
+
+
+def _split(amount: int, n: int) -> list[int]:
+    """``amount`` shared by ``n``, whole units, the remainder to the first ones."""
+    q, r = divmod(amount, n)
+    return [q + 1 if i < r else q for i in range(n)]
+
+
+class Ledger:
+    """The fold. ``pricer``: the rates of a model (None: the log's own costs alone)."""
+
+    def __init__(self, pricer: Pricer | None = None, saved: Mapping[str, Any] | None = None) -> None:
+        self.pricer = pricer
+        s: dict[str, Any] = dict(saved) if saved else {}
+        self.total: dict[str, Any] = s.get("total") or _share()
+        self.sources: list[str] = list(s.get("sources") or [])  # log, prices
+        self.unpriced: list[str] = list(s.get("unpriced") or [])
+        self.models: dict[str, dict[str, Any]] = dict(s.get("models") or {})
+        self.days: dict[str, dict[str, Any]] = dict(s.get("days") or {})
+        self.items: dict[str, dict[str, Any]] = dict(s.get("items") or {})  # by "id\0content"
+        self.unplanned: dict[str, Any] = s.get("unplanned") or _share()
+        self.doing: list[str] = list(s.get("doing") or [])  # the keys of the items in progress now
+        self.plan: list[str] = list(s.get("plan") or [])  # the keys of the newest list
+        self.turns: list[dict[str, Any]] = list(s.get("turns") or [])
+        self.context: dict[str, Any] | None = s.get("context")
+        self.compactions: list[dict[str, Any]] = list(s.get("compactions") or [])
+        self.last_ms: int | None = s.get("last_ms")
+        self.windows: dict[str, int] = dict(s.get("windows") or {})  # model -> the window its log said
+
+    def save(self) -> dict[str, Any]:
+        return {"total": self.total, "sources": self.sources, "unpriced": self.unpriced, "models": self.models,
+                "days": self.days, "items": self.items, "unplanned": self.unplanned, "doing": self.doing,
+                "plan": self.plan, "turns": self.turns, "context": self.context, "compactions": self.compactions,
+                "last_ms": self.last_ms, "windows": self.windows}
+
+    # -- the fold ---------------------------------------------------------------------------------
+
+    def add(self, entry: Mapping[str, Any]) -> None:
+        """Take in the next entry of the file."""
+        kind = entry.get("type")
+        at = iso_ms(entry.get("timestamp"))
+        if at is not None:
+            self._tick(at)
+        if kind == "message":
+            message = entry.get("message")
+            if not isinstance(message, Mapping):
+                return
+            role = message.get("role")
+            if role == "assistant":
+                self._answer(at, message.get("usage"), message.get("provider"), message.get("model"), None)
+            elif role == "user":
+                self.turns = [*self.turns[1 - TURNS_KEPT:], {"at": entry.get("timestamp"), **_share()}]
+            elif role == "toolResult" and message.get("toolName") == TODO_TOOL:
+                details = message.get("details")
+                if isinstance(details, Mapping):
+                    self._plan(details.get("todos"), at)
+        elif kind == "usage":
+            self._answer(at, entry.get("usage"), entry.get("provider"), entry.get("model"), entry.get("contextWindow"))
+        elif kind == "compaction":
+            before = entry.get("tokensBefore")
+            self.compactions.append({"at": entry.get("timestamp"), "before": before if type(before) is int else None,
+                                     "after": None})
+            if isinstance(entry.get("usage"), Mapping):  # (pi's summary of the context was an answer too)
+                self._answer(at, entry["usage"], None, None, None, context=False)
+        elif kind == "branch_summary" and isinstance(entry.get("usage"), Mapping):
+            self._answer(at, entry["usage"], None, None, None, context=False)
+        elif kind == "custom" and entry.get("customType") == TODO_STATE:
+            data = entry.get("data")
+            if isinstance(data, Mapping):
+                self._plan(data.get("todos"), at)
+
+    def _tick(self, at: int) -> None:
+        """Time passed to ``at``: the items in progress were so that long."""
+        if self.last_ms is not None and at > self.last_ms:
+            for key in self.doing:
+                self.items[key]["ms"] += at - self.last_ms
+        if self.last_ms is None or at > self.last_ms:
+            self.last_ms = at
+
+    def _plan(self, todos: object, at: int | None) -> None:
+        if not isinstance(todos, list):
+            return
+        keys, doing = [], []
+        for todo in todos:
+            if not isinstance(todo, Mapping) or not isinstance(todo.get("content"), str):
+                continue
+            key = f"{todo.get('id', '')}\0{todo['content']}"
+            keys.append(key)
+            status = todo.get("status") if isinstance(todo.get("status"), str) else "pending"
+            item = self.items.get(key)
+            if item is None and status == IN_PROGRESS:
+                item = self.items[key] = {"id": str(todo.get("id", "")), "content": todo["content"], "ms": 0,
+                                          **_share()}
+            if item is not None:
+                item["status"] = status
+            if status == IN_PROGRESS:
+                doing.append(key)
+        self.plan, self.doing = keys, doing
+
+    def _answer(self, at: int | None, usage: object, provider: object, model: object, window: object,
+                context: bool = True) -> None:
+        if not isinstance(usage, Mapping):
+            return
+        tokens = [n if type(n := usage.get(k)) is int and n >= 0 else 0 for k in COUNTS]
+        name = model if isinstance(model, str) and model else None
+        cost = self._cost(usage, provider if isinstance(provider, str) and provider else None, name, tokens)
+        _add(self.total, tokens, cost)
+        if name is not None:
+            _add(self.models.setdefault(name, _share()), tokens, cost)
+        if at is not None:
+            _add(self.days.setdefault(time.strftime("%Y-%m-%d", time.localtime(at / 1000)), _share()), tokens, cost)
+        if self.turns:
+            _add(self.turns[-1], tokens, cost)
+        if self.doing:
+            n = len(self.doing)
+            parts = [_split(t, n) for t in tokens]
+            costs = _split(cost, n) if cost is not None else [None] * n
+            for i, key in enumerate(self.doing):
+                _add(self.items[key], [p[i] for p in parts], costs[i])
+        else:
+            _add(self.unplanned, tokens, cost)
+        if context:
+            self._context(sum(tokens), name, provider, window)
+
+    def _cost(self, usage: Mapping[str, Any], provider: str | None, model: str | None, tokens: list[int]) -> int | None:
+        """The answer's cost in millionths of a dollar: the log's, else the table's; None when
+        neither says it."""
+        logged = usage.get("cost")
+        total = logged.get("total") if isinstance(logged, Mapping) else None
+        if isinstance(total, (int, float)) and not isinstance(total, bool) and 0 <= total < 1e9:
+            self._from("log")
+            return round(total * 1_000_000)
+        if model is None or self.pricer is None or not any(tokens):
+            return 0 if not any(tokens) else None
+        rates = self.pricer(provider, model)
+        if rates is None:
+            if model not in self.unpriced:
+                self.unpriced.append(model)
+            return None
+        self._from("prices")
+        return rates.micro_dollars(tokens)
+
+    def _from(self, source: str) -> None:
+        if source not in self.sources:
+            self.sources.append(source)
+
+    def _context(self, used: int, model: str | None, provider: object, window: object) -> None:
+        if type(window) is int and window > 0 and model is not None:
+            self.windows[model] = window
+        size = self.windows.get(model or "")
+        if size is None and model is not None and self.pricer is not None:
+            rates = self.pricer(provider if isinstance(provider, str) else None, model)
+            size = rates.window if rates is not None else None
+        if size is not None and used > size:  # (Claude's long-context variants say so only by using it)
+            size = None
+        self.context = {"tokens": used, "window": size, "model": model}
+        if self.compactions and self.compactions[-1]["after"] is None:
+            self.compactions[-1]["after"] = used
+
+    # -- what views read --------------------------------------------------------------------------
+
+    def json(self) -> UsageJson:
+        items = []
+        plan = set(self.plan)
+        for key, item in self.items.items():
+            if not item["answers"] and not item["ms"]:
+                continue
+            items.append({"id": item["id"], "content": item["content"], "status": item.get("status", "pending"),
+                          "deleted": key not in plan, "inProgressMs": item["ms"], **_share_json(item)})
+        context = None
+        if self.context is not None:
+            size = self.context["window"]
+            context = {"tokens": self.context["tokens"], "window": size, "model": self.context["model"],
+                       "share": round(self.context["tokens"] / size, 4) if size else None}
+        sources = self.sources
+        return {  # type: ignore[return-value]
+            **_share_json(self.total),
+            "costFrom": "both" if len(sources) > 1 else sources[0] if sources else None,
+            "unpriced": list(self.unpriced),
+            "models": {k: _share_json(v) for k, v in self.models.items()},
+            "days": {k: _share_json(v) for k, v in sorted(self.days.items())},
+            "context": context,
+            "compactions": [dict(c) for c in self.compactions],
+            "items": items,
+            "unplanned": _share_json(self.unplanned),
+            "turns": [{"at": t["at"], **_share_json(t)} for t in self.turns],
+        }
+
+
+def _share_json(share: Mapping[str, Any]) -> ShareJson:
+    tokens = share["tokens"]
+    return {"answers": share["answers"],
+            "tokens": {"input": tokens[0], "output": tokens[1], "cacheRead": tokens[2], "cacheWrite": tokens[3],
+                       "total": sum(tokens)},
+            "cost": round(share["cost"] / 1_000_000, 6) if share["priced"] else None}
+

@@ -1,0 +1,84 @@
+"""The usage of a log (a pi or pideck session, a followed conversation, a past point of either),
+kept up to date as the log grows: one ``Ledger`` per log object, fed only the entries added
+since it last looked (docs/usage.md)."""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING, Any
+
+from core.usage.ledger import TODO_STATE, TODO_TOOL, Ledger, Pricer
+
+if TYPE_CHECKING:
+    from core.session.records import EntryRecord
+    from core.usage.ledger import UsageJson
+
+KEPT = "usage"
+"""The name a conversation's ledger is kept under with its reading's cache (``keep_derived``)."""
+
+
+def wanted(record: EntryRecord) -> bool:
+    """Whether the ledger reads the entry (what the index knows of it: only those are loaded)."""
+    kind = record.type
+    if kind == "message":
+        return record.role in ("assistant", "user") or record.tool_name == TODO_TOOL
+    if kind == "custom":
+        return record.custom_type == TODO_STATE
+    return kind in ("usage", "compaction", "branch_summary")
+
+
+def pricer(table: bool = True) -> Pricer:
+    """Rates by model: from the table when ``table`` (loaded at the first model no earlier run
+    priced), else only those an earlier run saved (core/usage/prices.py)."""
+    from core.usage.prices import prices
+
+    known = prices()
+
+    def rates(provider: str | None, model: str) -> Any:
+        return known.rates(provider, model, table)
+
+    return rates
+
+
+class _Followed:
+    __slots__ = ("ledger", "covered", "generation", "table")
+
+    def __init__(self, ledger: Ledger, covered: int, generation: int, table: bool) -> None:
+        self.ledger, self.covered, self.generation, self.table = ledger, covered, generation, table
+
+
+_followed: weakref.WeakKeyDictionary[Any, _Followed] = weakref.WeakKeyDictionary()
+
+
+def ledger_of(log: Any, table: bool = True) -> Ledger:
+    """The ledger of ``log``'s entries so far (``log.records``, file order), fed what is new since
+    the last call for the same log. A followed conversation's is kept with its reading, so a new
+    run reads only what came since (a ledger priced without the table is never kept)."""
+    generation = getattr(log, "generation", 0)
+    followed = _followed.get(log)
+    if followed is None or followed.generation != generation or (table and not followed.table):
+        followed = _Followed(Ledger(pricer(table)), 0, generation, table)
+        kept = log.derived(KEPT) if table and getattr(log, "agent", None) is not None else None
+        if kept is not None and isinstance(kept[0], dict):
+            followed.ledger, followed.covered = Ledger(pricer(table), kept[0]), kept[1]
+        _followed[log] = followed
+    records = log.records
+    if len(records) > followed.covered:
+        for i in range(followed.covered, len(records)):
+            record = records[i]
+            if wanted(record):
+                followed.ledger.add(record.load())
+        followed.covered = len(records)
+        if table and getattr(log, "agent", None) is not None:
+            ledger = followed.ledger
+            log.keep_derived(KEPT, followed.covered, ledger.save)
+            from core.usage.prices import prices
+
+            prices().save()
+    return followed.ledger
+
+
+def usage_of(log: Any, table: bool = True) -> UsageJson | None:
+    """``ledger_of(log).json()``, or None when the log holds no answer with tokens."""
+    ledger = ledger_of(log, table)
+    return ledger.json() if ledger.total["answers"] else None
