@@ -86,6 +86,7 @@ class OverviewRow:
     tokens: int | None = None  # the last turn's tokens, all of them (input, output, cache read and written)
     context_share: float | None = None  # the share of the model's context window the last turn used
     subagents: int = 0  # a Claude Code conversation's subagents running
+    cost: float | None = None  # USD so far, of the answers priced (docs/usage.md); None: none priced
 
     @property
     def status_text(self) -> str:

@@ -10,6 +10,7 @@ from core.cli.common import EXIT_OK, EXIT_USAGE, emit, open_deck, open_time_mach
 from core.deck.deck import Deck
 from core.session.interface import SessionFile
 from core.sources.binding import conversation_of
+from core.usage.of_log import usage_of
 
 if TYPE_CHECKING:
     from core.session.entry import AgentObject
@@ -42,6 +43,7 @@ def inspect_json(deck: Deck[F]) -> dict[str, Any]:
         "todo": deck.todo.snapshot() if deck.has_todo_state() else None,
         "warnings": list(deck.warnings) + list(deck.log.warnings),
         **({"agent": agent} if (agent := deck.log.agent()) is not None else {}),
+        "usage": usage_of(deck.log),  # (docs/usage.md#the-usage-object; None: no answer said its tokens)
     }
 
 

@@ -20,7 +20,7 @@ counts it). The fold goes on from where it stopped (``add``) and saves as JSON (
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict, cast
 
 from core.clock import iso_ms
 
@@ -265,27 +265,27 @@ class Ledger:
     # -- what views read --------------------------------------------------------------------------
 
     def json(self) -> UsageJson:
-        items = []
+        items: list[ItemJson] = []
         plan = set(self.plan)
         for key, item in self.items.items():
             if not item["answers"] and not item["ms"]:
                 continue
             items.append({"id": item["id"], "content": item["content"], "status": item.get("status", "pending"),
                           "deleted": key not in plan, "inProgressMs": item["ms"], **_share_json(item)})
-        context = None
+        context: ContextJson | None = None
         if self.context is not None:
             size = self.context["window"]
             context = {"tokens": self.context["tokens"], "window": size, "model": self.context["model"],
                        "share": round(self.context["tokens"] / size, 4) if size else None}
         sources = self.sources
-        return {  # type: ignore[return-value]
+        return {
             **_share_json(self.total),
             "costFrom": "both" if len(sources) > 1 else sources[0] if sources else None,
             "unpriced": list(self.unpriced),
             "models": {k: _share_json(v) for k, v in self.models.items()},
             "days": {k: _share_json(v) for k, v in sorted(self.days.items())},
             "context": context,
-            "compactions": [dict(c) for c in self.compactions],
+            "compactions": [cast(CompactionJson, dict(c)) for c in self.compactions],
             "items": items,
             "unplanned": _share_json(self.unplanned),
             "turns": [{"at": t["at"], **_share_json(t)} for t in self.turns],

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import NamedTuple, Sequence
+from typing import Any, NamedTuple, Sequence, cast
 
 from core.files import read_json, write_json
 
@@ -126,9 +126,10 @@ def _from_saved(value: object) -> Rates | None:
     if value is None:
         return None
     try:
-        model, provider, *rates, window = value  # type: ignore[misc]
-        parsed = [(float(base), tuple((int(s), float(p)) for s, p in tiers)) for base, tiers in rates]
-        return Rates(str(model), str(provider), *parsed, window if isinstance(window, int) else None)
+        model, provider, given, output, read, written, window = cast("list[Any]", value)
+        parsed = [(float(base), tuple((int(s), float(p)) for s, p in tiers)) for base, tiers in (given, output, read, written)]
+        return Rates(str(model), str(provider), parsed[0], parsed[1], parsed[2], parsed[3],
+                     window if isinstance(window, int) else None)
     except (TypeError, ValueError):
         return _UNKNOWN
 
