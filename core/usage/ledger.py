@@ -34,63 +34,62 @@ TODO_STATE = "pi-jtodo/state"
 TURNS_KEPT = 500
 """The newest turns whose cost is kept (the timeline shows the recent ones)."""
 
-Pricer = Callable[[str | None, str], "Rates | None"]
-"""``(provider, model)`` to the model's rates, or None (no price)."""
+# The JSON shapes are the type checker's alone: a TypedDict made at run time, in a module whose
+# annotations are strings, compiles each of them, and ``inspect --json`` compiles nothing
+# (core/slotted.py). At run time each name is ``dict``, so importing one works anywhere.
+if TYPE_CHECKING:
+    Pricer = Callable[[str | None, str], "Rates | None"]
+    """``(provider, model)`` to the model's rates, or None (no price)."""
 
+    class TokensJson(TypedDict):
+        input: int
+        output: int
+        cacheRead: int
+        cacheWrite: int
+        total: int
 
-class TokensJson(TypedDict):
-    input: int
-    output: int
-    cacheRead: int
-    cacheWrite: int
-    total: int
+    class ShareJson(TypedDict):
+        """What a part of the conversation (a model, a day, a turn, an item, the unplanned) used."""
 
+        answers: int
+        tokens: TokensJson
+        cost: float | None  # USD of its priced answers; None when none was priced
 
-class ShareJson(TypedDict):
-    """What a part of the conversation (a model, a day, a turn, an item, the unplanned) used."""
+    class ItemJson(ShareJson):
+        id: str
+        content: str
+        status: str  # as the newest list that held it said
+        deleted: bool  # the newest list no longer holds it
+        inProgressMs: int  # how long it was in progress, in all
 
-    answers: int
-    tokens: TokensJson
-    cost: float | None  # USD of its priced answers; None when none was priced
+    class ContextJson(TypedDict):
+        tokens: int  # in the last answer's context (its input, cache, output)
+        window: int | None  # the model's context window: the log's, else the table's
+        share: float | None  # tokens / window
+        model: str | None
 
+    class CompactionJson(TypedDict):
+        at: str | None
+        before: int | None  # tokens in the context before, as the log says
+        after: int | None  # in the next answer's context
 
-class ItemJson(ShareJson):
-    id: str
-    content: str
-    status: str  # as the newest list that held it said
-    deleted: bool  # the newest list no longer holds it
-    inProgressMs: int  # how long it was in progress, in all
+    class UsageJson(ShareJson):
+        """``inspect --json``'s ``usage`` (docs/usage.md#the-usage-object)."""
 
+        costFrom: str | None  # log, prices, both, or None (nothing priced)
+        unpriced: list[str]  # models the price table has no price for (their tokens count, not their cost)
+        models: dict[str, ShareJson]
+        days: dict[str, ShareJson]  # by the local date of the answers
+        context: ContextJson | None
+        compactions: list[CompactionJson]
+        items: list[ItemJson]  # every item ever in progress when an answer was made, in order of first cost
+        unplanned: ShareJson
+        turns: list[TurnJson]  # the newest TURNS_KEPT
 
-class ContextJson(TypedDict):
-    tokens: int  # in the last answer's context (its input, cache, output)
-    window: int | None  # the model's context window: the log's, else the table's
-    share: float | None  # tokens / window
-    model: str | None
-
-
-class CompactionJson(TypedDict):
-    at: str | None
-    before: int | None  # tokens in the context before, as the log says
-    after: int | None  # in the next answer's context
-
-
-class UsageJson(ShareJson):
-    """``inspect --json``'s ``usage`` (docs/usage.md#the-usage-object)."""
-
-    costFrom: str | None  # log, prices, both, or None (nothing priced)
-    unpriced: list[str]  # models the price table has no price for (their tokens count, not their cost)
-    models: dict[str, ShareJson]
-    days: dict[str, ShareJson]  # by the local date of the answers
-    context: ContextJson | None
-    compactions: list[CompactionJson]
-    items: list[ItemJson]  # every item ever in progress when an answer was made, in order of first cost
-    unplanned: ShareJson
-    turns: list[TurnJson]  # the newest TURNS_KEPT
-
-
-class TurnJson(ShareJson):
-    at: str | None  # when the prompt came
+    class TurnJson(ShareJson):
+        at: str | None  # when the prompt came
+else:
+    Pricer = TokensJson = ShareJson = ItemJson = ContextJson = CompactionJson = UsageJson = TurnJson = dict
 
 
 def _share() -> dict[str, Any]:

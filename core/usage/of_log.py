@@ -7,11 +7,11 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from core.usage.ledger import TODO_STATE, TODO_TOOL, Ledger, Pricer
+from core.usage.ledger import TODO_STATE, TODO_TOOL, Ledger
 
 if TYPE_CHECKING:
     from core.session.records import EntryRecord
-    from core.usage.ledger import UsageJson
+    from core.usage.ledger import Pricer, UsageJson
 
 KEPT = "usage"
 """The name a conversation's ledger is kept under with its reading's cache (``keep_derived``)."""

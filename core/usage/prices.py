@@ -10,7 +10,8 @@ that changes above a number of input tokens (Anthropic's and Google's long-conte
 its tiers, and the tier is chosen by the answer's whole input, cache included, as the table does.
 """
 
-from __future__ import annotations
+# (No ``from __future__ import annotations``: ``Rates`` is a NamedTuple, whose string annotations
+# ``inspect --json`` would compile: core/slotted.py.)
 
 import threading
 from pathlib import Path

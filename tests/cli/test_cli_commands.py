@@ -85,7 +85,8 @@ def test_inspect_json_has_the_documented_shape(pideck, tmp_path):
     assert got["progress"] == {"hasBaseline": False, "currentMilestones": ["first"], "recordedMilestones": []}
     assert got["handoff"] == {"packets": [{"schemaVersion": 1, "id": "h1", "source": "me", "goal": "Review"}]}
     assert got["todo"] is None and got["warnings"] == []
-    assert list(got) == ["session", "state", "progress", "handoff", "todo", "warnings"]
+    assert got["usage"] is None  # (no answer was paid for: docs/usage.md#the-usage-object)
+    assert list(got) == ["session", "state", "progress", "handoff", "todo", "warnings", "usage"]
 
 
 def test_inspect_json_state_is_null_and_warns_on_an_invalid_newest_entry(pideck, tmp_path):

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -185,7 +187,10 @@ def test_inspect_pi_sessionmanager_fixture(pideck, tmp_path: Path, version: str)
     assert {k: v for k, v in result["todo"].items() if k != "cycle"} == EXPECTED_TODO
     assert result["todo"]["cycle"] == EXPECTED_CYCLE
     assert result["warnings"] == [HANDOFF_WARNING]
-    assert set(result) == {"session", "state", "progress", "handoff", "todo", "warnings"}
+    assert set(result) == {"session", "state", "progress", "handoff", "todo", "warnings", "usage"}
+    # every answer of the file, abandoned branches too (pi's own footer counts them): 10 in, 5 out
+    # each, at the cost pi wrote (the faux model's $0)
+    assert (result["usage"]["answers"], result["usage"]["tokens"]["total"], result["usage"]["cost"]) == (3, 45, 0.0)
 
 
 @by_version
@@ -207,6 +212,7 @@ def test_inspect_pi_small_branched_fixture(pideck, tmp_path: Path) -> None:
     (no fallback to c1, and c2's payload is never looked at)."""
     path = _copy(PI_SMALL_BRANCHED, tmp_path)
     result = _inspect(pideck, path)
+    one = {"tokens": {"input": 1, "output": 1, "cacheRead": 0, "cacheWrite": 0, "total": 2}, "cost": 0.0}
     assert result == {
         "session": {
             "path": str(path),
@@ -223,7 +229,18 @@ def test_inspect_pi_small_branched_fixture(pideck, tmp_path: Path) -> None:
         "handoff": {"packets": []},
         "todo": None,
         "warnings": [STATE_WARNING],
+        # its one assistant message (on the branch) with the usage and cost pi wrote of it
+        "usage": {"answers": 1, **one, "costFrom": "log", "unpriced": [], "models": {"faux-1": {"answers": 1, **one}},
+                  "days": {local_day("2026-11-30T14:53:16.480Z"): {"answers": 1, **one}},
+                  "context": {"tokens": 2, "window": None, "model": "faux-1", "share": None}, "compactions": [],
+                  "items": [], "unplanned": {"answers": 1, **one},
+                  "turns": [{"at": "2026-11-30T14:53:16.480Z", "answers": 1, **one}]},
     }
+
+
+def local_day(at: str) -> str:
+    """The local date of a time (what ``usage.days`` is keyed by)."""
+    return time.strftime("%Y-%m-%d", time.localtime(datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp()))
 
 
 @by_version

@@ -86,7 +86,7 @@ HOOKS = {"core.cli.hook", "core.agents", "core.agents.hooks", "core.agents.ances
          "core.sources.binding"}
 """A Stop hook: its event recorded for the conversation, then one settle."""
 
-NOTABLE = ("textual", "rich", "pydantic", "msgspec", "mcp", "platformdirs", "tomli_w", "tomllib", "asyncio",
+NOTABLE = ("genai_prices", "textual", "rich", "pydantic", "msgspec", "mcp", "platformdirs", "tomli_w", "tomllib", "asyncio",
            "threading", "signal", "subprocess", "socket", "logging", "dataclasses", "inspect", "typing", "pathlib",
            "json", "datetime", "hashlib", "tempfile", "uuid", "secrets", "random", "shutil", "copy")
 """The libraries that cost a command's start: the front ends' (Textual, pydantic, the MCP SDK), the
@@ -103,6 +103,10 @@ COPY = {"copy"}
 Agent Handoff adapter hands out (no command loads dataclasses: the controllers' outcomes, the
 hooks' events and the tool's route are NamedTuples)."""
 
+USAGE = {"core.usage", "core.usage.ledger", "core.usage.of_log", "core.usage.prices"}
+"""The usage object (``inspect --json``): the fold of the answers and the saved rates, not the price
+table (``core.usage.table``, genai-prices), which only a model no earlier run priced loads."""
+
 STOP = {"hook_event_name": "Stop", "session_id": "74028c64-c663-4fb7-b5b3-6adfbfcd3701", "stop_hook_active": False}
 
 
@@ -118,8 +122,8 @@ COMMANDS = {
     "--version": Command(("--version",), 0, STARTS, set()),
     "gate": Command(("gate", "--session", "{session}"), 2, SETTLES | {"core.cli.gate"}, A_SESSION),
     "inspect --json": Command(("inspect", "--json", "--session", "{session}"), 0,
-                              SETTLES | PRIMITIVES | {"core.cli.inspect", "core.sources.binding"},
-                              A_SESSION | COPY),
+                              SETTLES | PRIMITIVES | USAGE | {"core.cli.inspect", "core.sources.binding"},
+                              A_SESSION | COPY | {"threading"}),  # (the rates' lock: the catalog's threads price too)
     "run": Command(("run", "--session", "{session}", "/agent-state status"), 0, SETTLES | PRIMITIVES | DISPATCHES | {"core.cli.run", "core.deck.commands", "core.primitives.todo.commands"},
                    A_SESSION | COPY),
     "tool": Command(("tool", "--session", "{session}", "agent_state_get"), 0,
@@ -168,3 +172,30 @@ def test_what_a_command_loads(name: str, tmp_path: Path) -> None:
     # No command calls compile(): the first call costs a process some 1 ms, and typing makes one for
     # each string annotation of a NamedTuple (core/slotted.py).
     assert compiled == [], f"pideck {name} compiles {compiled[:5]} (a NamedTuple in a module whose annotations are strings?)"
+
+
+def with_an_unpriced_answer(session: Path) -> Path:
+    """``session`` with one more assistant message whose usage says no cost, of a model the price
+    table knows: what only the price table can price."""
+    last = json.loads(session.read_text(encoding="utf-8").splitlines()[-1])
+    answer = {"type": "message", "id": "0a1b2c3d", "parentId": last["id"], "timestamp": "2026-12-01T10:00:00.000Z",
+              "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}],
+                          "provider": "anthropic", "model": "claude-sonnet-4-5", "stopReason": "stop",
+                          "usage": {"input": 1000, "output": 100, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 1100},
+                          "timestamp": 1796119200000}}
+    with session.open("a", encoding="utf-8") as f:
+        f.write(json.dumps(answer, separators=(",", ":")) + "\n")
+    return session
+
+
+@pytest.mark.parametrize("name", ["--version", "gate", "hook claude", "status", "inspect --json"])
+def test_only_the_usage_object_loads_the_price_table(name: str, tmp_path: Path) -> None:
+    """Loading genai-prices' table takes half a second: never at the end of a turn (``gate``, the
+    hooks), in a shell prompt (``status``) or for ``--version``, even on a session whose answers
+    only the table prices; ``inspect --json`` does, for its usage object (docs/usage.md)."""
+    session = with_an_unpriced_answer(write_demo(tmp_path / "demo.jsonl").log.path)
+    command = COMMANDS.get(name) or Command(("status",), 0, set(), set())
+    status, modules, _ = loaded(command, session, tmp_path)
+    assert status == command.status
+    table = {m for m in ("genai_prices", "core.usage.table") if m in modules}
+    assert table == ({"genai_prices", "core.usage.table"} if name == "inspect --json" else set())

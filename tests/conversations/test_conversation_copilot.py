@@ -87,26 +87,31 @@ def test_inspect_json_says_the_agent_as_the_log_does(tmp_path: Path, pideck: Any
 
 
 def test_the_prompts_answers_and_plan_changes_in_order() -> None:
+    """Each model call is one answer paid for (a ``u`` event, before what the answer did): the
+    fake model's usage records, 50 tokens in and 20 out each, priced by no cost of their own
+    (Copilot's ``cost`` counts premium requests, not dollars)."""
     reading = Reading(SAMPLE.path, "copilot")
     reading.sync()
     shown = [(e[0], e[2] if e[0] != "t" else e[3]) for e in map(reading.event, range(reading.count))]
+    paid = ("u", "openai")
     assert shown == [
         ("p", "Add a --session flag to the CLI. Plan it with your todo tool, then start."),
-        ("t", "plan: 3 todos added"),
-        ("t", "todo #read-entry-point in progress"),
-        ("t", "todo #read-entry-point completed"),
-        ("t", "todo #document-flag added: Document the flag in the README"),
-        ("t", "todo #add-session-flag in progress"),
-        ("a", "TURN-1: planned 4 items; item 1 is done and item 2 is in progress."),
+        paid, ("t", "plan: 3 todos added"),
+        paid, ("t", "todo #read-entry-point in progress"),
+        paid,  # (the ls call)
+        paid, ("t", "todo #read-entry-point completed"),
+        paid, ("t", "todo #document-flag added: Document the flag in the README"),
+        paid, ("t", "todo #add-session-flag in progress"),
+        paid, ("a", "TURN-1: planned 4 items; item 1 is done and item 2 is in progress."),
         ("p", "Continue and finish the remaining items."),
-        ("t", "plan: 2 todos changed"),
-        ("t", "plan: 2 todos changed"),
-        ("t", "todo #document-flag completed"),
-        ("a", "TURN-2: all 4 items are completed."),
+        paid, ("t", "plan: 2 todos changed"),
+        paid, ("t", "plan: 2 todos changed"),
+        paid, ("t", "todo #document-flag completed"),
+        paid, ("a", "TURN-2: all 4 items are completed."),
     ]
-    answer = reading.event(6)
-    assert (answer[3], answer[4], answer[5]) == (
-        "gpt-4.1", {"input": 50, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 70}, True)
+    answer = reading.event(13)
+    assert (answer[3], answer[4], answer[5]) == ("gpt-4.1", None, True)  # (its tokens are its u event's)
+    assert reading.event(12)[3:] == ["gpt-4.1", [50, 20, 0, 0], None, None]
 
 
 def test_the_plan_after_each_sql_call_is_what_sqlite_makes_of_the_queries() -> None:
@@ -157,8 +162,8 @@ def test_a_database_that_differs_from_the_replay_gives_the_plan(tmp_path: Path) 
     assert sorted(os.listdir(folder)) == ["events.jsonl", "session.db", "session.db.dump.json", "workspace.yaml"]
     log = ConversationLog.open_transcript(folder / "events.jsonl")
     deck = Deck(log)
-    assert log.reading is not None and log.reading.count == 13  # the sample's 12, and the database's
-    last = log.reading.event(12)
+    assert log.reading is not None and log.reading.count == 24  # the sample's 23, and the database's
+    last = log.reading.event(23)
     assert (last[2], last[3]) == ("session.db", "plan: 3 todos changed")
     assert todos_of(deck)[:3] == [
         {"content": "Read the CLI entry point", "status": "completed", "id": "read-entry-point",

@@ -117,8 +117,9 @@ def test_the_prompts_answers_and_tokens(home: Path, tmp_path: Path) -> None:
         ("a", "TURN-2: all 4 items are completed."),
     ]
     answer = reading.event(reading.kinds.rindex("a"))
-    assert answer[3:] == ["fake-model", {"input": 50, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 70},
-                          True]
+    assert answer[3:] == ["fake-model", None, True]  # (an answer's tokens are its step's u event)
+    paid = [reading.event(i)[2:] for i in range(reading.count) if reading.kinds[i] == "u"]
+    assert paid == [["fake", "fake-model", [50, 20, 0, 0], 0.0, None]] * 11  # (each step-finish, with its cost)
     assert reading.state["lines"] == 35  # every part read once
     assert reading.state["cursor"] == "prt_2336ecb9a001KwqIleFsJ630ox" and reading.state["fed"] == []
 
@@ -145,10 +146,10 @@ def test_the_database_alone_opens_its_newest_conversation(home: Path, pideck: An
 
 def test_inspect_at_and_diff_go_back_in_the_plan(home: Path, pideck: Any) -> None:
     path = conversation_path(final_db(home), SESSION)
-    at = inspect_json(pideck, path, "--at", "00000005")
+    at = inspect_json(pideck, path, "--at", "00000009")  # (the todowrite that added #4)
     assert plan_of(at) == [("Read the CLI entry point", "completed", "high"), ("Add the --session flag", "pending", "high"),
                            ("Test the flag", "pending", "medium"), ("Document the flag in the README", "pending", "low")]
-    code, out, err = pideck("diff", "--session", str(path), "00000005", "leaf")
+    code, out, err = pideck("diff", "--session", str(path), "00000009", "leaf")
     assert (code, err) == (0, "")
     assert out.splitlines()[2:] == ["Todos", "  ~ todo #2 status: pending → completed",
                                     "  ~ todo #3 status: pending → completed", "  ~ todo #4 status: pending → completed"]

@@ -82,10 +82,11 @@ def test_the_prompts_and_the_answers(tmp_path: Path) -> None:
     answers = [(e[2], e[3], e[4], e[5]) for e in events if e[0] == "a"]
     assert prompts == ["Add a --session flag to the CLI. Plan it with your todo tool, then start.",
                        "Continue and finish the remaining items."]
-    usage = {"input": 50, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 70}
-    assert answers == [
-        ("TURN-1: planned 4 items; item 1 is done and item 2 is in progress.", "qwen3-coder-plus", usage, True),
-        ("TURN-2: all 4 items are completed.", "qwen3-coder-plus", usage, True)]
+    assert answers == [  # (an answer's tokens are its u event's)
+        ("TURN-1: planned 4 items; item 1 is done and item 2 is in progress.", "qwen3-coder-plus", None, True),
+        ("TURN-2: all 4 items are completed.", "qwen3-coder-plus", None, True)]
+    paid = [e[2:] for e in events if e[0] == "u"]
+    assert paid == [[None, "qwen3-coder-plus", [50, 20, 0, 0], None, None]] * 11  # (every model call: 7, then 4)
     assert [e[0] for e in events].count("t") == 8
     assert reading.name == prompts[0][:59] + "…"
     assert reading.warnings == []
@@ -109,11 +110,12 @@ def test_the_agent_works_until_its_turn_ends(tmp_path: Path, pideck: Any) -> Non
 
 
 def test_time_travel_shows_an_earlier_plan(pideck: Any) -> None:
-    """``inspect --at`` the first plan entry (entry 2: the prompt is entry 1): three pending todos."""
-    shown = inspect_json(pideck, SAMPLE.path, "--at", "00000002")
+    """``inspect --at`` the first plan entry (entry 3: the prompt is entry 1, the answer that called
+    todo_write entry 2): three pending todos."""
+    shown = inspect_json(pideck, SAMPLE.path, "--at", "00000003")
     assert plan_of(shown) == [{"content": c, "status": "pending", "id": str(n)} for n, c in
                               enumerate(["Read the CLI entry point", "Add the --session flag", "Test the flag"], 1)]
-    code, out, err = pideck("inspect", "--session", str(SAMPLE.path), "--at", "00000002")
+    code, out, err = pideck("inspect", "--session", str(SAMPLE.path), "--at", "00000003")
     assert (code, err) == (0, "") and "# Qwen Code todos" in out and "○ `#1` Read the CLI entry point" in out
 
 

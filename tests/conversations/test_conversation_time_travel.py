@@ -17,20 +17,24 @@ from core.sources.log import ConversationLog
 from core.sources.reading import Reading
 
 
-def line_of_each_entry(sample: Sample, folder: Path) -> list[int]:
-    """``[k - 1]``: the transcript line that added entry ``k``, found by growing a copy a line at a
-    time."""
+def line_of_each_entry(sample: Sample, folder: Path) -> list[tuple[int, int]]:
+    """``[k - 1]``: the transcript line that added entry ``k`` and the line whose plan it shows,
+    found by growing a copy a line at a time. A line adds at most one entry of what the agent
+    said or did, after the answers it paid for (``u``, and a compaction, ``c``), which show the plan before the line: an
+    answer was made before what it did."""
     growing = folder / sample.transcript
     growing.parent.mkdir(parents=True)
     growing.write_bytes(b"")
     reading = Reading(growing, sample.kind)
-    lines: list[int] = []
+    lines: list[tuple[int, int]] = []
     for n, raw in enumerate(sample.lines, 1):
         with open(growing, "ab") as f:
             f.write(raw)
         added = reading.sync().events
-        assert added <= 1, f"line {n} added {added} entries"  # so each entry's plan is the line's
-        lines += [n] * added
+        kinds = reading.kinds[len(reading.kinds) - added:] if added else ""
+        paid = len(kinds) - len(kinds.lstrip("uc"))
+        assert len(kinds) - paid <= 1, f"line {n} added {kinds}"  # so each other entry's plan is the line's
+        lines += [(n, n - 1)] * paid + [(n, n)] * (len(kinds) - paid)
     return lines
 
 
@@ -39,22 +43,22 @@ def test_inspect_at_every_entry(sample: Sample, tmp_path: Path, pideck: Any) -> 
     expected = plans_by_line(sample.kind, sample.lines)
     line_of = line_of_each_entry(sample, tmp_path / "grown")
     path = sample.copy_home(tmp_path / "home")
-    for k, n in enumerate(line_of, 1):
+    for k, (n, plan_at) in enumerate(line_of, 1):
         entry = f"{k:08x}"
         code, out, err = pideck("inspect", "--session", str(path), "--at", entry, "--json")
         assert (code, err) == (0, "")
         shown = json.loads(out)
         assert (shown["session"]["leaf"], shown["session"]["entries"]) == (entry, k)
         todos = shown["todo"]["todos"] if shown["todo"] is not None else []
-        assert (entry, n, todos) == (entry, n, expected[n][0])
+        assert (entry, n, todos) == (entry, n, expected[plan_at][0])
     code, out, _ = pideck("inspect", "--session", str(path), "--at", f"{len(line_of) + 1:08x}", "--json")
     assert code != 0 and out == ""  # no such entry
 
 
 DIFFS = {
     "claude-tasks": """\
-From 00000002, as of 2026-12-01 07:15:54 UTC, entry 2 of 16
-to 0000000f, as of 2026-12-01 07:16:15 UTC, entry 15 of 16:
+From 00000004, as of 2026-12-01 07:15:54 UTC, entry 4 of 37
+to 00000023, as of 2026-12-01 07:16:15 UTC, entry 35 of 37:
 Todos
   ~ task #1 status: pending → completed
   + task #2 [completed]: Add the --session flag
@@ -62,8 +66,8 @@ Todos
   + task #4 [completed]: Document the flag in the README
 """,
     "claude-todowrite": """\
-From 00000002, as of 2026-12-01 07:16:21 UTC, entry 2 of 12
-to 0000000b, as of 2026-12-01 07:16:33 UTC, entry 11 of 12:
+From 00000004, as of 2026-12-01 07:16:21 UTC, entry 4 of 24
+to 00000016, as of 2026-12-01 07:16:33 UTC, entry 22 of 24:
 Todos
   ~ todo #1 status: pending → completed
   ~ todo #2 status: pending → completed
@@ -71,8 +75,8 @@ Todos
   + todo #4 [completed]: Document the flag in the README
 """,
     "codex-update-plan": """\
-From 00000002, as of 2026-12-01 07:16:37 UTC, entry 2 of 12
-to 0000000b, as of 2026-12-01 07:16:49 UTC, entry 11 of 12:
+From 00000002, as of 2026-12-01 07:16:37 UTC, entry 2 of 23
+to 00000014, as of 2026-12-01 07:16:49 UTC, entry 20 of 23:
 Todos
   ~ step #1 status: pending → completed
   ~ step #2 status: pending → completed
@@ -81,8 +85,8 @@ Todos
   ~ plan explanation: Three steps to add the flag. → All done.
 """,
     "gemini-write-todos": """\
-From 00000002, as of 2026-12-01 07:17:34 UTC, entry 2 of 12
-to 0000000b, as of 2026-12-01 07:17:46 UTC, entry 11 of 12:
+From 00000003, as of 2026-12-01 07:17:34 UTC, entry 3 of 23
+to 00000015, as of 2026-12-01 07:17:46 UTC, entry 21 of 23:
 Todos
   ~ todo #1 status: pending → completed
   ~ todo #2 status: pending → completed
@@ -90,8 +94,8 @@ Todos
   + todo #4 [completed]: Document the flag in the README
 """,
     "copilot-sql-todos": """\
-From 00000002, as of 2026-12-01 21:13:21 UTC, entry 2 of 12
-to 0000000b, as of 2026-12-01 21:13:33 UTC, entry 11 of 12:
+From 00000003, as of 2026-12-01 21:13:21 UTC, entry 3 of 23
+to 00000015, as of 2026-12-01 21:13:33 UTC, entry 21 of 23:
 Todos
   ~ todo #read-entry-point status: pending → completed
   ~ todo #add-session-flag status: pending → completed
@@ -99,8 +103,8 @@ Todos
   + todo #document-flag [completed]: Document the flag in the README
 """,
     "qwen-todo-write": """\
-From 00000002, as of 2026-12-01 21:11:40 UTC, entry 2 of 12
-to 0000000b, as of 2026-12-01 21:11:58 UTC, entry 11 of 12:
+From 00000003, as of 2026-12-01 21:11:40 UTC, entry 3 of 23
+to 00000015, as of 2026-12-01 21:11:58 UTC, entry 21 of 23:
 Todos
   ~ todo #1 status: pending → completed
   ~ todo #2 status: pending → completed
@@ -109,7 +113,11 @@ Todos
 """,
 }
 """The first plan entry holds the agent's first plan (Claude's Task tools: task #1 alone; the
-whole-list tools: three pending items), the last one the plan as the run ended (four completed)."""
+whole-list tools: three pending items), the last one the plan as the run ended (four completed).
+Entries are counted as the file holds them: each answer the agent paid for is one (a ``usage``
+entry, as pi writes them), so Claude's first plan is entry 4 (after the prompt, the answer that
+looked the tool up with ToolSearch and the one that called it), while Codex's is entry 2 (Codex
+writes the call before its token count)."""
 
 
 def plan_entries(path: Path) -> list[str]:
