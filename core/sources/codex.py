@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         """What a Codex reader saves: besides the plan, the conversation's token total last counted."""
 
         counted: int | None
+        compacting: bool  # a ``compacted`` line was read, its ``context_compacted`` event not yet
 
 _CONTEXT_BLOCK = re.compile(r"\A\s*<([A-Za-z_][\w-]*)[^>]*>.*</\1>\s*\Z", re.DOTALL)
 """A user message that is one tagged block (``<environment_context>...``) is context Codex adds,
@@ -36,9 +37,10 @@ class CodexReader(Reader):
     def __init__(self, saved: CodexState | None = None) -> None:
         super().__init__(saved)
         self.counted: int | None = saved["counted"] if saved else None
+        self.compacting: bool = saved.get("compacting", False) if saved else False
 
     def save(self) -> CodexState:
-        return {**super().save(), "counted": self.counted}
+        return {**super().save(), "counted": self.counted, "compacting": self.compacting}
 
     def feed(self, line: object) -> list[Event]:
         if not isinstance(line, dict) or not isinstance(line.get("payload"), dict):
@@ -58,6 +60,9 @@ class CodexReader(Reader):
             return self._event(payload, timestamp)
         if kind == "response_item":
             return self._item(payload, timestamp)
+        if kind == "compacted":  # (the summary that replaced the context: docs/usage.md#context-and-compactions)
+            self.compacted(timestamp)
+            self.compacting = True
         return []
 
     def _event(self, payload: dict[str, object], timestamp: object) -> list[Event]:
@@ -69,7 +74,14 @@ class CodexReader(Reader):
             self._moment(timestamp)
             if (last := text_of(payload.get("last_agent_message"))) is not None and last.strip():
                 self.info["lastMessage"] = first_line(last)
+        elif event == "context_compacted":
+            # (Codex tells a compaction twice, its ``compacted`` line then this event: once is
+            # counted; the event alone counts too, for a Codex that writes no such line)
+            if not self.compacting:
+                self.compacted(timestamp)
+            self.compacting = False
         elif event == "token_count" and isinstance(info, dict):
+            self.compacting = False
             last, total = info.get("last_token_usage"), info.get("total_token_usage")
             counted = int_or_none(total.get("total_tokens")) if isinstance(total, dict) else None
             # (Codex says the same totals again, when its rate limits change: an answer is counted

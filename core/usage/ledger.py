@@ -263,14 +263,28 @@ class Ledger:
 
     # -- what views read --------------------------------------------------------------------------
 
-    def json(self) -> UsageJson:
+    def json(self, plan: object = None) -> UsageJson:
+        """What views read. ``plan``: the todo list the log's current branch ends with, when the
+        file has branches (pi's ``/tree``): an item's status and whether it was deleted are that
+        list's, not the newest list of the file, which may sit on a branch left behind."""
         items: list[ItemJson] = []
-        plan = set(self.plan)
+        statuses: dict[str, str] | None = None
+        if isinstance(plan, list):
+            statuses = {}
+            for todo in plan:
+                if isinstance(todo, Mapping) and isinstance(todo.get("content"), str):
+                    status = todo.get("status")
+                    statuses[f"{todo.get('id', '')}\0{todo['content']}"] = status if isinstance(status, str) else "pending"
+        newest = set(self.plan)
         for key, item in self.items.items():
             if not item["answers"] and not item["ms"]:
                 continue
-            items.append({"id": item["id"], "content": item["content"], "status": item.get("status", "pending"),
-                          "deleted": key not in plan, "inProgressMs": item["ms"], **_share_json(item)})
+            if statuses is None:
+                status, deleted = item.get("status", "pending"), key not in newest
+            else:
+                status, deleted = statuses.get(key, item.get("status", "pending")), key not in statuses
+            items.append({"id": item["id"], "content": item["content"], "status": status,
+                          "deleted": deleted, "inProgressMs": item["ms"], **_share_json(item)})
         context: ContextJson | None = None
         if self.context is not None:
             size = self.context["window"]

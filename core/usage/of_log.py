@@ -40,6 +40,13 @@ def pricer(table: bool = True) -> Pricer:
     return rates
 
 
+def _followed_conversation(log: Any) -> bool:
+    """Whether ``log`` is a followed conversation (core/sources/log.py: its entries are its
+    reading's events, and what is derived of them is kept with the reading), not a session file
+    or a past point of one (every log has an ``agent`` method: that tells nothing)."""
+    return getattr(log, "reading", None) is not None
+
+
 class _Followed:
     __slots__ = ("ledger", "covered", "generation", "table")
 
@@ -58,7 +65,7 @@ def ledger_of(log: Any, table: bool = True) -> Ledger:
     followed = _followed.get(log)
     if followed is None or followed.generation != generation or (table and not followed.table):
         followed = _Followed(Ledger(pricer(table)), 0, generation, table)
-        kept = log.derived(KEPT) if table and getattr(log, "agent", None) is not None else None
+        kept = log.derived(KEPT) if table and _followed_conversation(log) else None
         if kept is not None and isinstance(kept[0], dict):
             followed.ledger, followed.covered = Ledger(pricer(table), kept[0]), kept[1]
         _followed[log] = followed
@@ -69,7 +76,7 @@ def ledger_of(log: Any, table: bool = True) -> Ledger:
             if wanted(record):
                 followed.ledger.add(record.load())
         followed.covered = len(records)
-        if table and getattr(log, "agent", None) is not None:
+        if table and _followed_conversation(log):
             ledger = followed.ledger
             log.keep_derived(KEPT, followed.covered, ledger.save)
             from core.usage.prices import prices
@@ -81,4 +88,24 @@ def ledger_of(log: Any, table: bool = True) -> Ledger:
 def usage_of(log: Any, table: bool = True) -> UsageJson | None:
     """``ledger_of(log).json()``, or None when the log holds no answer with tokens."""
     ledger = ledger_of(log, table)
-    return ledger.json() if ledger.total["answers"] else None
+    return ledger.json(branch_plan(log)) if ledger.total["answers"] else None
+
+
+def branch_plan(log: Any) -> object:
+    """The todo list the current branch ends with when the file has other branches (None when it
+    has none: the ledger's newest list is the branch's then)."""
+    if _followed_conversation(log):
+        return None  # (its entries are one line)
+    branch, records = log.branch(), log.records
+    if len(branch) == len(records):
+        return None
+    for record in reversed(branch):
+        if record.type == "message" and record.role == "toolResult" and record.tool_name == TODO_TOOL:
+            details = record.load().get("message", {}).get("details")
+            if isinstance(details, dict) and isinstance(details.get("todos"), list):
+                return details["todos"]
+        elif record.type == "custom" and record.custom_type == TODO_STATE:
+            data = record.load().get("data")
+            if isinstance(data, dict) and isinstance(data.get("todos"), list):
+                return data["todos"]
+    return []
