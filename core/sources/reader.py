@@ -132,6 +132,8 @@ class Reader:
     def seen_at(self, value: object) -> None:
         """A line stamped ``value`` was read (any line: the last one's time is the conversation's
         last activity, ``Reading.last_activity_ms``)."""
+        if value == self.last_ts and value is not None:  # (a line's time, told again by its events)
+            return
         if isinstance(value, str) and iso_ms(value) is not None:
             self.last_ts = value
             self.first_ts = self.first_ts or value

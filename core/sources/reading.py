@@ -102,6 +102,9 @@ FORMAT = 6  # of the cache; another number is read again from the transcript's s
 # (4: the events in the reader's form, no longer a pi-format mirror beside a state file;
 # 5: Claude Code's subagents' transcripts read too, each with its offset;
 # 6: every answer's tokens as a ``u`` event, compactions as ``c``: the answers' usage moved there)
+_encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
+"""An event as the cache keeps it (``json.dumps`` with these options would make an encoder per
+event). ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives."""
 SAVE_AFTER = 1 << 20
 """Transcript bytes read without a new event or warning after which the cache is written anyway
 (``Reading._extend``): what a re-open may have to read again."""
@@ -736,8 +739,7 @@ class Reading:
         state["kinds"] += "".join(cast(str, event[0]) for event in events)
         self._events += events
         for event in events:
-            # (ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives)
-            piece = json.dumps(event, separators=(",", ":"), ensure_ascii=True).encode("ascii")
+            piece = _encode(event).encode("ascii")
             self._pieces.append(piece)
             self._bytes += len(piece)
             state["sizes"].append(len(piece))

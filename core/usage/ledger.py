@@ -20,7 +20,7 @@ counts it). The fold goes on from where it stopped (``add``) and saves as JSON (
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Mapping, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypedDict, cast
 
 from core.clock import iso_ms
 
@@ -31,6 +31,9 @@ COUNTS = ("input", "output", "cacheRead", "cacheWrite")
 IN_PROGRESS = "in_progress"
 TODO_TOOL = "todo"
 TODO_STATE = "pi-jtodo/state"
+EVENTS_READ = "uptc"
+"""The kinds of a conversation's events the fold reads (``add_event``): answers paid for, prompts,
+plan changes and compactions (an ``a`` event carries no usage since the cache's format 6)."""
 TURNS_KEPT = 500
 """The newest turns whose cost is kept (the timeline shows the recent ones)."""
 
@@ -98,7 +101,11 @@ def _share() -> dict[str, Any]:
 
 def _add(share: dict[str, Any], tokens: list[int], cost: int | None) -> None:
     share["answers"] += 1
-    share["tokens"] = [a + b for a, b in zip(share["tokens"], tokens)]
+    kept = share["tokens"]
+    kept[0] += tokens[0]
+    kept[1] += tokens[1]
+    kept[2] += tokens[2]
+    kept[3] += tokens[3]
     if cost is not None:
         share["cost"] += cost
         share["priced"] += 1
@@ -130,6 +137,8 @@ class Ledger:
         self.compactions: list[dict[str, Any]] = list(s.get("compactions") or [])
         self.last_ms: int | None = s.get("last_ms")
         self.windows: dict[str, int] = dict(s.get("windows") or {})  # model -> the window its log said
+        self._rates: dict[tuple[str | None, str], Rates | None] = {}  # (what ``pricer`` said, in this run)
+        self._days: dict[int, str] = {}  # a quarter of an hour -> its local date (time zones move by quarters)
 
     def save(self) -> dict[str, Any]:
         return {"total": self.total, "sources": self.sources, "unpriced": self.unpriced, "models": self.models,
@@ -140,14 +149,16 @@ class Ledger:
     # -- the fold ---------------------------------------------------------------------------------
 
     def add(self, entry: Mapping[str, Any]) -> None:
-        """Take in the next entry of the file."""
+        """Take in the next entry of the file. (Its parts are checked to be ``dict``s, as JSON
+        gives them: ``isinstance`` of typing's ``Mapping`` costs some 15 µs each, a fifth of a
+        second on a long transcript's answers.)"""
         kind = entry.get("type")
         at = iso_ms(entry.get("timestamp"))
         if at is not None:
             self._tick(at)
         if kind == "message":
             message = entry.get("message")
-            if not isinstance(message, Mapping):
+            if not isinstance(message, dict):
                 return
             role = message.get("role")
             if role == "assistant":
@@ -156,7 +167,7 @@ class Ledger:
                 self.turns = [*self.turns[1 - TURNS_KEPT:], {"at": entry.get("timestamp"), **_share()}]
             elif role == "toolResult" and message.get("toolName") == TODO_TOOL:
                 details = message.get("details")
-                if isinstance(details, Mapping):
+                if isinstance(details, dict):
                     self._plan(details.get("todos"), at)
         elif kind == "usage":
             self._answer(at, entry.get("usage"), entry.get("provider"), entry.get("model"), entry.get("contextWindow"))
@@ -164,14 +175,37 @@ class Ledger:
             before = entry.get("tokensBefore")
             self.compactions.append({"at": entry.get("timestamp"), "before": before if type(before) is int else None,
                                      "after": None})
-            if isinstance(entry.get("usage"), Mapping):  # (pi's summary of the context was an answer too)
+            if isinstance(entry.get("usage"), dict):  # (pi's summary of the context was an answer too)
                 self._answer(at, entry["usage"], None, None, None, context=False)
-        elif kind == "branch_summary" and isinstance(entry.get("usage"), Mapping):
+        elif kind == "branch_summary" and isinstance(entry.get("usage"), dict):
             self._answer(at, entry["usage"], None, None, None, context=False)
         elif kind == "custom" and entry.get("customType") == TODO_STATE:
             data = entry.get("data")
-            if isinstance(data, Mapping):
+            if isinstance(data, dict):
                 self._plan(data.get("todos"), at)
+
+    def add_event(self, event: Sequence[Any]) -> None:
+        """Take in a followed conversation's next event (core/sources/reader.py) as ``add`` takes
+        in the entry ``entry_of`` makes of it, without making the entry: a long transcript's
+        thousands of answers are folded in a fraction of the time."""
+        kind = event[0]
+        if kind not in EVENTS_READ:
+            return
+        at = iso_ms(event[1])
+        if at is not None:
+            self._tick(at)
+        if kind == "u":
+            tokens = event[4]
+            if isinstance(tokens, list) and len(tokens) == 4:
+                self._paid(at, [n if type(n) is int and n >= 0 else 0 for n in tokens], event[5], event[2], event[3],
+                           event[6])
+        elif kind == "p":
+            self.turns = [*self.turns[1 - TURNS_KEPT:], {"at": event[1], **_share()}]
+        elif kind == "t":
+            self._plan(event[4], at)
+        elif kind == "c":
+            before = event[2]
+            self.compactions.append({"at": event[1], "before": before if type(before) is int else None, "after": None})
 
     def _tick(self, at: int) -> None:
         """Time passed to ``at``: the items in progress were so that long."""
@@ -186,7 +220,7 @@ class Ledger:
             return
         keys, doing = [], []
         for todo in todos:
-            if not isinstance(todo, Mapping) or not isinstance(todo.get("content"), str):
+            if not isinstance(todo, dict) or not isinstance(todo.get("content"), str):
                 continue
             key = f"{todo.get('id', '')}\0{todo['content']}"
             keys.append(key)
@@ -203,19 +237,33 @@ class Ledger:
 
     def _answer(self, at: int | None, usage: object, provider: object, model: object, window: object,
                 context: bool = True) -> None:
-        if not isinstance(usage, Mapping):
+        if not isinstance(usage, dict):
             return
         tokens = [n if type(n := usage.get(k)) is int and n >= 0 else 0 for k in COUNTS]
+        logged = usage.get("cost")
+        self._paid(at, tokens, logged.get("total") if isinstance(logged, dict) else None, provider, model, window,
+                   context)
+
+    def _paid(self, at: int | None, tokens: list[int], logged: object, provider: object, model: object,
+              window: object, context: bool = True) -> None:
+        """One answer: its tokens (input, output, cacheRead, cacheWrite) and the cost the log says
+        of it in USD (else None), to every share it belongs to."""
         name = model if isinstance(model, str) and model else None
-        cost = self._cost(usage, provider if isinstance(provider, str) and provider else None, name, tokens)
+        cost = self._cost(logged, provider if isinstance(provider, str) and provider else None, name, tokens)
         _add(self.total, tokens, cost)
         if name is not None:
             _add(self.models.setdefault(name, _share()), tokens, cost)
         if at is not None:
-            _add(self.days.setdefault(time.strftime("%Y-%m-%d", time.localtime(at / 1000)), _share()), tokens, cost)
+            quarter = at // 900_000
+            day = self._days.get(quarter)
+            if day is None:
+                day = self._days[quarter] = time.strftime("%Y-%m-%d", time.localtime(at / 1000))
+            _add(self.days.setdefault(day, _share()), tokens, cost)
         if self.turns:
             _add(self.turns[-1], tokens, cost)
-        if self.doing:
+        if len(self.doing) == 1:
+            _add(self.items[self.doing[0]], tokens, cost)
+        elif self.doing:
             n = len(self.doing)
             parts = [_split(t, n) for t in tokens]
             costs = _split(cost, n) if cost is not None else [None] * n
@@ -226,23 +274,27 @@ class Ledger:
         if context:
             self._context(sum(tokens), name, provider, window)
 
-    def _cost(self, usage: Mapping[str, Any], provider: str | None, model: str | None, tokens: list[int]) -> int | None:
-        """The answer's cost in millionths of a dollar: the log's, else the table's; None when
-        neither says it."""
-        logged = usage.get("cost")
-        total = logged.get("total") if isinstance(logged, Mapping) else None
-        if isinstance(total, (int, float)) and not isinstance(total, bool) and 0 <= total < 1e9:
+    def _cost(self, logged: object, provider: str | None, model: str | None, tokens: list[int]) -> int | None:
+        """The answer's cost in millionths of a dollar: the log's (``logged``, USD), else the
+        table's; None when neither says it."""
+        if isinstance(logged, (int, float)) and not isinstance(logged, bool) and 0 <= logged < 1e9:
             self._from("log")
-            return round(total * 1_000_000)
+            return round(logged * 1_000_000)
         if model is None or self.pricer is None or not any(tokens):
             return 0 if not any(tokens) else None
-        rates = self.pricer(provider, model)
+        rates = self._rates_of(provider, model)
         if rates is None:
             if model not in self.unpriced:
                 self.unpriced.append(model)
             return None
         self._from("prices")
         return rates.micro_dollars(tokens)
+
+    def _rates_of(self, provider: str | None, model: str) -> Rates | None:
+        key = (provider, model)
+        if key not in self._rates and self.pricer is not None:
+            self._rates[key] = self.pricer(provider, model)
+        return self._rates.get(key)
 
     def _from(self, source: str) -> None:
         if source not in self.sources:
@@ -253,7 +305,7 @@ class Ledger:
             self.windows[model] = window
         size = self.windows.get(model or "")
         if size is None and model is not None and self.pricer is not None:
-            rates = self.pricer(provider if isinstance(provider, str) else None, model)
+            rates = self._rates_of(provider if isinstance(provider, str) and provider else None, model)
             size = rates.window if rates is not None else None
         if size is not None and used > size:  # (Claude's long-context variants say so only by using it)
             size = None
@@ -272,7 +324,7 @@ class Ledger:
         if isinstance(plan, list):
             statuses = {}
             for todo in plan:
-                if isinstance(todo, Mapping) and isinstance(todo.get("content"), str):
+                if isinstance(todo, dict) and isinstance(todo.get("content"), str):
                     status = todo.get("status")
                     statuses[f"{todo.get('id', '')}\0{todo['content']}"] = status if isinstance(status, str) else "pending"
         newest = set(self.plan)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import weakref
 from typing import TYPE_CHECKING, Any
 
-from core.usage.ledger import TODO_STATE, TODO_TOOL, Ledger
+from core.usage.ledger import EVENTS_READ, TODO_STATE, TODO_TOOL, Ledger
 
 if TYPE_CHECKING:
     from core.session.records import EntryRecord
@@ -71,10 +71,16 @@ def ledger_of(log: Any, table: bool = True) -> Ledger:
         _followed[log] = followed
     records = log.records
     if len(records) > followed.covered:
-        for i in range(followed.covered, len(records)):
-            record = records[i]
-            if wanted(record):
-                followed.ledger.add(record.load())
+        if _followed_conversation(log):  # (its entries are its reading's events: those are folded, unmade)
+            reading, kinds = log.reading, log.reading.kinds
+            for i in range(followed.covered, len(records)):
+                if kinds[i] in EVENTS_READ:
+                    followed.ledger.add_event(reading.event(i))
+        else:
+            for i in range(followed.covered, len(records)):
+                record = records[i]
+                if wanted(record):
+                    followed.ledger.add(record.load())
         followed.covered = len(records)
         if table and _followed_conversation(log):
             ledger = followed.ledger

@@ -14,7 +14,8 @@ from genai_prices import Usage, calc_price
 from usage.usage_samples import AGENTS, CASES, Case
 
 from core.catalog.opening import open_log
-from core.usage.of_log import usage_of
+from core.usage.ledger import Ledger
+from core.usage.of_log import pricer, usage_of, wanted
 
 COUNTS = ("input", "output", "cacheRead", "cacheWrite")
 
@@ -159,3 +160,15 @@ def test_the_context_is_the_last_answers(case: Case, tmp_path: Path) -> None:
     assert usage["context"] == {"tokens": 70, "window": window, "model": case.model,
                                 "share": round(70 / window, 4) if window else None}
     assert usage["compactions"] == []
+
+
+@pytest.mark.parametrize("case", AGENTS, ids=[c.name for c in AGENTS])
+def test_the_events_fold_as_their_entries(case: Case, tmp_path: Path) -> None:
+    """A followed conversation's ledger takes in its events (``add_event``, what a long transcript
+    needs to be quick); fed the entries they make instead (``add``, as any log's), it says the same."""
+    log, _ = opened(case, tmp_path)
+    by_entries = Ledger(pricer())
+    for record in log.records:
+        if wanted(record):
+            by_entries.add(record.load())
+    assert by_entries.json() == usage_of(log)
