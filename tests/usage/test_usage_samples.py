@@ -5,6 +5,9 @@ and in millionths of a dollar (docs/usage.md)."""
 
 from __future__ import annotations
 
+import json
+import time
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -172,3 +175,16 @@ def test_the_events_fold_as_their_entries(case: Case, tmp_path: Path) -> None:
         if wanted(record):
             by_entries.add(record.load())
     assert by_entries.json() == usage_of(log)
+
+
+def test_the_documented_example_is_what_inspect_says(tmp_path: Path, pideck: Any) -> None:
+    """docs/usage.md's example: the usage object of the claude-todowrite sample (its one day is
+    the local date of its answers: 2026-12-01 in UTC)."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "usage.md").read_text(encoding="utf-8")
+    documented = json.loads(text.split("```json\n", 1)[1].split("```", 1)[0])
+    path = next(c for c in CASES if c.name == "claude-todowrite").open(tmp_path / "home")
+    code, out, err = pideck("inspect", "--json", "--session", str(path))
+    assert (code, err) == (0, "")
+    shown = json.loads(out)["usage"]
+    day = time.strftime("%Y-%m-%d", time.localtime(datetime(2026, 12, 1, 7, 16, tzinfo=timezone.utc).timestamp()))
+    assert shown == {**documented, "days": {day: documented["days"]["2026-12-01"]}}
