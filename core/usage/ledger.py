@@ -61,8 +61,8 @@ if TYPE_CHECKING:
     class ItemJson(ShareJson):
         id: str
         content: str
-        status: str  # as the newest list that held it said
-        deleted: bool  # the newest list no longer holds it
+        status: str  # as the plan the log ends with says (its current branch's), else the newest list that held it
+        deleted: bool  # the plan the log ends with no longer holds it
         inProgressMs: int  # how long it was in progress, in all
 
     class ContextJson(TypedDict):

@@ -94,11 +94,11 @@ def test_usage_adds_under_10_percent_to_a_cold_open(tmp_path: Path, monkeypatch:
     real_tokens = reader.Reader.tokens
 
     def without_usage() -> None:
-        reader.Reader.tokens = lambda self, *args, **kwargs: {}  # type: ignore[assignment,method-assign]
+        reader.Reader.tokens = lambda self, *args, **kwargs: {}
         try:
             deck()
         finally:
-            reader.Reader.tokens = real_tokens  # type: ignore[method-assign]
+            reader.Reader.tokens = real_tokens
 
     usage_of(deck().log)  # (genai-prices imported: its import is timed apart)
     times = cold({"without": without_usage, "entries": deck, "whole": deck_and_usage}, tmp_path)

@@ -127,10 +127,10 @@ def test_usage_without_the_table_uses_the_saved_rates(tmp_path: Path, monkeypatc
     monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "pideck"))
     case = next(c for c in AGENTS if c.name == "claude-todowrite")
     path = case.open(tmp_path / "home")
-    assert usage_of(open_log(path, writable=False), table=False)["cost"] is None  # type: ignore[index]  # (no rates saved yet)
-    assert usage_of(open_log(path, writable=False))["cost"] == 0.0054  # type: ignore[index]  # (the table's, saved)
+    assert usage_of(open_log(path, writable=False), table=False)["cost"] is None  # (no rates saved yet)
+    assert usage_of(open_log(path, writable=False))["cost"] == 0.0054  # (the table's, saved)
     assert (tmp_path / "pideck" / "prices.json").is_file()
-    assert usage_of(open_log(path, writable=False), table=False)["cost"] == 0.0054  # type: ignore[index]
+    assert usage_of(open_log(path, writable=False), table=False)["cost"] == 0.0054
 
 
 def test_pricing_every_sample_never_fetches(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -64,15 +64,15 @@ def _lines(path: Path) -> list[dict[str, object]]:
 def claude_tally(path: Path) -> Tally:
     """Claude Code's last line, ``cost-state``: its tokens and cost per model (the subagents' too)."""
     state = next(line for line in reversed(_lines(path)) if line.get("type") == "cost-state")
-    used = state["modelUsage"]["claude-sonnet-4-5"]  # type: ignore[index]
+    used = state["modelUsage"]["claude-sonnet-4-5"]
     return Tally([used["inputTokens"], used["outputTokens"], used["cacheReadInputTokens"],
-                  used["cacheCreationInputTokens"]], None, state["totalCostUSD"])  # type: ignore[arg-type]
+                  used["cacheCreationInputTokens"]], None, state["totalCostUSD"])
 
 
 def codex_tally(path: Path) -> Tally:
     """Codex's last ``total_token_usage`` (its input counts the cached tokens: taken off)."""
-    total = [line["payload"]["info"]["total_token_usage"] for line in _lines(path)  # type: ignore[index]
-             if line.get("type") == "event_msg" and line["payload"].get("type") == "token_count"][-1]  # type: ignore[union-attr]
+    total = [line["payload"]["info"]["total_token_usage"] for line in _lines(path)
+             if line.get("type") == "event_msg" and line["payload"].get("type") == "token_count"][-1]
     cached = total["cached_input_tokens"]
     return Tally([total["input_tokens"] - cached, total["output_tokens"], cached, total["cache_write_input_tokens"]],
                  None, None)
@@ -87,25 +87,25 @@ def gemini_tally(path: Path) -> Tally:
     variant kept no output: the last copy of each of its records (Gemini rewrites a record whole)."""
     if "50a2a7df" not in path.name:  # (the variant's session)
         stats = [line["stats"] for line in stdout_stats(FIXTURES / "gemini-write-todos") if "stats" in line]
-        return Tally([sum(s["input_tokens"] - s["cached"] for s in stats), sum(s["output_tokens"] for s in stats),  # type: ignore[index]
-                      sum(s["cached"] for s in stats), 0], None, None)  # type: ignore[index]
+        return Tally([sum(s["input_tokens"] - s["cached"] for s in stats), sum(s["output_tokens"] for s in stats),
+                      sum(s["cached"] for s in stats), 0], None, None)
     records = {line["id"]: line for line in _lines(path) if line.get("type") == "gemini"}
-    tokens = [r["tokens"] for r in records.values() if isinstance(r.get("tokens"), dict)]  # type: ignore[union-attr]
-    return Tally([sum(t["input"] - t["cached"] for t in tokens), sum(t["output"] + t["thoughts"] for t in tokens),  # type: ignore[index]
-                  sum(t["cached"] for t in tokens), 0], len(tokens), None)  # type: ignore[index]
+    tokens = [r["tokens"] for r in records.values() if isinstance(r.get("tokens"), dict)]
+    return Tally([sum(t["input"] - t["cached"] for t in tokens), sum(t["output"] + t["thoughts"] for t in tokens),
+                  sum(t["cached"] for t in tokens), 0], len(tokens), None)
 
 
 def qwen_tally(path: Path) -> Tally:
     """Qwen Code's ``result`` of the resumed run: the conversation's usage so far."""
     used = [line["usage"] for line in stdout_stats(FIXTURES / "qwen-todo-write") if line.get("type") == "result"][-1]
-    return Tally([used["input_tokens"] - used["cache_read_input_tokens"], used["output_tokens"],  # type: ignore[index]
-                  used["cache_read_input_tokens"], 0], None, None)  # type: ignore[index]
+    return Tally([used["input_tokens"] - used["cache_read_input_tokens"], used["output_tokens"],
+                  used["cache_read_input_tokens"], 0], None, None)
 
 
 def copilot_tally(path: Path) -> Tally:
     """Copilot's ``session.shutdown``: the model's requests and tokens."""
     shutdown = [line for line in _lines(path) if line.get("type") == "session.shutdown"][-1]
-    metrics = shutdown["data"]["accountingSnapshot"]["modelMetrics"]["gpt-4.1"]  # type: ignore[index]
+    metrics = shutdown["data"]["accountingSnapshot"]["modelMetrics"]["gpt-4.1"]
     used = metrics["usage"]
     return Tally([used["inputTokens"], used["outputTokens"], used["cacheReadTokens"], used["cacheWriteTokens"]],
                  metrics["requests"]["count"], None)
@@ -134,8 +134,8 @@ def opencode_tally(path: Path) -> Tally:
 
 def pi_tally(path: Path) -> Tally:
     """pi's assistant messages, every branch (each carries its usage and cost)."""
-    used = [line["message"]["usage"] for line in _lines(path)  # type: ignore[index]
-            if line.get("type") == "message" and line["message"].get("role") == "assistant"]  # type: ignore[union-attr]
+    used = [line["message"]["usage"] for line in _lines(path)
+            if line.get("type") == "message" and line["message"].get("role") == "assistant"]
     return Tally([sum(u[k] for u in used) for k in ("input", "output", "cacheRead", "cacheWrite")], len(used),
                  sum(u["cost"]["total"] for u in used))
 
