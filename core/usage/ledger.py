@@ -20,12 +20,14 @@ counts it). The fold goes on from where it stopped (``add``) and saves as JSON (
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypedDict, cast
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Sequence, TypedDict
 
 from core.clock import iso_ms
 
 if TYPE_CHECKING:
-    from core.usage.prices import Rates
+    from typing import NotRequired
+
+    from core.usage.rates import Rates
 
 COUNTS = ("input", "output", "cacheRead", "cacheWrite")
 IN_PROGRESS = "in_progress"
@@ -91,15 +93,57 @@ if TYPE_CHECKING:
 
     class TurnJson(ShareJson):
         at: str | None  # when the prompt came
+
+    class Share(TypedDict):
+        """A share as the ledger keeps (and saves) it: its answers' tokens (input, output,
+        cacheRead, cacheWrite) and the cost of those with a price, in millionths of a dollar."""
+
+        answers: int
+        tokens: list[int]
+        cost: int
+        priced: int  # how many of its answers had a price
+
+    class Item(Share):
+        id: str
+        content: str
+        ms: int  # in progress so long, in all
+        status: NotRequired[str]  # as the newest list that held it said
+
+    class Turn(Share):
+        at: str | None
+
+    class Context(TypedDict):
+        tokens: int
+        window: int | None
+        model: str | None
+
+    class Saved(TypedDict, total=False):
+        """What ``save`` gives and ``Ledger`` takes back (kept as JSON with a conversation's cache)."""
+
+        total: Share
+        sources: list[str]  # where the costs came from: log, prices
+        unpriced: list[str]
+        models: dict[str, Share]
+        days: dict[str, Share]
+        items: dict[str, Item]  # by "id\0content"
+        unplanned: Share
+        doing: list[str]  # the keys of the items in progress now
+        plan: list[str]  # the keys of the newest list
+        turns: list[Turn]
+        context: Context | None
+        compactions: list[CompactionJson]
+        last_ms: int | None
+        windows: dict[str, int]  # model -> the window its log said
 else:
     Pricer = TokensJson = ShareJson = ItemJson = ContextJson = CompactionJson = UsageJson = TurnJson = dict
+    Share = Item = Turn = Context = Saved = dict
 
 
-def _share() -> dict[str, Any]:
+def _share() -> Share:
     return {"answers": 0, "tokens": [0, 0, 0, 0], "cost": 0, "priced": 0}
 
 
-def _add(share: dict[str, Any], tokens: list[int], cost: int | None) -> None:
+def _add(share: Share, tokens: list[int], cost: int | None) -> None:
     share["answers"] += 1
     kept = share["tokens"]
     kept[0] += tokens[0]
@@ -120,27 +164,27 @@ def _split(amount: int, n: int) -> list[int]:
 class Ledger:
     """The fold. ``pricer``: the rates of a model (None: the log's own costs alone)."""
 
-    def __init__(self, pricer: Pricer | None = None, saved: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, pricer: Pricer | None = None, saved: Saved | None = None) -> None:
         self.pricer = pricer
-        s: dict[str, Any] = dict(saved) if saved else {}
-        self.total: dict[str, Any] = s.get("total") or _share()
-        self.sources: list[str] = list(s.get("sources") or [])  # log, prices
+        s: Saved = saved or {}
+        self.total: Share = s.get("total") or _share()
+        self.sources: list[str] = list(s.get("sources") or [])
         self.unpriced: list[str] = list(s.get("unpriced") or [])
-        self.models: dict[str, dict[str, Any]] = dict(s.get("models") or {})
-        self.days: dict[str, dict[str, Any]] = dict(s.get("days") or {})
-        self.items: dict[str, dict[str, Any]] = dict(s.get("items") or {})  # by "id\0content"
-        self.unplanned: dict[str, Any] = s.get("unplanned") or _share()
-        self.doing: list[str] = list(s.get("doing") or [])  # the keys of the items in progress now
-        self.plan: list[str] = list(s.get("plan") or [])  # the keys of the newest list
-        self.turns: list[dict[str, Any]] = list(s.get("turns") or [])
-        self.context: dict[str, Any] | None = s.get("context")
-        self.compactions: list[dict[str, Any]] = list(s.get("compactions") or [])
+        self.models: dict[str, Share] = dict(s.get("models") or {})
+        self.days: dict[str, Share] = dict(s.get("days") or {})
+        self.items: dict[str, Item] = dict(s.get("items") or {})
+        self.unplanned: Share = s.get("unplanned") or _share()
+        self.doing: list[str] = list(s.get("doing") or [])
+        self.plan: list[str] = list(s.get("plan") or [])
+        self.turns: list[Turn] = list(s.get("turns") or [])
+        self.context: Context | None = s.get("context")
+        self.compactions: list[CompactionJson] = list(s.get("compactions") or [])
         self.last_ms: int | None = s.get("last_ms")
-        self.windows: dict[str, int] = dict(s.get("windows") or {})  # model -> the window its log said
+        self.windows: dict[str, int] = dict(s.get("windows") or {})
         self._rates: dict[tuple[str | None, str], Rates | None] = {}  # (what ``pricer`` said, in this run)
         self._days: dict[int, str] = {}  # a quarter of an hour -> its local date (time zones move by quarters)
 
-    def save(self) -> dict[str, Any]:
+    def save(self) -> Saved:
         return {"total": self.total, "sources": self.sources, "unpriced": self.unpriced, "models": self.models,
                 "days": self.days, "items": self.items, "unplanned": self.unplanned, "doing": self.doing,
                 "plan": self.plan, "turns": self.turns, "context": self.context, "compactions": self.compactions,
@@ -148,7 +192,7 @@ class Ledger:
 
     # -- the fold ---------------------------------------------------------------------------------
 
-    def add(self, entry: Mapping[str, Any]) -> None:
+    def add(self, entry: Mapping[str, object]) -> None:
         """Take in the next entry of the file. (Its parts are checked to be ``dict``s, as JSON
         gives them: ``isinstance`` of typing's ``Mapping`` costs some 15 µs each, a fifth of a
         second on a long transcript's answers.)"""
@@ -164,7 +208,7 @@ class Ledger:
             if role == "assistant":
                 self._answer(at, message.get("usage"), message.get("provider"), message.get("model"), None)
             elif role == "user":
-                self.turns = [*self.turns[1 - TURNS_KEPT:], {"at": entry.get("timestamp"), **_share()}]
+                self._turn(entry.get("timestamp"))
             elif role == "toolResult" and message.get("toolName") == TODO_TOOL:
                 details = message.get("details")
                 if isinstance(details, dict):
@@ -172,13 +216,11 @@ class Ledger:
         elif kind == "usage":
             self._answer(at, entry.get("usage"), entry.get("provider"), entry.get("model"), entry.get("contextWindow"))
         elif kind == "compaction":
-            before = entry.get("tokensBefore")
-            self.compactions.append({"at": entry.get("timestamp"), "before": before if type(before) is int else None,
-                                     "after": None})
+            self._compacted(entry.get("timestamp"), entry.get("tokensBefore"))
             if isinstance(entry.get("usage"), dict):  # (pi's summary of the context was an answer too)
-                self._answer(at, entry["usage"], None, None, None, context=False)
+                self._answer(at, entry.get("usage"), None, None, None, context=False)
         elif kind == "branch_summary" and isinstance(entry.get("usage"), dict):
-            self._answer(at, entry["usage"], None, None, None, context=False)
+            self._answer(at, entry.get("usage"), None, None, None, context=False)
         elif kind == "custom" and entry.get("customType") == TODO_STATE:
             data = entry.get("data")
             if isinstance(data, dict):
@@ -200,12 +242,21 @@ class Ledger:
                 self._paid(at, [n if type(n) is int and n >= 0 else 0 for n in tokens], event[5], event[2], event[3],
                            event[6])
         elif kind == "p":
-            self.turns = [*self.turns[1 - TURNS_KEPT:], {"at": event[1], **_share()}]
+            self._turn(event[1])
         elif kind == "t":
             self._plan(event[4], at)
         elif kind == "c":
-            before = event[2]
-            self.compactions.append({"at": event[1], "before": before if type(before) is int else None, "after": None})
+            self._compacted(event[1], event[2])
+
+    def _turn(self, at: object) -> None:
+        """A prompt came: a new turn (the oldest beyond ``TURNS_KEPT`` dropped)."""
+        turn: Turn = {"at": at if isinstance(at, str) else None, "answers": 0, "tokens": [0, 0, 0, 0], "cost": 0,
+                      "priced": 0}
+        self.turns = [*self.turns[1 - TURNS_KEPT:], turn]
+
+    def _compacted(self, at: object, before: object) -> None:
+        self.compactions.append({"at": at if isinstance(at, str) else None,
+                                 "before": before if type(before) is int else None, "after": None})
 
     def _tick(self, at: int) -> None:
         """Time passed to ``at``: the items in progress were so that long."""
@@ -224,11 +275,12 @@ class Ledger:
                 continue
             key = f"{todo.get('id', '')}\0{todo['content']}"
             keys.append(key)
-            status = todo.get("status") if isinstance(todo.get("status"), str) else "pending"
+            given = todo.get("status")
+            status = given if isinstance(given, str) else "pending"
             item = self.items.get(key)
             if item is None and status == IN_PROGRESS:
                 item = self.items[key] = {"id": str(todo.get("id", "")), "content": todo["content"], "ms": 0,
-                                          **_share()}
+                                          "answers": 0, "tokens": [0, 0, 0, 0], "cost": 0, "priced": 0}
             if item is not None:
                 item["status"] = status
             if status == IN_PROGRESS:
@@ -350,14 +402,14 @@ class Ledger:
             "models": {k: _share_json(v) for k, v in self.models.items()},
             "days": {k: _share_json(v) for k, v in sorted(self.days.items())},
             "context": context,
-            "compactions": [cast(CompactionJson, dict(c)) for c in self.compactions],
+            "compactions": [c.copy() for c in self.compactions],
             "items": items,
             "unplanned": _share_json(self.unplanned),
             "turns": [{"at": t["at"], **_share_json(t)} for t in self.turns],
         }
 
 
-def _share_json(share: Mapping[str, Any]) -> ShareJson:
+def _share_json(share: Share) -> ShareJson:
     tokens = share["tokens"]
     return {"answers": share["answers"],
             "tokens": {"input": tokens[0], "output": tokens[1], "cacheRead": tokens[2], "cacheWrite": tokens[3],

@@ -5,13 +5,13 @@ since it last looked (docs/usage.md)."""
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from core.usage.ledger import EVENTS_READ, TODO_STATE, TODO_TOOL, Ledger
 
 if TYPE_CHECKING:
     from core.session.records import EntryRecord
-    from core.usage.ledger import Pricer, UsageJson
+    from core.usage.ledger import Pricer, Saved, UsageJson
 
 KEPT = "usage"
 """The name a conversation's ledger is kept under with its reading's cache (``keep_derived``)."""
@@ -67,7 +67,7 @@ def ledger_of(log: Any, table: bool = True) -> Ledger:
         followed = _Followed(Ledger(pricer(table)), 0, generation, table)
         kept = log.derived(KEPT) if table and _followed_conversation(log) else None
         if kept is not None and isinstance(kept[0], dict):
-            followed.ledger, followed.covered = Ledger(pricer(table), kept[0]), kept[1]
+            followed.ledger, followed.covered = Ledger(pricer(table), cast("Saved", kept[0])), kept[1]
         _followed[log] = followed
     records = log.records
     if len(records) > followed.covered:

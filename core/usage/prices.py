@@ -10,14 +10,14 @@ that changes above a number of input tokens (Anthropic's and Google's long-conte
 its tiers, and the tier is chosen by the answer's whole input, cache included, as the table does.
 """
 
-# (No ``from __future__ import annotations``: ``Rates`` is a NamedTuple, whose string annotations
-# ``inspect --json`` would compile: core/slotted.py.)
+from __future__ import annotations
 
 import threading
 from pathlib import Path
-from typing import Any, NamedTuple, Sequence, cast
+from typing import Any, cast
 
 from core.files import read_json, write_json
+from core.usage.rates import Rates
 
 SAVED = "prices.json"
 LONG_CONTEXT = "[1m]"
@@ -25,37 +25,6 @@ LONG_CONTEXT = "[1m]"
 LONG_WINDOW = 1_000_000
 WINDOWS = {"gemini-2.5-pro": 1_048_576}
 """Context windows of models the table prices without saying their window (by the table's id)."""
-
-Rate = tuple[float, tuple[tuple[int, float], ...]]
-"""Dollars per million tokens, and the tiers above it: (more than this many input tokens, rate)."""
-
-
-class Rates(NamedTuple):
-    """What one model costs, as the table says."""
-
-    model: str  # the table's id of the model
-    provider: str  # and of its provider
-    input: Rate  # input tokens not read from or written to the cache
-    output: Rate
-    cache_read: Rate
-    cache_write: Rate
-    window: int | None  # the model's context window, where the table says it
-
-    def micro_dollars(self, tokens: Sequence[int]) -> int:
-        """The cost in millionths of a dollar of an answer's (input, output, cacheRead, cacheWrite)."""
-        fresh, out, read, written = tokens
-        whole_input = fresh + read + written
-        total = 0.0
-        for count, (base, tiers) in ((fresh, self.input), (out, self.output), (read, self.cache_read),
-                                     (written, self.cache_write)):
-            if count:
-                rate = base
-                for start, price in tiers:
-                    if whole_input > start:
-                        rate = price
-                total += count * rate
-        return round(total)  # (per million tokens, in millionths of a dollar: the same number)
-
 
 class Prices:
     """The rates of the models priced so far (one per process: ``prices()``)."""

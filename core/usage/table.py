@@ -10,7 +10,7 @@ from decimal import Decimal
 from genai_prices import data_snapshot
 from genai_prices.types import TieredPrices
 
-from core.usage.prices import Rate, Rates
+from core.usage.rates import Rate, Rates
 
 
 def version() -> str:

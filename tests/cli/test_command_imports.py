@@ -103,7 +103,7 @@ COPY = {"copy"}
 Agent Handoff adapter hands out (no command loads dataclasses: the controllers' outcomes, the
 hooks' events and the tool's route are NamedTuples)."""
 
-USAGE = {"core.usage", "core.usage.ledger", "core.usage.of_log", "core.usage.prices"}
+USAGE = {"core.usage", "core.usage.ledger", "core.usage.of_log", "core.usage.prices", "core.usage.rates"}
 """The usage object (``inspect --json``): the fold of the answers and the saved rates, not the price
 table (``core.usage.table``, genai-prices), which only a model no earlier run priced loads."""
 
