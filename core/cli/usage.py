@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         scope = None if args.all else os.getcwd()
         found = collect(scope)
-    result = report(found, args.by, scope=scope, since=since, until=until)
+    result = report(found, args.by, scope=scope, since=since, until=until, session=args.session)
     if args.json:
         print_json(result)
     else:

@@ -42,10 +42,10 @@ class _ReportJson(TypedDict):
 
 
 class ReportJson(_ReportJson, total=False):
-    """``pideck usage --json`` (docs/usage-report.md#json); ``--by item`` adds the conversation
-    and what no item was in progress for."""
+    """``pideck usage --json`` (docs/usage-report.md#json); ``--session`` adds its path, ``--by
+    item`` the conversation's kind, id and name and what no item was in progress for."""
 
-    session: str  # the conversation's path
+    session: str  # the conversation's path (``--session``)
     agent: str
     id: str
     name: str
@@ -116,8 +116,9 @@ class Conversation:
 
 
 def report(conversations: list[Conversation], by: By, *, scope: str | None, since: str | None = None,
-           until: str | None = None) -> ReportJson:
-    """The report of ``conversations`` by ``by`` (``item``: of the one conversation given, whole)."""
+           until: str | None = None, session: str | None = None) -> ReportJson:
+    """The report of ``conversations`` by ``by`` (``item``: of the one conversation given, whole);
+    ``session``: they are the one conversation at that path."""
     if by == "item":
         (one,) = conversations
         return item_report(one, scope)
@@ -151,8 +152,12 @@ def report(conversations: list[Conversation], by: By, *, scope: str | None, sinc
     # (days in order; agents and conversations the costliest first, then by tokens)
     keys = sorted(groups) if by == "day" else sorted(groups, key=lambda k: (-groups[k].micros,
                                                                            -groups[k].total_tokens, k))
-    return {"by": by, "scope": scope, "since": since, "until": until, "conversations": counted,
-            "rows": [{**about[k], **groups[k].json()} for k in keys], "total": total.json(), "unpriced": unpriced}
+    result: ReportJson = {"by": by, "scope": scope, "since": since, "until": until, "conversations": counted,
+                          "rows": [{**about[k], **groups[k].json()} for k in keys], "total": total.json(),
+                          "unpriced": unpriced}
+    if session is not None:
+        result["session"] = session
+    return result
 
 
 def item_report(one: Conversation, scope: str | None) -> ReportJson:

@@ -91,30 +91,33 @@ def short_cells(share: Mapping[str, Any]) -> list[str]:
     return [str(share["answers"]), short_count(share["tokens"]["total"]), cost_cell(share)]
 
 
-def title(report: ReportJson) -> str:
-    by = report["by"]
-    if by == "item":
-        return fit(f"Usage by plan item of {report['agent']} {short_id(report['id'])}: {report['name']}", WIDTH)
-    where = "every directory" if report["scope"] is None else visible_controls(report["scope"])
-    n = report["conversations"]
-    text = f"Usage by {by}: {n} conversation{'' if n == 1 else 's'} of {where}"
+def span(report: ReportJson) -> str:
+    """``, 2026-11-30 to 2026-12-01``, ``, since 2026-11-30``, ``, until ...``; "" for all days."""
     since, until = report["since"], report["until"]
     if since and until:
-        text += f", {since} to {until}" if since != until else f", {since}"
-    elif since:
-        text += f", since {since}"
-    elif until:
-        text += f", until {until}"
-    return text
+        return f", {since} to {until}" if since != until else f", {since}"
+    return f", since {since}" if since else f", until {until}" if until else ""
+
+
+def title(report: ReportJson) -> list[str]:
+    """What the report is of: the first line short, the directory (or the conversation's path) on
+    the next (a path is as long as it is)."""
+    if report["by"] == "item":
+        return [fit(f"Usage by plan item of {report['agent']} {short_id(report['id'])}: {report['name']}", WIDTH),
+                visible_controls(report["session"])]
+    n = report["conversations"]
+    return [f"Usage by {report['by']}: {n} conversation{'' if n == 1 else 's'}{span(report)}",
+            f"of {visible_controls(report['session'])}" if "session" in report
+            else "of every directory" if report["scope"] is None else f"of {visible_controls(report['scope'])}"]
 
 
 def usage_text(report: ReportJson) -> str:
-    """The report as the terminal shows it (at most WIDTH cells a line)."""
+    """The report as the terminal shows it (at most WIDTH cells a line, but for a path)."""
     by, rows, total = report["by"], report["rows"], report["total"]
-    lines = [title(report), *([visible_controls(report["session"])] if by == "item" else []), ""]
     if not total["answers"]:
-        lines[1:] = ["No answer with tokens" + (" in this range." if report["since"] or report["until"] else ".")]
-        return "\n".join(lines)
+        where = visible_controls(report.get("session") or report["scope"] or "every directory")
+        return f"No usage of {where}{span(report)}: no answer said its tokens."
+    lines = [*title(report), ""]
     if by == "day":
         body = [[r["day"], *token_cells(r)] for r in rows]
         lines += table(("DAY", *TOKEN_HEADERS), [*body, ["TOTAL", *token_cells(total)]])
@@ -145,7 +148,8 @@ def usage_text(report: ReportJson) -> str:
         models = ", ".join(visible_controls(m) for m in report["unpriced"]) or "a model not named"
         import textwrap
 
-        lines += ["", f"* {n} answer{'' if n == 1 else 's'} without a price: their tokens count, their cost does not.",
+        lines += ["", f"* {n} answer{'' if n == 1 else 's'} without a price: "
+                  + ("its tokens count, its cost does not." if n == 1 else "their tokens count, their cost does not."),
                   *textwrap.wrap(f"No price for {models}.", WIDTH, initial_indent="  ", subsequent_indent="  ")]
     return "\n".join(lines)
 
