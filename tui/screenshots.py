@@ -444,8 +444,7 @@ def usage_svg(folder: Path) -> str:
     from rich.console import Console
     from rich.text import Text
 
-    from core.cli.usage import collect
-    from core.usage.report import report
+    from core.cli.usage import report_of
     from core.views.usage_report import usage_text
 
     os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
@@ -455,7 +454,7 @@ def usage_svg(folder: Path) -> str:
     time.tzset()
     try:
         usage_copy(folder)
-        text = usage_text(report(collect(CWD), "day", scope=CWD))
+        text = usage_text(report_of(CWD))
     finally:
         if zone is None:
             os.environ.pop("TZ", None)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from core.cli.common import EXIT_OK, UsageError, emit, print_json, visible_path
 
 if TYPE_CHECKING:
-    from core.usage.report import Conversation
+    from core.usage.report import By, Conversation, ReportJson
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -59,6 +59,13 @@ def run(args: argparse.Namespace) -> int:
     else:
         emit(usage_text(result))
     return EXIT_OK
+
+
+def report_of(scope: str | None, by: By = "day", since: str | None = None, until: str | None = None) -> ReportJson:
+    """The report of ``scope``'s sessions and conversations (None: of every directory)."""
+    from core.usage.report import report
+
+    return report(collect(scope), by, scope=scope, since=since, until=until)
 
 
 def collect(cwd: str | None) -> list[Conversation]:
