@@ -449,17 +449,14 @@ def usage_svg(folder: Path) -> str:
 
     os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
     os.environ["PI_CODING_AGENT_DIR"] = str(folder / "pi")
-    zone = os.environ.get("TZ")
+    zone = {"TZ": os.environ.get("TZ")}
     os.environ["TZ"] = "UTC"
     time.tzset()
     try:
         usage_copy(folder)
         text = usage_text(report_of(CWD))
     finally:
-        if zone is None:
-            os.environ.pop("TZ", None)
-        else:
-            os.environ["TZ"] = zone
+        restore(zone)
         time.tzset()
     console = Console(record=True, width=80, file=io.StringIO())
     shown = Text(f"$ pideck usage\n{text}")
@@ -476,35 +473,41 @@ async def shoot(name: str, app: PideckApp, size: tuple[int, int], step: Step) ->
         app.save_screenshot(filename=name, path=str(OUT))
 
 
+ENVIRON = ("PIDECK_HOME", "PI_CODING_AGENT_DIR", "HOME")
+"""What a scene may point elsewhere; put back after each."""
+
+
+def restore(saved: dict[str, str | None]) -> None:
+    """The environment variables ``saved`` as they were (None: unset)."""
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
-    saved = {k: os.environ.get(k) for k in ("PIDECK_HOME", "PI_CODING_AGENT_DIR", "HOME")}
+    saved = {k: os.environ.get(k) for k in ENVIRON}
     for name, make, size, step in SHOTS:
         with tempfile.TemporaryDirectory() as folder:
             try:
                 await shoot(name, make(Path(folder)), size, step)
             finally:
-                for key, value in saved.items():
-                    if value is None:
-                        os.environ.pop(key, None)
-                    else:
-                        os.environ[key] = value
+                restore(saved)
         print(OUT / name)
-    await text_shots(saved)
+    text_shots()
 
 
-async def text_shots(saved: dict[str, str | None]) -> None:
+def text_shots() -> None:
     """The pictures of commands' text output (not of the app)."""
+    saved = {k: os.environ.get(k) for k in ENVIRON}
     for name, make in TEXT_SHOTS:
         with tempfile.TemporaryDirectory() as folder:
             try:
                 (OUT / name).write_text(make(Path(folder)), encoding="utf-8")
             finally:
-                for key, value in saved.items():
-                    if value is None:
-                        os.environ.pop(key, None)
-                    else:
-                        os.environ[key] = value
+                restore(saved)
         print(OUT / name)
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import time
 from pathlib import Path
 from typing import Iterator
@@ -16,7 +15,7 @@ import pytest
 
 from core.config.places import pi_sessions_dir
 from private_homes import AGENT_VARIABLES
-from tui.screenshots import usage_copy
+from tui.screenshots import restore, usage_copy
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 PI = FIXTURES / "pi_cli_session.jsonl"
@@ -26,14 +25,11 @@ OTHER = "/srv/other"
 @pytest.fixture(autouse=True)
 def utc() -> Iterator[None]:
     """The ledger's days are local dates: the tests' are UTC's."""
-    zone = os.environ.get("TZ")
+    zone = {"TZ": os.environ.get("TZ")}
     os.environ["TZ"] = "UTC"
     time.tzset()
     yield
-    if zone is None:
-        del os.environ["TZ"]
-    else:
-        os.environ["TZ"] = zone
+    restore(zone)
     time.tzset()
 
 
