@@ -253,3 +253,21 @@ def test_an_unknown_grouping_is_argparse_s_usage_error(pideck):
     assert (code, out) == (2, "")
     assert err.endswith("pideck usage: error: argument --by: invalid choice: 'week' (choose from 'day', 'agent', "
                         "'conversation', 'item')\n")
+
+
+def test_no_session_at_all(pideck, isolated):
+    assert pideck("usage") == (0, f"No usage of {isolated}: no answer said its tokens.\n", "")
+    assert pideck("usage", "--all", "--by", "agent") == (0, "No usage of every directory: no answer said its tokens.\n", "")
+
+
+def test_a_name_and_an_item_from_the_log_never_drive_the_terminal(pideck, isolated):
+    path = isolated / "pi.jsonl"
+    text = pi_with_deleted_item(str(isolated)).replace("Sketch it", "Sketch\\u001b[2J it\\nnow")
+    path.write_text(text + json.dumps({"type": "session_info", "id": "000000aa", "parentId": "00000007",
+                                       "timestamp": "2026-11-30T10:00:30.000Z", "name": "\x1b]0;owned\x07"}) + "\n",
+                    encoding="utf-8")
+    out = pideck("usage", "--by", "conversation", "--session", str(path))[1]
+    assert "\x1b" not in out and "\x07" not in out
+    assert "pi     01a22cf5  ␛]0;owned␇" in out
+    out = pideck("usage", "--by", "item", "--session", str(path))[1]
+    assert "\x1b" not in out and "#1 Sketch␛[2J it␊now" in out
