@@ -397,6 +397,75 @@ SHOTS: list[tuple[str, Callable[[Path], PideckApp], tuple[int, int], Step]] = [
 ]
 
 
+# -- `pideck usage`: a text report, recorded as an SVG ------------------------------------------------
+
+USAGE_DAYS = {"claude-tasks": None, "codex-update-plan": "2026-11-29", "gemini-write-todos": "2026-11-30",
+              "qwen-todo-write": None}
+"""The samples ``pideck usage``'s picture and tests report on, and the day each is moved to (the
+runs all happened within minutes on 2026-12-01; moving two of them gives the chart three days).
+Qwen's model (qwen3-coder-plus) is one the price table has no price for."""
+USAGE_MTIME_MS = CONVERSATION_MS - 60_000
+
+
+def usage_copy(home: Path, cwd: str = CWD) -> dict[str, Path]:
+    """The ``USAGE_DAYS`` samples' files (transcripts, plans, Gemini's project table) under
+    ``home`` as each CLI keeps them for ``cwd`` (the samples' own project folder replaced by it,
+    in the files and in the folders named after it), each moved to its day; answers each sample's
+    transcript."""
+    from core.sources.discovery import claude_folder_name, qwen_folder_name
+
+    folder_names = {".claude": claude_folder_name(cwd), ".qwen": qwen_folder_name(cwd)}
+    transcripts = {}
+    for sample, day in USAGE_DAYS.items():
+        final = TRANSCRIPTS / sample / "final"
+        for source in sorted(final.rglob("*")):
+            if not source.is_file():
+                continue
+            parts = source.relative_to(final).parts
+            parts = tuple(folder_names.get(parts[0], p) if p == "-home-user-project" else p for p in parts)
+            data = source.read_bytes().replace(b"/home/user/project", cwd.encode())
+            if day is not None:
+                data = data.replace(b'"2026-12-01T', f'"{day}T'.encode())
+            target = home.joinpath(*parts)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            os.utime(target, ns=(USAGE_MTIME_MS * 1_000_000,) * 2)
+            if source.suffix == ".jsonl" and ".claude/tasks" not in source.as_posix():
+                transcripts[sample] = target
+    return transcripts
+
+
+def usage_svg(folder: Path) -> str:
+    """``pideck usage`` over the ``USAGE_DAYS`` samples in CWD, by day, as an 80-column terminal
+    shows it (dates in UTC, so the picture is the same wherever it is made)."""
+    import io
+    import time
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from core.cli.usage import report_of
+    from core.views.usage_report import usage_text
+
+    os.environ["PIDECK_HOME"], os.environ["HOME"] = str(folder / "pideck"), str(folder)
+    os.environ["PI_CODING_AGENT_DIR"] = str(folder / "pi")
+    zone = {"TZ": os.environ.get("TZ")}
+    os.environ["TZ"] = "UTC"
+    time.tzset()
+    try:
+        usage_copy(folder)
+        text = usage_text(report_of(CWD))
+    finally:
+        restore(zone)
+        time.tzset()
+    console = Console(record=True, width=80, file=io.StringIO())
+    shown = Text(f"$ pideck usage\n{text}")
+    shown.highlight_regex(r"[█▏▎▍▌▋▊▉]+", "cyan")  # (the bars; the text is the command's, as it prints it)
+    shown.highlight_regex(r"^(DAY|TOTAL) .*$", "bold")
+    console.print(shown)
+    return console.export_svg(title="pideck usage")
+
+
 async def shoot(name: str, app: PideckApp, size: tuple[int, int], step: Step) -> None:
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -404,20 +473,45 @@ async def shoot(name: str, app: PideckApp, size: tuple[int, int], step: Step) ->
         app.save_screenshot(filename=name, path=str(OUT))
 
 
+ENVIRON = ("PIDECK_HOME", "PI_CODING_AGENT_DIR", "HOME")
+"""What a scene may point elsewhere; put back after each."""
+
+
+def restore(saved: dict[str, str | None]) -> None:
+    """The environment variables ``saved`` as they were (None: unset)."""
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
 async def main() -> None:
     OUT.mkdir(exist_ok=True)
-    saved = {k: os.environ.get(k) for k in ("PIDECK_HOME", "PI_CODING_AGENT_DIR", "HOME")}
+    saved = {k: os.environ.get(k) for k in ENVIRON}
     for name, make, size, step in SHOTS:
         with tempfile.TemporaryDirectory() as folder:
             try:
                 await shoot(name, make(Path(folder)), size, step)
             finally:
-                for key, value in saved.items():
-                    if value is None:
-                        os.environ.pop(key, None)
-                    else:
-                        os.environ[key] = value
+                restore(saved)
         print(OUT / name)
+    text_shots()
+
+
+def text_shots() -> None:
+    """The pictures of commands' text output (not of the app)."""
+    saved = {k: os.environ.get(k) for k in ENVIRON}
+    for name, make in TEXT_SHOTS:
+        with tempfile.TemporaryDirectory() as folder:
+            try:
+                (OUT / name).write_text(make(Path(folder)), encoding="utf-8")
+            finally:
+                restore(saved)
+        print(OUT / name)
+
+
+TEXT_SHOTS: list[tuple[str, Callable[[Path], str]]] = [("usage.svg", usage_svg)]
 
 
 if __name__ == "__main__":

@@ -129,12 +129,13 @@ def _newest_conversation(cwd: str | os.PathLike[str], kinds: tuple[Kind, ...] = 
     return [SessionInfo(path, kind, head.session_id or path.stem, head.cwd, None, size, mtime)]  # type: ignore[arg-type]
 
 
-def list_sessions(cwd: str | os.PathLike[str] | None) -> list[SessionInfo]:
+def list_sessions(cwd: str | os.PathLike[str] | None, count: bool = True) -> list[SessionInfo]:
     """pi's and pideck's sessions and the agents' conversations for ``cwd`` (None: of every
     directory), newest modification first (pi's ``--continue`` order). A conversation's
-    ``entries`` are its transcript's complete lines."""
-    sessions = _sessions(cwd, count=True) if cwd is not None else _every_session(count=True)
-    sessions += _conversations(cwd, count=True)
+    ``entries`` are its transcript's complete lines (None without ``count``: a caller that reads
+    each one anyway need not read them twice)."""
+    sessions = _sessions(cwd, count=count) if cwd is not None else _every_session(count=count)
+    sessions += _conversations(cwd, count=count)
     sessions.sort(key=lambda s: s.mtime, reverse=True)
     return sessions
 

@@ -346,6 +346,25 @@ def _sessions_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.set_defaults(command="sessions")
 
 
+def _usage_grammar(sub: Subcommands, help_lists: bool) -> None:
+    p = sub.add_parser("usage", help="tokens and cost of the answers, by day, agent, conversation or plan item",
+                       description="What the answers of this directory's sessions and agent conversations "
+                       "(the ones `pideck sessions` lists) used and cost: answers, input, output and cache "
+                       "tokens, and the cost (the log's own, else from the price table; a model without a "
+                       "price counts its tokens and is named, never $0), by local day with a bar per day, "
+                       "by agent, by conversation, or one conversation by plan item (docs/usage-report.md).")
+    p.add_argument("--by", choices=("day", "agent", "conversation", "item"), default="day",
+                   help="how to add the answers up (default: day); item: one conversation's plan items, "
+                   "with --session")
+    p.add_argument("--session", metavar="PATH", help="only this session or conversation (a file, as "
+                   "`pideck PATH` opens it)")
+    p.add_argument("--since", metavar="YYYY-MM-DD", help="only answers of this local date or later")
+    p.add_argument("--until", metavar="YYYY-MM-DD", help="only answers of this local date or earlier")
+    p.add_argument("--all", action="store_true", help="of every directory")
+    p.add_argument("--json", action="store_true", help="one JSON object, for scripts")
+    p.set_defaults(command="usage")
+
+
 def _cache_grammar(sub: Subcommands, help_lists: bool) -> None:
     p = sub.add_parser("cache", help="how much pideck keeps to read faster; sweep or clear it",
                        description="What pideck keeps in its home only to read faster (conversations' "
@@ -389,6 +408,7 @@ GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "status": _status_grammar,
     "watch": _watch_grammar,
     "sessions": _sessions_grammar,
+    "usage": _usage_grammar,
     "cache": _cache_grammar,
     "install": _install_grammar,
 }
