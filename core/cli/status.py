@@ -102,14 +102,19 @@ def status_line(cwd: str | None, now_ms: int) -> str:
 
 def work_out(cwd: str | None, now_ms: int) -> tuple[str, int]:
     """The line, from the catalog of every session and conversation, and until when the clock
-    alone cannot change it (a pideck session counts as working only until its idle time passed)."""
+    alone cannot change it (a pideck session counts as working only until its idle time passed; a
+    day's budget starts again at midnight). What the logs do not price is priced with the rates
+    saved by earlier runs alone: the price table is never loaded here (core/usage/prices.py)."""
     from core.catalog.attention import summary
+    from core.catalog.budgets import next_day_ms
     from core.catalog.catalog import Catalog
     from core.catalog.states import WORKING
 
-    catalog = Catalog(cwd, now_ms=lambda: now_ms, sweep=False)
+    catalog = Catalog(cwd, now_ms=lambda: now_ms, sweep=False, table=False)
     catalog.look()
     until = now_ms + MAX_AGE_MS
+    if catalog.budget.day_usd or catalog.budget.day_tokens:
+        until = min(until, next_day_ms(now_ms))
     for record in catalog.records.values():
         row = record.row
         if record.attention.state == WORKING and row is not None and row.status is None \

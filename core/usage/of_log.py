@@ -11,6 +11,7 @@ from core.usage.ledger import TODO_STATE, TODO_TOOL, Ledger, Pricer
 
 if TYPE_CHECKING:
     from core.session.records import EntryRecord
+    from core.sources.reading import Reading
     from core.usage.ledger import UsageJson
 
 KEPT = "usage"
@@ -82,3 +83,71 @@ def usage_of(log: Any, table: bool = True) -> UsageJson | None:
     """``ledger_of(log).json()``, or None when the log holds no answer with tokens."""
     ledger = ledger_of(log, table)
     return ledger.json() if ledger.total["answers"] else None
+
+
+WANTED_EVENTS = frozenset("patuc")
+"""The kinds of a reading's events (core/sources/reader.py ``EVENT_KINDS``) whose entries ``wanted``
+reads: prompts, answers, plans, usage and compactions (not a subagent's start or end)."""
+
+_folded: weakref.WeakKeyDictionary[Any, _Followed] = weakref.WeakKeyDictionary()
+
+
+def ledger_of_reading(reading: Reading, table: bool = True) -> Ledger:
+    """The ledger of a conversation's reading (what the catalog holds of a conversation, without
+    its log: core/catalog/overview.py), fed the events it made since the last call for the same
+    reading, exactly as ``ledger_of`` feeds the entries of its log (one entry per event). With
+    ``table`` it is kept in the reading's cache at each write of it (``Reading.keep_with_cache``),
+    under the name ``ledger_of`` keeps the log's: a new process, or the conversation's own log,
+    takes it from there and feeds it only what came since."""
+    followed = _followed_reading(reading, table)
+    if reading.count > followed.covered:
+        _feed(reading, followed)
+        if table:
+            from core.usage.prices import prices
+
+            prices().save()  # (the rates found, for a run that may not load the table: ``pideck status``)
+    return followed.ledger
+
+
+def _followed_reading(reading: Reading, table: bool) -> _Followed:
+    """The reading's fold as far as it went, made anew (from what the cache kept, if anything)
+    for a new reading, events made anew, or the table wanted where it was not used."""
+    followed = _folded.get(reading)
+    if followed is not None and followed.generation == reading.generation and (followed.table or not table):
+        return followed
+    followed = _Followed(Ledger(pricer(table)), 0, reading.generation, table)
+    kept = reading.kept(KEPT)
+    if kept is not None and isinstance(kept["value"], dict) and 0 < kept["covers"] <= reading.count:
+        followed.ledger, followed.covered = Ledger(pricer(table), kept["value"]), kept["covers"]
+    _folded[reading] = followed
+    if table:
+        keep_usage(reading)
+    return followed
+
+
+def keep_usage(reading: Reading) -> None:
+    """Have the reading's cache keep its ledger (priced with the table) at each of its writes from
+    now on: called before its first sync, the write of a first read holds it already."""
+    from core.session import sidecar
+
+    if sidecar.mode() != "off":  # (as a log keeps nothing then: ``ConversationLog.keep_derived``)
+        reading.keep_with_cache(KEPT, _kept_with_cache)
+
+
+def _feed(reading: Reading, followed: _Followed) -> None:
+    from core.sources.reader import entry_of
+
+    kinds, ledger = reading.kinds, followed.ledger
+    for i in range(followed.covered, reading.count):
+        if kinds[i] in WANTED_EVENTS:
+            ledger.add(entry_of(reading.event(i), i + 1))
+    followed.covered = reading.count
+
+
+def _kept_with_cache(reading: Reading) -> tuple[int, object] | None:
+    """What the reading's cache keeps of its ledger as it is written: the ledger fed first, so that
+    it covers every event the write holds."""
+    followed = _followed_reading(reading, True)
+    if reading.count > followed.covered:
+        _feed(reading, followed)
+    return (followed.covered, followed.ledger.save()) if followed.covered else None
