@@ -58,7 +58,7 @@ class ItemTokensJson(TypedDict):
 
 
 class UsageRowJson(TypedDict):
-    """A row's ``usage`` in ``pideck overview --json`` (docs/usage.md#in-the-overview): the numbers the
+    """A row's ``usage`` in ``pideck overview --json`` (docs/attention.md#what-a-row-spent): the numbers the
     budgets are judged by (docs/attention.md#budgets)."""
 
     cost: float | None  # USD of the answers priced so far; None: none priced
@@ -209,7 +209,7 @@ def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None, tabl
 
 
 def spent(row: OverviewRow, ledger: Ledger, table: bool) -> OverviewRow:
-    """``row`` with what its answers used (docs/usage.md): the cost and tokens in all, of the newest
+    """``row`` with what its answers used (docs/attention.md#what-a-row-spent): the cost and tokens in all, of the newest
     day, of the costliest and the largest plan item, and the context share of the last answer where
     the ledger knows the window (else the log's own word, as it was)."""
     if not ledger.total["answers"]:

@@ -48,15 +48,19 @@ def _subfolders(root: Path) -> list[Path]:
 
 def fingerprint(paths: list[Path]) -> str:
     """A digest of each folder's modification time and of the size and time of its files, and of
-    the config file (its idle time is in the rule)."""
+    the config file (its idle time and budgets are in the rule) and the rates saved (what prices
+    the answers a log does not: core/usage/prices.py)."""
+    from core.config.places import pideck_home
     from core.config.settings import config_path
+    from core.usage.prices import SAVED
 
     digest = hashlib.sha256()
-    try:
-        st = os.stat(config_path())
-        digest.update(f"config\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    except OSError:
-        digest.update(b"config\0-\0")
+    for name, path in (("config", config_path()), ("prices", pideck_home() / SAVED)):
+        try:
+            st = os.stat(path)
+            digest.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        except OSError:
+            digest.update(f"{name}\0-\0".encode())
     for folder in paths:
         try:
             with os.scandir(folder) as entries:

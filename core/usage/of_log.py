@@ -102,10 +102,10 @@ def ledger_of_reading(reading: Reading, table: bool = True) -> Ledger:
     followed = _followed_reading(reading, table)
     if reading.count > followed.covered:
         _feed(reading, followed)
-        if table:
-            from core.usage.prices import prices
+    if table:
+        from core.usage.prices import prices
 
-            prices().save()  # (the rates found, for a run that may not load the table: ``pideck status``)
+        prices().save()  # (the rates found, here or as the cache was written, for ``pideck status``; none: no write)
     return followed.ledger
 
 

@@ -168,3 +168,23 @@ def test_what_a_command_loads(name: str, tmp_path: Path) -> None:
     # No command calls compile(): the first call costs a process some 1 ms, and typing makes one for
     # each string annotation of a NamedTuple (core/slotted.py).
     assert compiled == [], f"pideck {name} compiles {compiled[:5]} (a NamedTuple in a module whose annotations are strings?)"
+
+
+def test_status_never_loads_the_price_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pideck status`` runs in prompts: over a Claude Code conversation whose model no run priced
+    yet, it reads the conversation's usage (the budgets: docs/attention.md#budgets) with the rates
+    saved alone, and neither ``genai_prices`` nor core/usage/table.py, the one module that imports
+    it, is loaded."""
+    import shutil
+
+    from private_homes import AGENT_VARIABLES
+
+    home = tmp_path / "home"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "agent-transcripts" / "claude-tasks" / "final", home)
+    monkeypatch.setenv("HOME", str(home))
+    for name in AGENT_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    status, modules, _ = loaded(Command(("status", "--all"), 0, set(), set()), tmp_path / "unused", tmp_path)
+    assert status == 0
+    assert {"core.usage.ledger", "core.usage.of_log", "core.usage.prices"} <= modules  # (its answers were read)
+    assert not {m for m in modules if m.startswith("genai_prices") or m == "core.usage.table"}

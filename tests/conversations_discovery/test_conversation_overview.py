@@ -73,7 +73,7 @@ def test_overview_json_of_a_conversation(homes, pideck):
         "lastMessage": "TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
         "tokens": {"total": 70, "contextShare": 0.0003}, "status": "waiting",
         # what its 7 answers so far cost at gpt-5.5's prices; the plan's first item the most (both
-        # of its 2 answers), its second none yet (docs/usage.md#in-the-overview)
+        # of its 2 answers), its second none yet (docs/attention.md#what-a-row-spent)
         "usage": {"cost": 0.00595, "tokens": 490, "day": {"date": LOCAL_DAY, "cost": 0.00595, "tokens": 490},
                   "costliestItem": {"content": "Read the CLI entry point", "cost": 0.0017},
                   "largestItem": {"content": "Read the CLI entry point", "tokens": 140}},
