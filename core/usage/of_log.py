@@ -102,11 +102,29 @@ def ledger_of_reading(reading: Reading, table: bool = True) -> Ledger:
     followed = _followed_reading(reading, table)
     if reading.count > followed.covered:
         _feed(reading, followed)
-    if table:
+    lazy = followed.ledger.pricer
+    if table and isinstance(lazy, _Lazy) and lazy.rates is not None:
+        lazy.rates = None  # (looked up again at its next answer: a few, not one per row of the catalog)
         from core.usage.prices import prices
 
-        prices().save()  # (the rates found, here or as the cache was written, for ``pideck status``; none: no write)
+        prices().save()  # (the rates found, here or as the cache was written, for ``pideck status``)
     return followed.ledger
+
+
+class _Lazy:
+    """``pricer(table)``, made at the first answer to price: a catalog's rows whose ledgers were
+    kept price nothing, and never look for pideck's home to find the rates."""
+
+    __slots__ = ("table", "rates")
+
+    def __init__(self, table: bool) -> None:
+        self.table = table
+        self.rates: Pricer | None = None
+
+    def __call__(self, provider: str | None, model: str) -> Any:
+        if self.rates is None:
+            self.rates = pricer(self.table)
+        return self.rates(provider, model)
 
 
 def _followed_reading(reading: Reading, table: bool) -> _Followed:
@@ -115,10 +133,11 @@ def _followed_reading(reading: Reading, table: bool) -> _Followed:
     followed = _folded.get(reading)
     if followed is not None and followed.generation == reading.generation and (followed.table or not table):
         return followed
-    followed = _Followed(Ledger(pricer(table)), 0, reading.generation, table)
     kept = reading.kept(KEPT)
     if kept is not None and isinstance(kept["value"], dict) and 0 < kept["covers"] <= reading.count:
-        followed.ledger, followed.covered = Ledger(pricer(table), kept["value"]), kept["covers"]
+        followed = _Followed(Ledger(_Lazy(table), kept["value"]), kept["covers"], reading.generation, table)
+    else:
+        followed = _Followed(Ledger(_Lazy(table)), 0, reading.generation, table)
     _folded[reading] = followed
     if table:
         keep_usage(reading)
