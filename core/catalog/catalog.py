@@ -32,8 +32,9 @@ from core.config.settings import BudgetConfig, TodoConfig, load_config, load_tab
 
 def ranked(rows: Iterable[OverviewRow], attentions: Mapping[str, att.Attention]) -> list[OverviewRow]:
     """The rows who needs the person first (``core.catalog.attention.sort_key``: needs you, over
-    budget, context nearly full, stopped with open work, working, waiting, ended; within a state the most recently active first), then by
-    path; a row without a state (a conversation not read yet) last, the most recently active first."""
+    budget, context nearly full, stopped with open work, working, waiting, ended; within a state the
+    most recently active first), then by path; a row without a state (a conversation not read yet)
+    last, the most recently active first."""
     def key(row: OverviewRow) -> tuple[int, int, str]:
         state = attentions.get(row.path)
         if state is None:

@@ -58,8 +58,8 @@ class ItemTokensJson(TypedDict):
 
 
 class UsageRowJson(TypedDict):
-    """A row's ``usage`` in ``pideck overview --json`` (docs/attention.md#what-a-row-spent): the numbers the
-    budgets are judged by (docs/attention.md#budgets)."""
+    """A row's ``usage`` in ``pideck overview --json`` (docs/attention.md#what-a-row-spent): the
+    numbers the budgets are judged by (docs/attention.md#budgets)."""
 
     cost: float | None  # USD of the answers priced so far; None: none priced
     tokens: int  # every token of every answer so far
@@ -125,7 +125,7 @@ class OverviewRow:
     item_cost_name: str | None = None  # that item's text (untrusted)
     item_tokens: int = 0  # the tokens of the plan item that used the most
     item_tokens_name: str | None = None
-    partial: bool = False  # priced without the price table, a model left unpriced (``spent``): not saved as final
+    partial: bool = False  # priced without the price table with a model left unpriced: not final (``Overview``)
 
     @property
     def status_text(self) -> str:
@@ -209,9 +209,9 @@ def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None, tabl
 
 
 def spent(row: OverviewRow, ledger: Ledger, table: bool) -> OverviewRow:
-    """``row`` with what its answers used (docs/attention.md#what-a-row-spent): the cost and tokens in all, of the newest
-    day, of the costliest and the largest plan item, and the context share of the last answer where
-    the ledger knows the window (else the log's own word, as it was)."""
+    """``row`` with what its answers used (docs/attention.md#what-a-row-spent): the cost and tokens
+    in all, of the newest day, of the costliest and the largest plan item, and the context share of
+    the last answer where the ledger knows the window (else the log's own word, as it was)."""
     if not ledger.total["answers"]:
         return row
     usage = ledger.json()

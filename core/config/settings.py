@@ -133,8 +133,8 @@ class BudgetConfig(NamedTuple):
 
 Table = TodoConfig | TuiConfig | NotifyConfig | SessionConfig | BudgetConfig
 """One of the tables of pideck's TOML, as ``TABLES`` names them."""
-TABLES: dict[str, type[Table]] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig, "session": SessionConfig,
-                                  "budget": BudgetConfig}
+TABLES: dict[str, type[Table]] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig,
+                                  "session": SessionConfig, "budget": BudgetConfig}
 _TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
 _CHOICES = {("tui", "theme"): THEMES,
             ("tui", "watchdog"): ("own", "all", "off"),
@@ -363,8 +363,8 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> Table:
 
 
 def show_config(path: Path | None = None) -> str:
-    """The effective tables (``[todo]``, ``[tui]``, ``[notify]``, ``[session]``, ``[budget]``) as TOML, with the file they were
-    read from."""
+    """The effective tables (``[todo]``, ``[tui]``, ``[notify]``, ``[session]``, ``[budget]``) as TOML,
+    with the file they were read from."""
     import tomli_w
 
     config, warnings = load_config(path)
