@@ -18,7 +18,7 @@ import os
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from core.catalog import attention as att
-from core.catalog import cache
+from core.catalog import budgets, cache
 from core.catalog import states
 from core.catalog.attention import Attention, attention_of, sort_key
 from core.catalog.overview import Overview
@@ -27,13 +27,14 @@ from core.catalog.saved import SavedRows
 from core.catalog.sessions import SessionInfo
 from core.clock import wall_clock_ms
 from core.config.places import AGENT_KINDS
-from core.config.settings import TodoConfig, load_config
+from core.config.settings import BudgetConfig, TodoConfig, load_config, load_table
 
 
 def ranked(rows: Iterable[OverviewRow], attentions: Mapping[str, att.Attention]) -> list[OverviewRow]:
-    """The rows who needs the person first (``core.catalog.attention.sort_key``: needs you, stopped with
-    open work, working, waiting, ended; within a state the most recently active first), then by
-    path; a row without a state (a conversation not read yet) last, the most recently active first."""
+    """The rows who needs the person first (``core.catalog.attention.sort_key``: needs you, over
+    budget, context nearly full, stopped with open work, working, waiting, ended; within a state the
+    most recently active first), then by path; a row without a state (a conversation not read yet)
+    last, the most recently active first."""
     def key(row: OverviewRow) -> tuple[int, int, str]:
         state = attentions.get(row.path)
         if state is None:
@@ -74,6 +75,11 @@ class Record(NamedTuple):
     session_id: str | None = None  # an agent's conversation: its id
     entries: int = 0  # the entries of its log (a conversation's: of the agent's transcript, as read)
     row: OverviewRow | None = None
+    crossed: tuple[str, ...] = ()  # the keys of the budgets it is over now (core/catalog/budgets.py)
+    crossing: str | None = None  # the key of the one its state shows (over budget, context nearly full)
+    baseline: bool = False
+    """Seen at a look before every row was read once (the first, or one with rows still pending):
+    the budgets it is over were so already, not crossed now (the day's total grows as rows are read)."""
 
     def json(self) -> RecordJson:
         return {"path": self.path, "kind": self.kind, "name": self.name, "conversation": self.session_id,
@@ -89,17 +95,22 @@ class Catalog:
     ``budget_s`` (the app): a look reads conversations for at most that long and leaves the rest
     pending for the next looks (``Overview``); None (the commands): everything in one look.
     ``sweep``: each look sweeps what pideck keeps to read faster, hourly (``core/catalog/cache.py``);
-    ``pideck status``, called by prompts, leaves that to the others."""
+    ``pideck status``, called by prompts, leaves that to the others.
+    ``budget``: the ``[budget]`` table (None: the config file's); ``table`` False prices with the
+    rates saved alone, never loading the price table (``pideck status``: core/usage/prices.py)."""
 
     def __init__(self, cwd: str | os.PathLike[str] | None, *, todo_config: TodoConfig | None = None,
                  now_ms: Callable[[], int] | None = None, budget_s: float | None = None,
-                 overview: Overview | None = None, sweep: bool = True) -> None:
+                 overview: Overview | None = None, sweep: bool = True, budget: BudgetConfig | None = None,
+                 table: bool = True) -> None:
         self.cwd = None if cwd is None else os.fspath(cwd)
         self.config = todo_config if todo_config is not None else load_config()[0]
+        self.budget: BudgetConfig = budget if budget is not None else load_table("budget")[0]
         self.overview = overview if overview is not None else Overview(
-            cwd, todo_config=self.config, budget_s=budget_s, saved=SavedRows(self.cwd))
+            cwd, todo_config=self.config, budget_s=budget_s, saved=SavedRows(self.cwd), table=table)
         self._now_ms = now_ms or wall_clock_ms
         self._sweep = sweep
+        self._settled = False  # a look found every row read (``Record.baseline``)
         self.records: dict[str, Record] = {}
 
     def look(self) -> list[Record]:
@@ -109,23 +120,30 @@ class Catalog:
         if self._sweep:
             cache.sweep_now_and_then()  # (what went while no pideck ran: docs/caches.md)
         now = self._now_ms()
-        rows = {row.path: row for row in self.overview.rows if not row.pending and written(row)}
+        listed = self.overview.rows
+        rows = {row.path: row for row in listed if not row.pending and written(row)}
+        baseline = not self._settled
+        self._settled = self._settled or not any(row.pending for row in listed)
         changed: list[Record] = []
         for path in [p for p in self.records if p not in rows]:
             del self.records[path]
         recorded = att.recorded_conversations()
+        today = budgets.day_of(now)
+        day = budgets.day_spent(rows.values(), today)
         for path, row in rows.items():
             state = attention_of(row, now, self.config.watchdog_idle_ms, recorded)
+            state, crossed, crossing = budgets.judged(state, row, self.budget, today, day)
             before = self.records.get(path)
             todos = (row.todos_settled, row.todos_total)
             if before is not None and before.attention.state == state.state:
                 # the same state: since when it is in it stays as first seen, the evidence is now's
                 self.records[path] = before._replace(
                     name=row.name, todos=todos, entries=row.entries, row=row,
-                    attention=state._replace(since_ms=before.attention.since_ms))
+                    attention=state._replace(since_ms=before.attention.since_ms), crossed=crossed,
+                    crossing=crossing, baseline=baseline)
                 continue
             record = Record(path, row.kind, row.name, state, todos, before.attention.state if before else None,
-                            row.session_id, row.entries, row)
+                            row.session_id, row.entries, row, crossed, crossing, baseline)
             self.records[path] = record
             changed.append(record)
         return sorted(changed, key=lambda r: sort_key(r.attention))

@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Mapping
 
 from core.catalog.attention import sort_key
 from core.catalog.catalog import Record
-from core.catalog.states import NEEDS_YOU, OPEN_WORK
+from core.catalog.states import CONTEXT_FULL, NEEDS_YOU, OPEN_WORK, OVER_BUDGET
 from core.config.settings import NotifyConfig
 from core.sources.in_database import short_id
 from core.sources.plan import AGENT_NAMES
@@ -36,8 +36,11 @@ MAX_TEXT = 200
 TYPING_MS = 5000
 """``quiet_while_typing``: what the person typed this recently holds notifications back."""
 MINUTE_MS = 60_000
-STATE_KEYS = {NEEDS_YOU: "needs_you", OPEN_WORK: "open_work"}
+STATE_KEYS = {NEEDS_YOU: "needs_you", OPEN_WORK: "open_work", OVER_BUDGET: "over_budget",
+              CONTEXT_FULL: "context_nearly_full"}
 """The states a notification tells of, and the ``[notify]`` key that switches each on."""
+BUDGET_STATES = (OVER_BUDGET, CONTEXT_FULL)
+"""Told once per crossing of a budget (``Record.crossing``), not once per change into the state."""
 
 ESC, BEL, ST = "\x1b", "\x07", "\x1b\\"
 SEQUENCE_NAMES = {"osc9": "OSC 9", "osc777": "OSC 777", "osc99": "kitty's OSC 99"}
@@ -206,10 +209,14 @@ class Choice:
         """What was chosen, in a person's words (the app's help shows it)."""
         config = self.config
         if not self.states:
-            return ["Off: [notify] needs_you and open_work are both false."]
+            return [f"Off: [notify] {', '.join(STATE_KEYS.values())} are all false."]
         limits = [f"at most one per conversation in {config.per_conversation_s} s" if config.per_conversation_s else "",
                   f"{config.per_minute} a minute in all" if config.per_minute else ""]
-        head = f"On a change into {' or '.join(self.states)}"
+        changes = [state for state in self.states if state not in BUDGET_STATES]
+        crossings = [state for state in self.states if state in BUDGET_STATES]
+        head = " and ".join([*([f"On a change into {' or '.join(changes)}"] if changes else []),
+                             *([f"{'once' if changes else 'Once'} per crossing into {' or '.join(crossings)}"]
+                               if crossings else [])])
         head += f" ({', '.join(x for x in limits if x)})" if any(limits) else ""
         head += "; held while you type." if config.quiet_while_typing else "."
         if self.terminal is not None:
@@ -264,6 +271,10 @@ class Notifier:
 
     - a change into a state switched on, once: not at the first look, nor for a session first seen
       later (``previous`` None: a state that was there already is no change);
+    - over budget and context nearly full, once per crossing (``Record.crossing``): told when the
+      state shows a crossing not told yet, which is told again only after a look found it gone
+      (dropped below, a new day); the crossings of a record's first sight, or of a look before
+      every row was read (``Record.baseline``), were there already;
     - never for one on screen while the app has focus (``shown``): dropped, the person sees it;
     - held, while the person typed in the last ``TYPING_MS`` (``quiet_while_typing``), while its
       conversation was told of in the last ``per_conversation_s``, and while ``per_minute`` were
@@ -275,6 +286,7 @@ class Notifier:
         self.held: dict[str, Record] = {}
         self._told_at: dict[str, int] = {}
         self._recent: deque[int] = deque()
+        self._crossed: dict[str, set[str]] = {}  # by path: the crossings told (or there already) and still crossed
 
     def take(self, changed: Iterable[Record], present: Mapping[str, Record], now_ms: int,
              shown: Callable[[str], bool], typed_ms: int | None = None) -> list[Record]:
@@ -285,8 +297,10 @@ class Notifier:
         for seen in changed:
             self.held.pop(seen.path, None)
             key = STATE_KEYS.get(seen.attention.state)
-            if seen.previous is not None and key is not None and getattr(config, key):
+            if seen.previous is not None and key is not None and getattr(config, key) \
+                    and seen.attention.state not in BUDGET_STATES:
                 self.held[seen.path] = seen
+        self._cross(present)
         for path in [p for p in self.held if p not in present or shown(p)]:
             del self.held[path]
         if config.quiet_while_typing and typed_ms is not None and now_ms - typed_ms < TYPING_MS:
@@ -305,3 +319,21 @@ class Notifier:
             self._recent.append(now_ms)
             told.append(seen)
         return told
+
+    def _cross(self, present: Mapping[str, Record]) -> None:
+        """Hold the records whose state shows a crossing of a budget not told yet."""
+        for path in [p for p in self._crossed if p not in present]:
+            del self._crossed[path]
+        for path, seen in present.items():
+            crossed = set(seen.crossed)
+            told = self._crossed.get(path)
+            if told is None or seen.baseline:
+                self._crossed[path] = crossed
+                continue
+            told &= crossed  # (one gone may be told again when it comes back)
+            if seen.crossing is None or seen.crossing in told:
+                continue
+            told.add(seen.crossing)
+            key = STATE_KEYS[seen.attention.state]
+            if getattr(self.config, key):
+                self.held[path] = seen

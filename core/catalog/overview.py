@@ -59,6 +59,7 @@ from core.sources.discovery import (
     transcript_files,
 )
 from core.sources.reader import AGENT_WAITING
+from core.usage.of_log import keep_usage
 
 if TYPE_CHECKING:
     from core.sources.reading import Reading
@@ -153,7 +154,10 @@ class Overview:
     ``folders`` replaces pi's and pideck's folders (and then no agent's folder is looked at unless
     ``places`` names some). ``budget_s``: a refresh reads conversations, the most recently changed
     first, until that many seconds went by (at least one); the rest are shown as pending rows and
-    read by the next refreshes (``Tick.pending``). None (the CLI): everything in one refresh."""
+    read by the next refreshes (``Tick.pending``). None (the CLI): everything in one refresh.
+    ``table`` False: what the logs do not price is priced with the rates an earlier run saved alone
+    (``pideck status``); a row left partly unpriced so is saved as such, and taken from the saved
+    rows only by another such run."""
 
     def __init__(
         self,
@@ -167,7 +171,9 @@ class Overview:
         budget_s: float | None = None,
         saved: SavedRows | None = None,
         save_every_s: float = 30.0,
+        table: bool = True,
     ) -> None:
+        self._table = table  # price with the price table (``pideck status`` may not load it: core/usage/prices.py)
         self._saved, self._save_every_s = saved, save_every_s
         self._saved_at: float | None = None  # (monotonic) when the rows were last saved
         self._folders = folders or (lambda: session_folders(cwd))
@@ -347,6 +353,8 @@ class Overview:
             try:
                 if watched.reading is None:
                     watched.reading = Reading(path, kind)
+                    if self._table:
+                        keep_usage(watched.reading)  # (before its first sync: the cache it writes keeps it)
                 watched.reading.sync()
             except (OSError, ValueError):
                 watched.reading = None  # vanished or unreadable: looked at again when it changes
@@ -365,7 +373,7 @@ class Overview:
         """Take a conversation's row from the saved rows, the file being as it was saved; its
         Claude Code status is asked again (live-session files move without the transcript)."""
         entry = self._saved.get(path, key_of(st)) if self._saved is not None else None
-        if entry is None:
+        if entry is None or (entry.row.partial and self._table):
             return False
         watched.saved_key, watched.own_status = entry.key, entry.own_status
         watched.name, watched.conversation = entry.row.name, entry.conversation
@@ -391,7 +399,7 @@ class Overview:
                           status: str) -> None:
         assert watched.reading is not None
         row = conversation_row(path, watched.reading, status=status, mtime_ms=st.st_mtime_ns // 1_000_000,
-                               name=watched.name, cwd=head.cwd)
+                               name=watched.name, cwd=head.cwd, table=self._table)
         if row != watched.row:
             watched.row = row
             tick.changed.append(row)
@@ -418,7 +426,7 @@ class Overview:
         watched.key = key
         if watched.deck is None and watched.row is None and self._saved is not None:
             entry = self._saved.get(path, key_of(st))
-            if entry is not None:
+            if entry is not None and not (entry.row.partial and self._table):
                 watched.saved_key, watched.conversation = entry.key, entry.conversation
                 watched.row = entry.row
                 return entry.row
@@ -438,7 +446,7 @@ class Overview:
                 watched.row = None
                 tick.removed.append(str(path))
             return None
-        row = row_of(watched.deck, watched.kind, st.st_mtime_ns // 1_000_000)
+        row = row_of(watched.deck, watched.kind, st.st_mtime_ns // 1_000_000, self._table)
         if row == watched.row:
             return None
         watched.row = row

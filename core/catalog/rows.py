@@ -28,15 +28,44 @@ from core.sources.discovery import (
 )
 from core.sources.plan import running_count
 from core.sources.reader import AGENT_ENDED, AGENT_WAITING
+from core.usage.of_log import ledger_of, ledger_of_reading
 
 if TYPE_CHECKING:
     from core.sources.reading import Reading
+    from core.usage.ledger import Ledger
 
 
 
 
 FLAG_REACH = 256
 """How far back from the leaf the flag looks for the agent's or the gates' last word."""
+
+
+class DayJson(TypedDict):
+    date: str  # the local date of the newest answers
+    cost: float | None  # USD of that day's answers priced (None: none priced)
+    tokens: int
+
+
+class ItemCostJson(TypedDict):
+    content: str  # the item's text (untrusted)
+    cost: float
+
+
+class ItemTokensJson(TypedDict):
+    content: str
+    tokens: int
+
+
+class UsageRowJson(TypedDict):
+    """A row's ``usage`` in ``pideck overview --json`` (docs/attention.md#what-a-row-spent): the
+    numbers the budgets are judged by (docs/attention.md#budgets)."""
+
+    cost: float | None  # USD of the answers priced so far; None: none priced
+    tokens: int  # every token of every answer so far
+    day: DayJson | None  # the newest day with answers
+    costliestItem: ItemCostJson | None  # the plan item that cost the most dollars
+    largestItem: ItemTokensJson | None  # the plan item that used the most tokens
 
 
 class RowJson(TypedDict):
@@ -57,6 +86,7 @@ class RowJson(TypedDict):
     warnings: int
     lastMessage: str | None
     tokens: dict[str, int | float | None] | None  # total, contextShare
+    usage: UsageRowJson | None  # what its answers used in all (None: no answer with tokens)
     status: NotRequired[str | None]  # an agent's conversation only
     subagents: NotRequired[int]  # a Claude Code conversation's subagents running, when any
 
@@ -87,6 +117,15 @@ class OverviewRow:
     context_share: float | None = None  # the share of the model's context window the last turn used
     subagents: int = 0  # a Claude Code conversation's subagents running
     cost: float | None = None  # USD so far, of the answers priced (docs/usage.md); None: none priced
+    tokens_total: int | None = None  # every token of every answer so far; None: no answer with tokens
+    day: str | None = None  # the local date (YYYY-MM-DD) of the newest answers
+    cost_day: float | None = None  # USD of that day's answers priced
+    tokens_day: int = 0  # every token of that day's answers
+    item_cost: float | None = None  # USD of the plan item that cost the most (its share of the answers)
+    item_cost_name: str | None = None  # that item's text (untrusted)
+    item_tokens: int = 0  # the tokens of the plan item that used the most
+    item_tokens_name: str | None = None
+    partial: bool = False  # priced without the price table with a model left unpriced: not final (``Overview``)
 
     @property
     def status_text(self) -> str:
@@ -109,7 +148,17 @@ class OverviewRow:
             "warnings": self.warnings,
             "lastMessage": self.last_message,
             "tokens": {"total": self.tokens, "contextShare": self.context_share} if self.tokens is not None else None,
+            "usage": None,
         }
+        if self.tokens_total is not None:
+            out["usage"] = {
+                "cost": self.cost, "tokens": self.tokens_total,
+                "day": {"date": self.day, "cost": self.cost_day, "tokens": self.tokens_day} if self.day else None,
+                "costliestItem": {"content": self.item_cost_name, "cost": self.item_cost}
+                if self.item_cost_name is not None and self.item_cost is not None else None,
+                "largestItem": {"content": self.item_tokens_name, "tokens": self.item_tokens}
+                if self.item_tokens_name is not None else None,
+            }
         if self.kind in AGENT_KINDS:
             out["status"] = self.status
         if self.subagents:
@@ -124,8 +173,9 @@ class OverviewRow:
         return any(needle in value.casefold() for value in values)
 
 
-def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None) -> OverviewRow:
-    """The row of one session's Deck."""
+def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None, table: bool = True) -> OverviewRow:
+    """The row of one session's Deck; ``table``: price what the log does not with the price table
+    (else with the rates saved alone: ``core/usage/prices.py``)."""
     log = deck.log
     replay = deck.todo.replay()
     todos = replay.state.todos
@@ -135,7 +185,7 @@ def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None) -> O
     leaf = log.leaf
     last = timestamp_ms(leaf) if leaf is not None else None
     total, share = token_counts(log.last_turn_tokens())
-    return OverviewRow(
+    return spent(OverviewRow(
         path=str(log.path),
         name=log.name or log.path.name,
         cwd=log.cwd or "",
@@ -155,7 +205,30 @@ def row_of(deck: Deck[SessionLog], kind: Kind, mtime_ms: int | None = None) -> O
         last_message=last_words(deck),
         tokens=total,
         context_share=share,
-    )
+    ), ledger_of(log, table), table)
+
+
+def spent(row: OverviewRow, ledger: Ledger, table: bool) -> OverviewRow:
+    """``row`` with what its answers used (docs/attention.md#what-a-row-spent): the cost and tokens
+    in all, of the newest day, of the costliest and the largest plan item, and the context share of
+    the last answer where the ledger knows the window (else the log's own word, as it was)."""
+    if not ledger.total["answers"]:
+        return row
+    usage = ledger.json()
+    days = usage["days"]
+    day = max(days) if days else None
+    items = usage["items"]
+    costliest = max((i for i in items if i["cost"] is not None), key=lambda i: i["cost"] or 0.0, default=None)
+    largest = max(items, key=lambda i: i["tokens"]["total"], default=None)
+    context = usage["context"]
+    return replace(
+        row, cost=usage["cost"], tokens_total=usage["tokens"]["total"],
+        context_share=context["share"] if context is not None and context["share"] is not None else row.context_share,
+        day=day, cost_day=days[day]["cost"] if day else None, tokens_day=days[day]["tokens"]["total"] if day else 0,
+        item_cost=costliest["cost"] if costliest else None, item_cost_name=costliest["content"] if costliest else None,
+        item_tokens=largest["tokens"]["total"] if largest else 0,
+        item_tokens_name=largest["content"] if largest else None,
+        partial=not table and bool(usage["unpriced"]))
 
 
 def token_counts(tokens: Mapping[str, Any] | None) -> tuple[int | None, float | None]:
@@ -241,7 +314,7 @@ def conversation_flag(open_work: bool, status: str | None) -> str | None:
 
 
 def conversation_row(path: Path, reading: Reading, *, status: str, mtime_ms: int | None, name: str | None = None,
-                     cwd: str | None = None) -> OverviewRow:
+                     cwd: str | None = None, table: bool = True) -> OverviewRow:
     """The row of an agent's conversation from its reading: the plan's items settled of total, no
     confidence, no work items, milestones or packets (pideck's own panes are empty there), the
     time of the transcript's last line as its last activity (``Reading.last_activity_ms``)."""
@@ -250,7 +323,7 @@ def conversation_row(path: Path, reading: Reading, *, status: str, mtime_ms: int
     known = info.get("cwd")
     total, share = token_counts(info.get("tokens"))
     message = info.get("lastMessage")
-    return OverviewRow(
+    return spent(OverviewRow(
         path=str(path),
         name=name or path.name,
         cwd=known if isinstance(known, str) and known else cwd or "",
@@ -273,7 +346,7 @@ def conversation_row(path: Path, reading: Reading, *, status: str, mtime_ms: int
         tokens=total,
         context_share=share,
         subagents=running_count(info.get("subagents")),
-    )
+    ), ledger_of_reading(reading, table), table)
 
 
 def with_session_row(row: OverviewRow, session: OverviewRow) -> OverviewRow:

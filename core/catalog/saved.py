@@ -26,7 +26,7 @@ from core.config.places import pideck_home
 from core.files import replace_private_file
 from core.sources.discovery import Head
 
-FORMAT = 2
+FORMAT = 3  # (3: a row's usage: cost, tokens, day, items)
 
 _FIELDS = tuple(f.name for f in fields(OverviewRow))  # (a row is saved as its values, in this order)
 _WORK_ITEMS = _FIELDS.index("work_items")

@@ -3,6 +3,8 @@ conversation, and the flags of a row that are the evidence for one. Nothing else
 so a view that only names a state (the deck's header) loads nothing more.
 
 - **needs you**: the agent asked for something and nothing happened since;
+- **over budget**: it spent more than a budget of ``[budget]`` allows (``budgets.py``);
+- **context nearly full**: its last answer filled ``[budget] context_percent`` of the window;
 - **stopped with open work**: the turn ended with items open, or the todo gates gave up;
 - **working**: a turn is in progress;
 - **waiting**: the turn ended and nothing is open;
@@ -10,7 +12,8 @@ so a view that only names a state (the deck's header) loads nothing more.
 """
 
 NEEDS_YOU, OPEN_WORK, WORKING, WAITING, ENDED = "needs you", "stopped with open work", "working", "waiting", "ended"
-ORDER = (NEEDS_YOU, OPEN_WORK, WORKING, WAITING, ENDED)
+OVER_BUDGET, CONTEXT_FULL = "over budget", "context nearly full"
+ORDER = (NEEDS_YOU, OVER_BUDGET, CONTEXT_FULL, OPEN_WORK, WORKING, WAITING, ENDED)
 """Who needs the person first."""
 FLAG_POKED, FLAG_WAITING, FLAG_GAVE_UP, FLAG_ENDED = "poked", "waiting", "gave up", "ended"
 """A row's flag (``core/catalog/rows.py``, the FLAG column): what the agent left open when it

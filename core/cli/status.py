@@ -48,15 +48,19 @@ def _subfolders(root: Path) -> list[Path]:
 
 def fingerprint(paths: list[Path]) -> str:
     """A digest of each folder's modification time and of the size and time of its files, and of
-    the config file (its idle time is in the rule)."""
+    the config file (its idle time and budgets are in the rule) and the rates saved (what prices
+    the answers a log does not: core/usage/prices.py)."""
+    from core.config.places import pideck_home
     from core.config.settings import config_path
+    from core.usage.prices import SAVED
 
     digest = hashlib.sha256()
-    try:
-        st = os.stat(config_path())
-        digest.update(f"config\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
-    except OSError:
-        digest.update(b"config\0-\0")
+    for name, path in (("config", config_path()), ("prices", pideck_home() / SAVED)):
+        try:
+            st = os.stat(path)
+            digest.update(f"{name}\0{st.st_size}\0{st.st_mtime_ns}\0".encode())
+        except OSError:
+            digest.update(f"{name}\0-\0".encode())
     for folder in paths:
         try:
             with os.scandir(folder) as entries:
@@ -102,14 +106,19 @@ def status_line(cwd: str | None, now_ms: int) -> str:
 
 def work_out(cwd: str | None, now_ms: int) -> tuple[str, int]:
     """The line, from the catalog of every session and conversation, and until when the clock
-    alone cannot change it (a pideck session counts as working only until its idle time passed)."""
+    alone cannot change it (a pideck session counts as working only until its idle time passed; a
+    day's budget starts again at midnight). What the logs do not price is priced with the rates
+    saved by earlier runs alone: the price table is never loaded here (core/usage/prices.py)."""
     from core.catalog.attention import summary
+    from core.catalog.budgets import next_day_ms
     from core.catalog.catalog import Catalog
     from core.catalog.states import WORKING
 
-    catalog = Catalog(cwd, now_ms=lambda: now_ms, sweep=False)
+    catalog = Catalog(cwd, now_ms=lambda: now_ms, sweep=False, table=False)
     catalog.look()
     until = now_ms + MAX_AGE_MS
+    if catalog.budget.day_usd or catalog.budget.day_tokens:
+        until = min(until, next_day_ms(now_ms))
     for record in catalog.records.values():
         row = record.row
         if record.attention.state == WORKING and row is not None and row.status is None \

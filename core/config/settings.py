@@ -1,7 +1,8 @@
 """pideck's configuration: the `[todo]` table (defaults, pi-jtodo's JSON, then pideck's TOML;
 docs/todo-views.md#configuration), the `[tui]` table of the terminal app (docs/tui.md#settings),
-its `[notify]` table (docs/notifications.md) and the `[session]` table of how session files are
-written (docs/session-format.md#durability).
+its `[notify]` table (docs/notifications.md), the `[session]` table of how session files are
+written (docs/session-format.md#durability) and the `[budget]` table of what a conversation may
+spend (docs/attention.md#budgets).
 
 The calibration numbers are deliberately not keys here.
 """
@@ -86,6 +87,8 @@ class NotifyConfig(NamedTuple):
 
     needs_you: bool = True  # notify on a change into "needs you" (the agent asked for something)
     open_work: bool = True  # notify on a change into "stopped with open work"
+    over_budget: bool = True  # notify when a conversation crosses a budget of ``[budget]`` (once per crossing)
+    context_nearly_full: bool = True  # notify when its context crosses ``[budget] context_percent`` (once per crossing)
     terminal: str = "auto"
     """The terminal's own notification, by escape sequence: ``auto`` the one the environment names
     (docs/notifications.md#which-channel), ``osc9``, ``osc777`` or ``osc99`` that one, ``off`` none."""
@@ -109,9 +112,29 @@ class SessionConfig(NamedTuple):
     when it likes (it still survives pideck being killed, not a crash of the machine)."""
 
 
-Table = TodoConfig | TuiConfig | NotifyConfig | SessionConfig
+class BudgetConfig(NamedTuple):
+    """What a conversation may spend before it is **over budget**, and how full the last answer may
+    fill its context window before it is **context nearly full** (docs/attention.md#budgets). A
+    budget of 0 is none; each is in dollars (``_usd``, the cost of the answers priced) or in tokens
+    (``_tokens``, every token of every answer: input, output, cache read and written)."""
+
+    conversation_usd: float = 0.0  # one conversation (or pi/pideck session), all its answers so far
+    conversation_tokens: int = 0
+    day_usd: float = 0.0
+    """Today's answers (the local date) of every conversation in scope together: crossed, each one
+    that spent today is over budget."""
+    day_tokens: int = 0
+    item_usd: float = 0.0  # one item of a plan: the answers made while it was in progress (its share)
+    item_tokens: int = 0
+    context_percent: int = 0
+    """The last answer filled at least this percentage of its model's context window (85 says it
+    before most agents compact on their own); 0: never said."""
+
+
+Table = TodoConfig | TuiConfig | NotifyConfig | SessionConfig | BudgetConfig
 """One of the tables of pideck's TOML, as ``TABLES`` names them."""
-TABLES: dict[str, type[Table]] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig, "session": SessionConfig}
+TABLES: dict[str, type[Table]] = {"todo": TodoConfig, "tui": TuiConfig, "notify": NotifyConfig,
+                                  "session": SessionConfig, "budget": BudgetConfig}
 _TABLE_DEFAULTS = {name: model()._asdict() for name, model in TABLES.items()}
 _CHOICES = {("tui", "theme"): THEMES,
             ("tui", "watchdog"): ("own", "all", "off"),
@@ -119,6 +142,7 @@ _CHOICES = {("tui", "theme"): THEMES,
             ("tui", "follow"): ("newest", "ask", "off"),
             ("notify", "terminal"): TERMINAL_CHOICES,
             ("session", "sync"): ("data", "off")}
+_PERCENT = {("budget", "context_percent")}
 KEYS = TodoConfig._fields
 _DEFAULTS = _TABLE_DEFAULTS["todo"]
 
@@ -160,6 +184,14 @@ def check_value(key: str, value: Any, table: str = "todo", words: bool = True) -
             return SWITCH_WORDS[value]
         if not isinstance(value, bool):
             raise ConfigError(f"{key} must be true or false{' (or on, off)' if words else ''} (got {value!r})")
+        return value
+    if isinstance(defaults[key], float):  # (dollars: an integer is taken too, ``day_usd = 5``)
+        if type(value) not in (int, float) or not 0 <= value < float("inf"):
+            raise ConfigError(f"{key} must be a number of dollars of at least 0, 0 for none (got {value!r})")
+        return float(value)
+    if (table, key) in _PERCENT:
+        if type(value) is not int or not 0 <= value <= 100:
+            raise ConfigError(f"{key} must be an integer from 0 to 100, 0 for none (got {value!r})")
         return value
     minimum = 1 if key in _AT_LEAST_ONE else 0
     if type(value) is not int or value < minimum:
@@ -276,6 +308,11 @@ def load_session_config(path: Path | None = None) -> tuple[SessionConfig, list[s
     return load_table("session", path)
 
 
+def load_budget_config(path: Path | None = None) -> tuple[BudgetConfig, list[str]]:
+    """The effective ``[budget]`` table and the warnings met while reading it; never raises."""
+    return load_table("budget", path)
+
+
 def load_notify_config(path: Path | None = None) -> tuple[NotifyConfig, list[str]]:
     """The effective ``[notify]`` table and the warnings met while reading it; never raises."""
     return load_table("notify", path)
@@ -326,8 +363,8 @@ def set_config_value(key: str, value: Any, path: Path | None = None) -> Table:
 
 
 def show_config(path: Path | None = None) -> str:
-    """The effective tables (``[todo]``, ``[tui]``, ``[notify]``) as TOML, with the file they were
-    read from."""
+    """The effective tables (``[todo]``, ``[tui]``, ``[notify]``, ``[session]``, ``[budget]``) as TOML,
+    with the file they were read from."""
     import tomli_w
 
     config, warnings = load_config(path)

@@ -30,7 +30,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, cast
+from typing import TYPE_CHECKING, Callable, Iterator, cast
 
 from core.config import places
 from core.clock import iso_ms
@@ -184,6 +184,7 @@ class Reading:
         self._session_db = copilot_db.database_of(self.source) if kind == "copilot" else None
         """Copilot's session database beside the log: the truth about its plan (``_reconcile``)."""
         self._session_db_at: tuple[object, ...] | None = None  # the database as last read (``change_key``)
+        self._folds: dict[str, Callable[[Reading], tuple[int, object] | None]] = {}  # ``keep_with_cache``
 
     @property
     def info(self) -> AgentInfo:
@@ -430,6 +431,10 @@ class Reading:
         once, when the reader made it). A cache that cannot be written costs the next open a full
         read, nothing else."""
         state = self.state
+        for name, fold in self._folds.items():
+            got = fold(self)
+            if got is not None:
+                state.setdefault("kept", {})[name] = {"covers": got[0], "value": got[1]}
         state["reader"] = self.reader.save()
         state["tail"] = self._tail_digest(state["offset"])
         head = json.dumps(state, separators=(",", ":"), ensure_ascii=True).encode("ascii")
@@ -453,6 +458,13 @@ class Reading:
 
     def kept(self, name: str) -> Kept | None:
         return self.state.get("kept", {}).get(name)
+
+    def keep_with_cache(self, name: str, fold: Callable[[Reading], tuple[int, object] | None]) -> None:
+        """From now on, at every write of the cache, keep what ``fold(self)`` gives under ``name``
+        (the events it covers and a JSON value; None: nothing to keep): a result derived from the
+        events is then kept as fresh as they are, at no write of its own (the catalog's usage of a
+        conversation: core/usage/of_log.py ``ledger_of_reading``)."""
+        self._folds[name] = fold
 
     # -- reading the transcript -----------------------------------------------------------------
 

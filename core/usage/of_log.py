@@ -11,6 +11,7 @@ from core.usage.ledger import EVENTS_READ, TODO_STATE, TODO_TOOL, Ledger
 
 if TYPE_CHECKING:
     from core.session.records import EntryRecord
+    from core.sources.reading import Reading
     from core.usage.ledger import Pricer, Saved, UsageJson
 
 KEPT = "usage"
@@ -115,3 +116,85 @@ def branch_plan(log: Any) -> object:
             if isinstance(data, dict) and isinstance(data.get("todos"), list):
                 return data["todos"]
     return []
+
+
+_folded: weakref.WeakKeyDictionary[Any, _Followed] = weakref.WeakKeyDictionary()
+
+
+def ledger_of_reading(reading: Reading, table: bool = True) -> Ledger:
+    """The ledger of a conversation's reading (what the catalog holds of a conversation, without
+    its log: core/catalog/overview.py), fed the events it made since the last call for the same
+    reading, exactly as ``ledger_of`` feeds the entries of its log (one entry per event). With
+    ``table`` it is kept in the reading's cache at each write of it (``Reading.keep_with_cache``),
+    under the name ``ledger_of`` keeps the log's: a new process, or the conversation's own log,
+    takes it from there and feeds it only what came since."""
+    followed = _followed_reading(reading, table)
+    if reading.count > followed.covered:
+        _feed(reading, followed)
+    lazy = followed.ledger.pricer
+    if table and isinstance(lazy, _Lazy) and lazy.rates is not None:
+        lazy.rates = None  # (looked up again at its next answer: a few, not one per row of the catalog)
+        from core.usage.prices import prices
+
+        prices().save()  # (the rates found, here or as the cache was written, for ``pideck status``)
+    return followed.ledger
+
+
+class _Lazy:
+    """``pricer(table)``, made at the first answer to price: a catalog's rows whose ledgers were
+    kept price nothing, and never look for pideck's home to find the rates."""
+
+    __slots__ = ("table", "rates")
+
+    def __init__(self, table: bool) -> None:
+        self.table = table
+        self.rates: Pricer | None = None
+
+    def __call__(self, provider: str | None, model: str) -> Any:
+        if self.rates is None:
+            self.rates = pricer(self.table)
+        return self.rates(provider, model)
+
+
+def _followed_reading(reading: Reading, table: bool) -> _Followed:
+    """The reading's fold as far as it went, made anew (from what the cache kept, if anything)
+    for a new reading, events made anew, or the table wanted where it was not used."""
+    followed = _folded.get(reading)
+    if followed is not None and followed.generation == reading.generation and (followed.table or not table):
+        return followed
+    kept = reading.kept(KEPT)
+    if kept is not None and isinstance(kept["value"], dict) and 0 < kept["covers"] <= reading.count:
+        followed = _Followed(Ledger(_Lazy(table), cast("Saved", kept["value"])), kept["covers"], reading.generation,
+                             table)
+    else:
+        followed = _Followed(Ledger(_Lazy(table)), 0, reading.generation, table)
+    _folded[reading] = followed
+    if table:
+        keep_usage(reading)
+    return followed
+
+
+def keep_usage(reading: Reading) -> None:
+    """Have the reading's cache keep its ledger (priced with the table) at each of its writes from
+    now on: called before its first sync, the write of a first read holds it already."""
+    from core.session import sidecar
+
+    if sidecar.mode() != "off":  # (as a log keeps nothing then: ``ConversationLog.keep_derived``)
+        reading.keep_with_cache(KEPT, _kept_with_cache)
+
+
+def _feed(reading: Reading, followed: _Followed) -> None:
+    kinds, ledger = reading.kinds, followed.ledger
+    for i in range(followed.covered, reading.count):
+        if kinds[i] in EVENTS_READ:
+            ledger.add_event(reading.event(i))
+    followed.covered = reading.count
+
+
+def _kept_with_cache(reading: Reading) -> tuple[int, object] | None:
+    """What the reading's cache keeps of its ledger as it is written: the ledger fed first, so that
+    it covers every event the write holds."""
+    followed = _followed_reading(reading, True)
+    if reading.count > followed.covered:
+        _feed(reading, followed)
+    return (followed.covered, followed.ledger.save()) if followed.covered else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import time
 from pathlib import Path
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -189,19 +190,24 @@ def test_overview_json(pideck, tmp_path):
     rows = json.loads(out)
     # who needs you first: both stopped with open work, the most recently active (pideck's, 16:00) first
     assert [row.pop("attention")["state"] for row in rows] == ["stopped with open work"] * 2
+    day = time.strftime("%Y-%m-%d", time.localtime(1796053853))  # (its answers' local date: 2026-11-30T15:50:53Z)
     assert rows == [
         {"path": str(mine), "name": mine.name, "cwd": str(tmp_path / "project"), "kind": "pideck", "readOnly": False,
          "entries": 2, "todos": {"settled": 0, "total": 1, "lowestConfidence": 40},
          "workItems": {"open": 0, "in_progress": 0, "blocked": 0, "done": 0},
          "milestones": {"declared": 0, "recorded": 0}, "packets": 0,
          "lastActivity": "2026-11-30T16:00:02.000Z", "flag": "poked", "warnings": 0,
-         "lastMessage": None, "tokens": None},
+         "lastMessage": None, "tokens": None, "usage": None},
         {"path": str(pi), "name": "Streaming parser", "cwd": "/home/user/parser-project", "kind": "pi",
          "readOnly": True, "entries": 37, "todos": {"settled": 1, "total": 3, "lowestConfidence": 60},
          "workItems": {"open": 1, "in_progress": 1, "blocked": 0, "done": 0},
          "milestones": {"declared": 2, "recorded": 1}, "packets": 0,
          "lastActivity": "2026-11-30T15:50:53.736Z", "flag": None, "warnings": 1,
-         "lastMessage": "Streaming it is.", "tokens": {"total": 15, "contextShare": None}},
+         "lastMessage": "Streaming it is.", "tokens": {"total": 15, "contextShare": None},
+         # its 3 answers, priced by pi itself at $0 (docs/attention.md#what-a-row-spent), the first item in progress
+         "usage": {"cost": 0.0, "tokens": 45, "day": {"date": day, "cost": 0.0, "tokens": 45},
+                   "costliestItem": {"content": "Add the inspect command", "cost": 0.0},
+                   "largestItem": {"content": "Add the inspect command", "tokens": 15}}},
     ]
     assert pideck("overview", "--all", "--json")[1] == out  # no other directory has sessions
 

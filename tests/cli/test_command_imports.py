@@ -199,3 +199,23 @@ def test_only_the_usage_object_loads_the_price_table(name: str, tmp_path: Path) 
     assert status == command.status
     table = {m for m in ("genai_prices", "core.usage.table") if m in modules}
     assert table == ({"genai_prices", "core.usage.table"} if name == "inspect --json" else set())
+
+
+def test_status_never_loads_the_price_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pideck status`` runs in prompts: over a Claude Code conversation whose model no run priced
+    yet, it reads the conversation's usage (the budgets: docs/attention.md#budgets) with the rates
+    saved alone, and neither ``genai_prices`` nor core/usage/table.py, the one module that imports
+    it, is loaded."""
+    import shutil
+
+    from private_homes import AGENT_VARIABLES
+
+    home = tmp_path / "home"
+    shutil.copytree(Path(__file__).parents[1] / "fixtures" / "agent-transcripts" / "claude-tasks" / "final", home)
+    monkeypatch.setenv("HOME", str(home))
+    for name in AGENT_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    status, modules, _ = loaded(Command(("status", "--all"), 0, set(), set()), tmp_path / "unused", tmp_path)
+    assert status == 0
+    assert {"core.usage.ledger", "core.usage.of_log", "core.usage.prices"} <= modules  # (its answers were read)
+    assert not {m for m in modules if m.startswith("genai_prices") or m == "core.usage.table"}

@@ -130,6 +130,17 @@ class Homes:
         return path
 
 
+HOOKS = SAMPLES.parent / "agent-hooks"
+
+
+def sample_input(name: str, homes: Homes, sample: str) -> dict:
+    """The first input of a real hook sample (tests/fixtures/agent-hooks), moved to this test's
+    conversation of ``sample``."""
+    value = json.loads((HOOKS / name).read_text())[0]["stdin"]
+    return {**value, "cwd": str(homes.cwd), "session_id": SESSION_IDS[sample],
+            "transcript_path": str(homes.path_of(sample))}
+
+
 def digests(*roots: Path) -> dict[str, str]:
     """sha256 of every file under ``roots`` (and the folders, as ``dir``): what must not change."""
     out = {}

@@ -11,20 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from discovery_helpers import BETWEEN_TURNS, CLAUDE_TASKS, CODEX, SESSION_IDS
+from discovery_helpers import BETWEEN_TURNS, CLAUDE_TASKS, CODEX, SESSION_IDS, sample_input
 
 from core.session.log import SessionLog
 from core.deck.deck import Deck
 
-HOOKS = Path(__file__).resolve().parent.parent / "fixtures" / "agent-hooks"
 OPEN_TODO = {"todos": [{"id": "t1", "content": "Parse", "status": "in_progress", "priority": "high", "confidence": 80}]}
-
-
-def sample_input(name: str, homes, sample: str) -> dict:
-    """The first input of a real hook sample, moved to this test's conversation."""
-    value = json.loads((HOOKS / name).read_text())[0]["stdin"]
-    return {**value, "cwd": str(homes.cwd), "session_id": SESSION_IDS[sample],
-            "transcript_path": str(homes.path_of(sample))}
 
 
 def read_line(stream, seconds: float = 30) -> str:

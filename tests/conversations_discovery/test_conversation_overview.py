@@ -46,12 +46,16 @@ def test_overview_table(homes, pideck, at_now):
         f"codex   {FIRST_PROMPTS[CODEX]}  stopped with open work  3m  1/4    —     0/0/0/0        0           0        "
         f"3 min ago  waiting  waiting  70 <1%  {cwd}  TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
         f"gemini  {FIRST_PROMPTS[GEMINI]}  waiting                 2m  4/4    —     0/0/0/0        0           0        "
-        f"2 min ago  waiting           70      {cwd}  TURN-2: all 4 items are completed.",
+        f"2 min ago  waiting           70 <1%  {cwd}  TURN-2: all 4 items are completed.",
         f"claude  {FIRST_PROMPTS[CLAUDE_TODOWRITE]}  ended                   4m  4/4    —     0/0/0/0        0           0        "
-        f"4 min ago  ended             70      {cwd}  TURN-2: all 4 items are completed.",
+        f"4 min ago  ended             70 <1%  {cwd}  TURN-2: all 4 items are completed.",
         f"claude  {FIRST_PROMPTS[CLAUDE_TASKS]}  ended                   5m  4/4    —     0/0/0/0        0           0        "
-        f"5 min ago  ended             70      {cwd}  TURN-2: all 4 tasks are completed.",
+        f"5 min ago  ended             70 <1%  {cwd}  TURN-2: all 4 tasks are completed.",
     ]) + "\n"
+
+
+LOCAL_DAY = time.strftime("%Y-%m-%d", time.localtime(datetime(2026, 12, 1, 7, 16, tzinfo=timezone.utc).timestamp()))
+"""The local date of the samples' answers (a ledger's days are the person's)."""
 
 
 def test_overview_json_of_a_conversation(homes, pideck):
@@ -68,6 +72,11 @@ def test_overview_json_of_a_conversation(homes, pideck):
         "lastActivity": "2026-12-01T07:16:44.013Z", "flag": "waiting", "warnings": 0,
         "lastMessage": "TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
         "tokens": {"total": 70, "contextShare": 0.0003}, "status": "waiting",
+        # what its 7 answers so far cost at gpt-5.5's prices; the plan's first item the most (both
+        # of its 2 answers), its second none yet (docs/attention.md#what-a-row-spent)
+        "usage": {"cost": 0.00595, "tokens": 490, "day": {"date": LOCAL_DAY, "cost": 0.00595, "tokens": 490},
+                  "costliestItem": {"content": "Read the CLI entry point", "cost": 0.0017},
+                  "largestItem": {"content": "Read the CLI entry point", "tokens": 140}},
     }]
 
 

@@ -40,7 +40,8 @@ from tui.widgets.keyed_table import KeyedTable
 
 COLUMNS = [("", "mark"), ("State", "state"), ("In", "in"), ("Kind", "kind"), ("Session", "session"),
            ("Todos", "todos"), ("Conf", "conf"), ("Tokens", "tokens"), ("Last message", "message")]
-STATE_LABELS = {states.NEEDS_YOU: "needs you", states.OPEN_WORK: "open work", states.WORKING: "working",
+STATE_LABELS = {states.NEEDS_YOU: "needs you", states.OVER_BUDGET: "over budget", states.CONTEXT_FULL: "context full",
+                states.OPEN_WORK: "open work", states.WORKING: "working",
                 states.WAITING: "waiting", states.ENDED: "ended"}
 """The state column's words (the detail line under the table says the state in full)."""
 KIND_STYLES = {"pi": "bold magenta", "pideck": "bold cyan"}

@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from core import clock
-from core.catalog.states import ENDED, NEEDS_YOU, OPEN_WORK, WAITING, WORKING
+from core.catalog.states import CONTEXT_FULL, ENDED, NEEDS_YOU, OPEN_WORK, OVER_BUDGET, WAITING, WORKING
 from core.clock import iso_ms
 from core.jsutil import plural
 from core.views.items import running_text, token_text
@@ -70,7 +70,8 @@ class DeckHeader(Widget):
         return Text("\n").join([line, detail])
 
 
-STATE_STYLES = {NEEDS_YOU: "bold white on red", OPEN_WORK: "bold yellow", WORKING: "bold green",
+STATE_STYLES = {NEEDS_YOU: "bold white on red", OVER_BUDGET: "bold red", CONTEXT_FULL: "bold magenta",
+                OPEN_WORK: "bold yellow", WORKING: "bold green",
                 WAITING: "cyan", ENDED: "dim"}
 """The style of each state, wherever a state is drawn (the header, the overview's rows)."""
 
