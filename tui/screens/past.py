@@ -14,6 +14,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from core.views.costs import meter
 from core.views.timetravel import AsOf
 from core.views.view import DeckView
 from tui.screens.packet import PacketScreen
@@ -65,7 +66,7 @@ class PastScreen(Screen[None]):
         view = self.view
         self.query_one(DeckHeader).show(HeaderInfo(
             name=view.name, cwd=view.cwd, entries=view.entries, following=False, writable=False,
-            warnings=len(view.warnings), past=True))
+            warnings=len(view.warnings), past=True, meter=meter(view.usage)))
         self.query_one(StatePane).show(view.state)
         self.query_one(ProgressPane).show(view)
         self.query_one(HandoffPane).show(view.packets)
@@ -77,7 +78,7 @@ class PastScreen(Screen[None]):
         if conversation:
             pane = self.query_one(ConversationPane)
             pane.border_title = "Conversation"
-            pane.show(view.agent, view.todo_state)
+            pane.show(view.agent, view.todo_state, usage=view.usage)
         else:
             self.query_one("#work-items").focus()
 
