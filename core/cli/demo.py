@@ -82,8 +82,10 @@ def write_demo(
     clock: Callable | None = None,
     ids: Callable | None = None,
     todo_clock: Callable[[], int] | None = None,
+    answers: bool = True,
 ) -> Deck:
-    """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict)."""
+    """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict).
+    ``answers``: the agent's answers and a compaction too (``ANSWERS``)."""
     log = SessionLog.create(path, cwd=cwd or os.getcwd(), clock=clock, id_factory=ids)  # (None: the log's own)
     deck = Deck(log, clock=todo_clock)
     for line in STATE_LINES + PROGRESS_LINES:
@@ -92,7 +94,8 @@ def write_demo(
         deck.call_tool("agent_handoff_create", packet)
     deck.call_tool("todo", TODOS)
     deck.apply("/todos poke trigger")  # a follow-up naming the open items: the 👉 targets
-    append_answers(log, (clock or utc_now)(), ids)
+    if answers:
+        append_answers(log, (clock or utc_now)(), ids)
     deck.refresh()
     return deck
 

@@ -232,11 +232,11 @@ class OverviewScreen(Screen[None]):
         title.append_text(one_line(self.scope, "dim"))
         count = f"{len(rows)} of {len(self.rows)}" if self.filter_text else f"{len(self.rows)}"
         title.append(f"  {count} session{'' if len(self.rows) == 1 else 's'}", "dim")
+        if self.sort != SORTS[0]:
+            title.append(f" · by {self.sort}", "bold")
         summary = att.summary([a for a in self.attentions.values()])
         if summary:
             title.append(f" · {summary}", "dim")
-        if self.sort != SORTS[0]:
-            title.append(f" · by {self.sort}", "bold")
         problem = getattr(self.app, "catalog_problem", None)
         if problem is not None:
             title.append(" ")
