@@ -14,9 +14,17 @@ from typing import Any, Mapping, Sequence
 from core.clock import iso_ms
 from core.sources.plan import cost_text
 from core.usage.ledger import ItemJson, ShareJson, TurnJson, UsageJson
-from core.views.overview_table import short_count
 
 __all__ = ["UsageJson", "usage_of"]  # (what the front ends read of core/usage: they reach it through the views)
+
+def short_count(n: int) -> str:
+    """``950``, ``12.3k``, ``48k``, ``1.2M``."""
+    for size, unit in ((1_000_000, "M"), (1000, "k")):
+        if n >= size:
+            value = n / size
+            return f"{value:.1f}{unit}" if value < 10 else f"{value:.0f}{unit}"
+    return str(n)
+
 
 BAR_CELLS = 8
 FULL, EMPTY = "█", "░"
@@ -146,6 +154,18 @@ def spent_by_item(usage: UsageJson | None) -> dict[tuple[str, str], str]:
     if usage is None:
         return {}
     return {(i["id"], i["content"]): words for i in usage["items"] if (words := item_words(i))}
+
+
+def goal_costs(usage: UsageJson | None, todos: Sequence[Any]) -> dict[str | None, float]:
+    """What the todos of each group (the goal table's rows; an agent's plan is one row, its
+    items ungrouped) cost, of those whose cost is known; a group none of whose todos cost anything
+    is not in it."""
+    out: dict[str | None, float] = {}
+    for todo in todos:
+        item = item_of(usage, todo.id, todo.content)
+        if item is not None and item["cost"] is not None:
+            out[todo.group] = out.get(todo.group, 0.0) + item["cost"]
+    return out
 
 
 def turn_at(turns: Sequence[TurnJson], timestamp: str | None) -> TurnJson | None:

@@ -182,12 +182,15 @@ def build_view(
     literal: Callable[[str], str] = markdown_literal,
     todo: bool = True,
     activity: Activity | None = None,
+    usage: bool = True,
 ) -> DeckView:
     """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again.
 
     ``todo=False`` leaves the todo parts empty and their warnings out: a first view that needs no
     todo fold, which on a long branch costs more than everything else (build the rest later with
-    ``parts={TODO}``). ``activity``: the branch's events, taken in up to now, go in the view too."""
+    ``parts={TODO}``). ``activity``: the branch's events, taken in up to now, go in the view too.
+    ``usage=False`` leaves the usage out (a first frame does not wait for the price table, whose
+    first load takes a good half second): the next view without it works it out."""
     log = deck.log
     old = previous
     if old is None or STATE in parts:
@@ -207,7 +210,8 @@ def build_view(
     from core.usage.of_log import usage_of
     from core.views.costs import spent_by_item
 
-    usage = usage_of(log) if old is None or old.entries != len(log.records) else old.usage
+    spent = (old.usage if old is not None and old.entries == len(log.records) and old.usage is not None
+             else usage_of(log) if usage else None)
     armed = False
     if not todo:
         strip, goals, overlay, has_todos = (), (), "", False
@@ -219,13 +223,13 @@ def build_view(
                            given_up)
         goals = tuple(goal_rows(replay.state))
         armed = replay.flags.armed
-        overlay, has_todos = overlay_markdown(replay.state, armed, literal, spent_by_item(usage)), bool(replay.state.todos)
+        overlay, has_todos = overlay_markdown(replay.state, armed, literal, spent_by_item(spent)), bool(replay.state.todos)
         todo_state, targets = replay.state, tuple(replay.flags.targets)
     else:
         strip, goals, overlay, has_todos = old.strip, old.goals, old.todo_overlay, old.has_todos
         todo_state, targets, given_up, armed = old.todo_state, old.targets, old.gave_up, old.todo_armed
-        if usage is not old.usage and (has_todos or todo_state.agent_plan is not None):  # (the items' costs moved)
-            overlay = overlay_markdown(todo_state, armed, literal, spent_by_item(usage))
+        if spent is not old.usage and (has_todos or todo_state.agent_plan is not None):  # (the items' costs moved)
+            overlay = overlay_markdown(todo_state, armed, literal, spent_by_item(spent))
     if not todo:
         idle_at = None
     elif old is not None and TODO not in parts and old.entries == len(log.records):
@@ -270,7 +274,7 @@ def build_view(
         idle_at=idle_at,
         elsewhere=old.elsewhere if old is not None else None,
         gave_up=given_up,
-        usage=usage,
+        usage=spent,
         todo_armed=armed,
     )
 

@@ -22,6 +22,7 @@ from history_fixtures import overview_app, overview_ready, overview_sessions, sc
 from tui.screens.detail import DetailScreen
 from tui.widgets.header import DeckHeader
 from tui.widgets.keyed_table import KeyedTable
+from tui.widgets.todos import GoalTable
 from tui_fixtures import MOMENT, demo_deck, drawn_lines, make_app, run, settled, wait_for
 
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
@@ -133,7 +134,7 @@ def test_todo_detail_says_what_it_cost(snap_compare, tmp_path, size):
     assert snap_compare(make_app(demo_deck(tmp_path)), terminal_size=size, run_before=open_todo_detail)
 
 
-def test_todo_detail_and_overlay_text(tmp_path):
+def test_todo_detail_overlay_and_goal_table_say_what_a_todo_cost(tmp_path):
     app = make_app(demo_deck(tmp_path))
 
     async def scenario(pilot):
@@ -144,6 +145,8 @@ def test_todo_detail_and_overlay_text(tmp_path):
         overlay = app.deck_screen.view.todo_overlay
         assert "  - confidence: `80%`\n  - spent: 438k tokens · $0.3750 · 1 min 35 s in progress\n" in overlay
         assert overlay.count("spent:") == 1  # (the other todos cost nothing)
+        goals = app.query_one(GoalTable)
+        assert [str(goals.get_row(key)[-1]) for key in goals.keys] == ["$0.3750", "", ""]  # parser, cli, ungrouped
 
     run(app, scenario)
 

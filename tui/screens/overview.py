@@ -29,8 +29,8 @@ from core.catalog import states
 from core.catalog.attention import Attention
 from core.catalog.rows import OverviewRow
 from core.config.places import AGENT_KINDS
-from core.views.costs import context_cell, cost_cell
-from core.views.overview_table import in_state, row_cells, short_count
+from core.views.costs import context_cell, cost_cell, short_count
+from core.views.overview_table import in_state, row_cells
 from core.views.view import Glance, Glances
 from tui.messages import CatalogChanged
 from tui.screens.deck import DeckScreen

@@ -14,7 +14,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
-from core.views.costs import meter
+from core.views.costs import goal_costs, meter
 from core.views.timetravel import AsOf
 from core.views.view import DeckView
 from tui.screens.packet import PacketScreen
@@ -71,7 +71,7 @@ class PastScreen(Screen[None]):
         self.query_one(ProgressPane).show(view)
         self.query_one(HandoffPane).show(view.packets)
         self.query_one(TodoStrip).show(view.strip)
-        self.query_one(GoalTable).show_goals(view.goals)
+        self.query_one(GoalTable).show_goals(view.goals, goal_costs(view.usage, view.todo_state.todos))
         conversation = view.agent is not None  # an agent's conversation: its pane, as the live deck has
         for name in ("state", "progress", "handoff") if conversation else ("conversation",):
             self.query_one(f"#{name}").display = False
