@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # (the fields' types only: the app's start does not wait for 
     from core.catalog.rows import OverviewRow
     from core.deck.deck import DeckChange
     from core.views.activity import Event
+    from core.views.costs import UsageJson
     from core.views.diff import Change
     from core.views.timetravel import AsOf
     from core.views.tree import SessionTree
@@ -94,6 +95,7 @@ class TimelineChanged(Message):
     reset: bool = True  # not the events shown before plus new ones (the first, another branch, a rewrite)
     loading: bool = False  # the walk of the branch goes on: later events follow
     walked: int = 0  # entries of the branch walked so far
+    usage: UsageJson | None = None  # what the whole file's answers cost, per turn too (the preview says the turn's)
 
 
 @dataclass

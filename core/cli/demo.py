@@ -6,11 +6,13 @@ import argparse
 import itertools
 import json
 import os
+from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, cast
 
 from core.deck.deck import Deck
 from core.session.log import SessionLog
+from core.session.writer import utc_now
 
 if TYPE_CHECKING:
     from core.cli.common import OpenTui
@@ -80,8 +82,10 @@ def write_demo(
     clock: Callable | None = None,
     ids: Callable | None = None,
     todo_clock: Callable[[], int] | None = None,
+    answers: bool = True,
 ) -> Deck:
-    """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict)."""
+    """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict).
+    ``answers``: the agent's answers and a compaction too (``ANSWERS``)."""
     log = SessionLog.create(path, cwd=cwd or os.getcwd(), clock=clock, id_factory=ids)  # (None: the log's own)
     deck = Deck(log, clock=todo_clock)
     for line in STATE_LINES + PROGRESS_LINES:
@@ -90,8 +94,64 @@ def write_demo(
         deck.call_tool("agent_handoff_create", packet)
     deck.call_tool("todo", TODOS)
     deck.apply("/todos poke trigger")  # a follow-up naming the open items: the 👉 targets
+    if answers:
+        append_answers(log, (clock or utc_now)(), ids)
     deck.refresh()
     return deck
+
+
+MODEL, PROVIDER = "claude-sonnet-4-5", "anthropic"
+RATES = {"input": 3.0, "output": 15.0, "cacheRead": 0.3, "cacheWrite": 3.75}
+"""The model's dollars per million tokens (Anthropic's list price), so the demo's own costs add up."""
+
+ANSWERS: tuple[tuple[int, str, object], ...] = (
+    (5, "user", "Write the streaming parser; keep the partial tail of a line for the next read"),
+    (12, "assistant", (3_210, 1_204, 118_000, 9_500)),  # (input, output, cache read, cache write)
+    (31, "assistant", (1_020, 2_310, 170_400, 8_270)),
+    (44, "compaction", 182_000),
+    (50, "user", "Now handle CRLF endings"),
+    (58, "assistant", (2_050, 960, 30_400, 6_800)),
+    (95, "assistant", (1_480, 3_120, 71_900, 7_600)),
+)
+"""What the agent was asked and answered while ``parse`` was in progress (seconds after the demo's
+start): its answers' usage as pi writes it, with their cost, and one compaction of its context,
+so the header shows the cost, the context bar and the compaction mark, and the todo its cost."""
+
+
+def answer_usage(counts: tuple[int, int, int, int]) -> dict[str, object]:
+    """pi's assistant ``usage``: the tokens and their cost in dollars."""
+    tokens = dict(zip(("input", "output", "cacheRead", "cacheWrite"), counts))
+    cost = {k: round(n * RATES[k] / 1_000_000, 6) for k, n in tokens.items()}
+    return {**tokens, "totalTokens": sum(counts), "cost": {**cost, "total": round(sum(cost.values()), 6)}}
+
+
+def append_answers(log: SessionLog, start: datetime, ids: Callable[[], str] | None) -> None:
+    """Write ``ANSWERS`` as pi does (a demo stands in for the agent; pideck itself never writes a
+    message), each a child of the one before."""
+    from core.session.entry import Entry
+    from core.session.writer import iso_timestamp, serialise, short_id
+
+    make_id = ids or short_id
+    parent = log.leaf_id
+    lines = []
+    for seconds, kind, what in ANSWERS:
+        entry_id, at = make_id(), iso_timestamp(start + timedelta(seconds=seconds))
+        entry: dict[str, object] = {"type": "message" if kind != "compaction" else kind, "id": entry_id,
+                                    "parentId": parent, "timestamp": at}
+        if kind == "user":
+            entry["message"] = {"role": "user", "content": [{"type": "text", "text": what}]}
+        elif kind == "assistant":
+            assert isinstance(what, tuple)
+            entry["message"] = {"role": "assistant", "content": [{"type": "text", "text": "Done: the tests pass."}],
+                                "provider": PROVIDER, "model": MODEL, "usage": answer_usage(what),
+                                "stopReason": "stop"}
+        else:
+            entry.update(summary="The parser reads whole lines and keeps the partial tail.", firstKeptEntryId=parent,
+                         tokensBefore=what)
+        lines.append(serialise(cast(Entry, entry)))
+        parent = entry_id
+    with open(log.path, "ab") as out:
+        out.write(b"".join(lines))
 
 
 def demo_why(path: Path, keep: bool = False) -> str:

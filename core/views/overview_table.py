@@ -12,6 +12,7 @@ from core.config.places import (
     AGENT_KINDS,
 )
 from core.untrusted import visible_controls
+from core.views.costs import short_count
 
 if TYPE_CHECKING:
     pass
@@ -23,15 +24,6 @@ OVERVIEW_COLUMNS = ("KIND", "NAME", "TODOS", "CONF", "ITEMS o/p/b/d", "MILESTONE
 INBOX_COLUMNS = ("STATE", "IN")
 """With the rows' states (``overview_table``'s ``attentions``): after NAME (and TOKENS before
 DIRECTORY, MESSAGE last)."""
-
-
-def short_count(n: int) -> str:
-    """``950``, ``12.3k``, ``48k``, ``1.2M``."""
-    for size, unit in ((1_000_000, "M"), (1000, "k")):
-        if n >= size:
-            value = n / size
-            return f"{value:.1f}{unit}" if value < 10 else f"{value:.0f}{unit}"
-    return str(n)
 
 
 def token_cell(row: OverviewRow) -> str:

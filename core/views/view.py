@@ -8,7 +8,7 @@ view reuses the parts of the previous one that did not change.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Iterable, Mapping, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, TypeVar, cast
 
 from core.catalog.elsewhere import Elsewhere
 from core.clock import iso_ms
@@ -19,10 +19,14 @@ from core.sources.in_database import short_id
 from core.primitives.progress.verdicts import read_verdict
 from core.primitives.todo.display import GoalRow, StripLine, goal_rows, strip_lines
 from core.primitives.todo.model import TodoState
+from core.primitives.todo.overlay import overlay_markdown
 from core.session.interface import SessionFile
 from core.shapes import Packet, ProgressState, StateSnapshot, Verdict
 from core.untrusted import markdown_literal
 from core.views.activity import Activity, Event, gave_up, gave_up_words
+
+if TYPE_CHECKING:
+    from core.usage.ledger import UsageJson
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,9 @@ class DeckView:
     gave_up: str | None = None  # the todo gates gave up on the agent: why (a ``GAVE_UP_WHY`` key), while they stay so
     read_only_reason: str | None = None  # why a write here is refused, in the log's own words (None: writable)
     unfiltered: DeckView | None = None  # set by a filter (tui/filtering.py): the whole view, whose counts panes keep
+    usage: UsageJson | None = None  # what the log's answers used and cost (``core.usage.of_log.usage_of``); a
+    #                                 followed conversation with a pideck session keeps its own (the answers are there)
+    todo_armed: bool = False  # the todo gates' auto-poke (the overlay says it; kept to say it again with new costs)
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -175,12 +182,15 @@ def build_view(
     literal: Callable[[str], str] = markdown_literal,
     todo: bool = True,
     activity: Activity | None = None,
+    usage: bool = True,
 ) -> DeckView:
     """The view of ``deck`` now; with a ``previous`` view only ``parts`` are derived again.
 
     ``todo=False`` leaves the todo parts empty and their warnings out: a first view that needs no
     todo fold, which on a long branch costs more than everything else (build the rest later with
-    ``parts={TODO}``). ``activity``: the branch's events, taken in up to now, go in the view too."""
+    ``parts={TODO}``). ``activity``: the branch's events, taken in up to now, go in the view too.
+    ``usage=False`` leaves the usage out (a first frame does not wait for the price table, whose
+    first load takes a good half second): the next view without it works it out."""
     log = deck.log
     old = previous
     if old is None or STATE in parts:
@@ -197,6 +207,12 @@ def build_view(
     goals: tuple[GoalRow, ...]
     targets: tuple[str, ...]
     given_up: str | None
+    from core.usage.of_log import usage_of
+    from core.views.costs import spent_by_item
+
+    spent = (old.usage if old is not None and old.entries == len(log.records) and old.usage is not None
+             else usage_of(log) if usage else None)
+    armed = False
     if not todo:
         strip, goals, overlay, has_todos = (), (), "", False
         todo_state, targets, given_up = TodoState(), (), None
@@ -206,11 +222,14 @@ def build_view(
         strip = with_alert(tuple(strip_lines(replay.state, replay.flags.targets, deck.todo.config.widget_max_lines)),
                            given_up)
         goals = tuple(goal_rows(replay.state))
-        overlay, has_todos = deck.todo.overlay_markdown(literal), bool(replay.state.todos)
+        armed = replay.flags.armed
+        overlay, has_todos = overlay_markdown(replay.state, armed, literal, spent_by_item(spent)), bool(replay.state.todos)
         todo_state, targets = replay.state, tuple(replay.flags.targets)
     else:
         strip, goals, overlay, has_todos = old.strip, old.goals, old.todo_overlay, old.has_todos
-        todo_state, targets, given_up = old.todo_state, old.targets, old.gave_up
+        todo_state, targets, given_up, armed = old.todo_state, old.targets, old.gave_up, old.todo_armed
+        if spent is not old.usage and (has_todos or todo_state.agent_plan is not None):  # (the items' costs moved)
+            overlay = overlay_markdown(todo_state, armed, literal, spent_by_item(spent))
     if not todo:
         idle_at = None
     elif old is not None and TODO not in parts and old.entries == len(log.records):
@@ -255,6 +274,8 @@ def build_view(
         idle_at=idle_at,
         elsewhere=old.elsewhere if old is not None else None,
         gave_up=given_up,
+        usage=spent,
+        todo_armed=armed,
     )
 
 

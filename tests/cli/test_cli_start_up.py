@@ -45,7 +45,7 @@ def test_version_loads_no_session_code_and_no_library() -> None:
 
 @pytest.mark.parametrize("command", [["gate"], ["inspect", "--json"], ["run", "/todos poke status"]])
 def test_commands_on_a_small_session_load_no_library_they_do_not_use(tmp_path: Path, command: list[str]) -> None:
-    session = write_demo(tmp_path / "demo.jsonl").log.path
+    session = write_demo(tmp_path / "demo.jsonl", answers=False).log.path  # (no answers: pricing one loads the price table once, docs/usage.md)
     modules = loaded(*command, "--session", str(session))
     assert "core.deck.deck" in modules  # (the command ran)
     assert heavy(modules) == []

@@ -56,9 +56,13 @@ def test_the_overview_screen_lists_conversations_and_opens_one(homes):
         assert [str(c) for c in cells(screen, 3)] == ["codex", "gemini", "claude", "claude"]
         assert [str(c) for c in cells(screen, 1)] == ["open work", "waiting", "ended", "ended"]
         assert [str(c) for c in cells(screen, 5)] == ["1/4", "4/4", "4/4", "4/4"]
-        assert [str(c) for c in cells(screen, 7)] == ["70 <1%", "70 <1%", "70 <1%", "70 <1%"]
-        assert str(cells(screen, 8)[0]).startswith("TURN-1: planned 4 steps")
+        assert [str(c) for c in cells(screen, 8)] == ["<1%", "<1%", "<1%", "<1%"]
+        assert [str(c) for c in cells(screen, 9)] == ["70", "70", "70", "70"]
+        assert str(cells(screen, 10)[0]).startswith("TURN-1: planned 4 steps")
         assert "1 stopped with open work · 1 waiting · 2 ended" in str(screen.query_one("#overview-title").render())
+        assert [str(c) for c in cells(screen, 7)] == ["$0.0060", "$0.0029", "$0.0054", "$0.0095"]
+        # (the cursor keeps the row it was on while the rows ranked in: the top row is chosen)
+        screen.query_one("#overview-rows", DataTable).move_cursor(row=0)
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: isinstance(app.screen, ReturningDeckScreen))
         deck_screen = app.screen

@@ -38,7 +38,7 @@ def test_agent_status_words():
 
 def test_the_header_follows_the_agent_and_rings_when_it_goes_quiet(tmp_path):
     clock = Clock()
-    deck = demo_deck(tmp_path)
+    deck = demo_deck(tmp_path, answers=False)  # (the agent last wrote at the fixed time)
     app = make_app(deck, clock=clock)
     bells = []
 
@@ -61,7 +61,7 @@ def test_the_header_follows_the_agent_and_rings_when_it_goes_quiet(tmp_path):
 def test_a_write_by_the_agent_makes_it_active_and_the_app_own_commands_do_not(tmp_path):
     clock = Clock()
     clock.ms = FIXED_MS + 600_000
-    deck = demo_deck(tmp_path)
+    deck = demo_deck(tmp_path, answers=False)  # (the agent last wrote at the fixed time)
     app = make_app(deck, clock=clock)
     later = MOMENT + timedelta(minutes=9, seconds=55)
     agent = Deck(SessionLog.open(deck.log.path, clock=lambda: later))

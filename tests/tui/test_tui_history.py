@@ -86,7 +86,8 @@ def test_moving_the_cursor_previews_the_point(tmp_path):
         await shown(pilot)
         lines = str(screen.query_one("#timeline-preview", Static).render()).splitlines()
         assert lines == ["◷ As of 2026-11-30 15:50:53 UTC, entry 26 of 37 · 09353a65 · enter: the deck as it was",
-                         "todos 1/3 · items 1 open, 1 in progress · milestones 2 (1 recorded) · packets 0"]
+                         "todos 1/3 · items 1 open, 1 in progress · milestones 2 (1 recorded) · packets 0"
+                         " · this turn 30 tokens · $0.0000"]  # (the fixture's answers say they cost nothing)
 
     run(timeline_app(tmp_path), scenario)
 
@@ -221,7 +222,8 @@ def test_the_overview_lists_sessions_who_needs_you_first_and_opens_one():
         assert table_texts(screen, "#overview-rows", 1) == ["open work", "open work"]
         assert table_texts(screen, "#overview-rows", 2) == ["9m", "1h"]
         assert table_texts(screen, "#overview-rows", 3) == ["pi", "pideck"]
-        assert table_texts(screen, "#overview-rows", 8) == ["Streaming it is.", ""]
+        assert table_texts(screen, "#overview-rows", 9) == ["15", "84k"]  # (the last turn's tokens)
+        assert table_texts(screen, "#overview-rows", 10) == ["Streaming it is.", "Done: the tests pass."]
         assert "stopped with open work for 9m" in str(screen.query_one("#overview-detail", Static).render())
         await pilot.press("down", "enter")
         deck = await screen_of(pilot, ReturningDeckScreen)

@@ -115,7 +115,7 @@ async def idle_for(pilot, clock: Clock, ms: int) -> None:
 def test_the_idle_state_is_shown_on_pideck_sessions_and_nothing_is_appended(tmp_path):
     """The demo's 4 todos are open and its cycle armed: past the watchdog's idle time (90 s) the
     header says so and the bell rings once; no entry is ever appended, nothing claims a poke."""
-    deck = demo_deck(tmp_path)
+    deck = demo_deck(tmp_path, answers=False)  # (the agent last wrote at the fixed time)
     before = deck.log.path.read_bytes()
     clock = Clock()
     app = make_app(deck, follow=True, poll=0.02, clock=clock)
@@ -149,7 +149,7 @@ ONE_LEFT = {"todos": [{"id": "a", "content": "One left", "status": "in_progress"
     ("agent_state_add_work_item", {"id": "w9", "content": "Not a todo write"}, "4 open todos"),
 ], ids=["a todo write", "another tool"])
 def test_the_idle_state_ends_when_the_agent_writes(tmp_path, tool, arguments, left):
-    deck = demo_deck(tmp_path)
+    deck = demo_deck(tmp_path, answers=False)  # (the agent last wrote at the fixed time)
     clock = Clock()
     app = make_app(deck, follow=True, poll=0.02, clock=clock)
 

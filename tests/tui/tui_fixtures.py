@@ -25,8 +25,11 @@ def fixed_clock() -> datetime:
     return MOMENT
 
 
-def demo_deck(folder: Path, name: str = "demo.jsonl") -> Deck:
-    return write_demo(folder / name, cwd=CWD, clock=fixed_clock, ids=counter_ids(), todo_clock=lambda: FIXED_MS)
+def demo_deck(folder: Path, name: str = "demo.jsonl", answers: bool = True) -> Deck:
+    """The demo session; ``answers=False``: without the agent's answers, whose times run up to 95 s
+    after the fixed clock's (the agent's last write is then the demo's last pideck entry)."""
+    return write_demo(folder / name, cwd=CWD, clock=fixed_clock, ids=counter_ids(), todo_clock=lambda: FIXED_MS,
+                      answers=answers)
 
 
 def open_deck(path: Path, writable: bool | None = None) -> Deck:

@@ -86,7 +86,7 @@ class DeckModel(Model):
         taken = self._refresh_own()
         long = len(self.deck.log.records) >= FOLD_LATER
         self._todo_later = long
-        self.own = build_view(self.deck, todo=not long)
+        self.own = build_view(self.deck, todo=not long, usage=False)  # (``finish_opening`` adds them)
         if not long:
             self._note_writers()
         self._bind()  # a conversation whose pideck session exists already: in the first view
@@ -95,12 +95,14 @@ class DeckModel(Model):
         self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS, followups=taken.followups if taken is not None else ())))
 
     def finish_opening(self) -> None:
-        """The parts the first view left out (the todo fold and its warnings), drawn as a change of
-        the todo part."""
-        if self._opened and self._todo_later:
+        """The parts the first view left out (the todo fold and its warnings, drawn as a change of
+        the todo part; the usage)."""
+        if self._opened and (self._todo_later or self.own.usage is None):
+            parts = frozenset({TODO}) if self._todo_later else frozenset()
             self._todo_later = False
-            self.own = build_view(self.deck, self.own, frozenset({TODO}))
-            self.post(DeckUpdated(self.view, DeckChange(frozenset({TODO}))))
+            before, self.own = self.own, build_view(self.deck, self.own, parts)
+            if parts or self.own.usage is not before.usage:
+                self.post(DeckUpdated(self.view, DeckChange(parts)))
 
     def start_activity(self) -> None:
         """The branch's events so far for the activity view, walked in pieces (``PIECE``) queued

@@ -13,6 +13,7 @@ from typing import Any
 from core.catalog.opening import open_log
 from core.config.settings import TodoConfig
 from core.views.activity import Activity
+from core.views.costs import usage_of
 from core.views.diff import diff_points
 from core.views.points import point_of
 from core.views.timetravel import TimeMachine
@@ -110,4 +111,4 @@ class TimelineModel(Model):
         assert self._log is not None and self._activity is not None
         self.post(TimelineChanged(tuple(self._activity.events), read_tree(self._log),
                                   self._log.name or self._log.shown_path.name, len(self._log.records), self._branch,
-                                  reset, self._loading, self._activity.walked))
+                                  reset, self._loading, self._activity.walked, usage_of(self._log)))

@@ -32,6 +32,7 @@ from core.catalog.states import WORKING
 from core.config.settings import TodoConfig, TuiConfig
 from core.deck.deck import ALL_PARTS, HANDOFF, PERSON, PROGRESS, READ_ONLY_HINT, STATE, TODO, DeckChange, Notice
 from core.views.activity import GATE, Event
+from core.views.costs import goal_costs, meter
 from core.views.items import is_open, open_items, token_text
 from core.views.view import DeckView, Glances, Inbox, opening_view
 from tui.filtering import Rule, filtered, next_status
@@ -572,10 +573,12 @@ class DeckScreen(ModelScreen):
             if HANDOFF in parts:
                 self.query_one(HandoffPane).show(view.packets)
             if view.agent is not None:
-                self.query_one(ConversationPane).show(view.agent, view.agent_todos or view.todo_state, view.bound)
+                self.query_one(ConversationPane).show(view.agent, view.agent_todos or view.todo_state, view.bound,
+                                                      view.usage)
             if TODO in parts:
                 self.query_one(TodoStrip).show(view.strip)
-                self.query_one(GoalTable).show_goals(view.goals)
+            if TODO in parts or view.usage is not before.usage:  # (the goal table and the overlay say what todos cost)
+                self.query_one(GoalTable).show_goals(view.goals, goal_costs(view.usage, view.todo_state.todos))
                 if (overlay := todos_overlay(self.app.screen)) is not None:
                     overlay.show(view.todo_overlay)
             self.report_warnings()
@@ -673,6 +676,7 @@ class DeckScreen(ModelScreen):
             detail=detail,
             inbox=inbox_text(*self.inbox.others(self.here())) if self.inbox is not None else "",
             looked=self.looked_note,
+            meter=meter(view.usage),
         ))
 
     def show_newer(self, newer: Newer | None) -> None:

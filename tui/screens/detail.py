@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from core.views.activity import Event
+from core.views.costs import item_of, item_words
 from core.views.diff import change_line
 from core.views.items import icon as todo_icon
 from core.views.view import DeckView
@@ -118,6 +119,7 @@ def todo_detail(view: DeckView, todo_id: str) -> Detail | None:
             if value:
                 field_text(body, label, value)
         field_text(body, "Confidence", NO_SCORES)
+        spent_field(body, view, todo.id, todo.content)
         subjects = frozenset({("todo", todo_id)})
         return Detail("todo", todo_id, f"{noun.capitalize()} #{clean(todo_id)}", body, subjects,
                       events=history(view, subjects))
@@ -130,8 +132,15 @@ def todo_detail(view: DeckView, todo_id: str) -> Detail | None:
     field_text(body, "Confidence", confidence)
     if todo.completion_confidence is not None:
         field_text(body, "Completion confidence", todo.completion_confidence)
+    spent_field(body, view, todo.id, todo.content)
     subjects = frozenset({("todo", todo_id)})
     return Detail("todo", todo_id, f"Todo #{clean(todo_id)}", body, subjects, events=history(view, subjects))
+
+
+def spent_field(body: Text, view: DeckView, item_id: str, content: str) -> None:
+    """What the item cost while it was in progress: its tokens, dollars and time (none: nothing)."""
+    if words := item_words(item_of(view.usage, item_id, content)):
+        field_text(body, "Spent", words)
 
 
 def goal_detail(view: DeckView, group: str | None) -> Detail | None:
@@ -149,6 +158,8 @@ def goal_detail(view: DeckView, group: str | None) -> Detail | None:
         if todo.group == group:
             body.append(f"  {todo_icon(todo.status)} ")
             body.append_text(safe(f"#{todo.id} {todo.content}"))
+            if words := item_words(item_of(view.usage, todo.id, todo.content)):
+                body.append(f"  {words}", "dim")
             body.append("\n")
     subjects = frozenset({("goal", group or "")} | {("todo", t.id) for t in view.todo_state.todos if t.group == group})
     return Detail("goal", group or "", f"Goal {clean(row.label)}", body, subjects, events=history(view, subjects))

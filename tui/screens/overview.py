@@ -29,17 +29,19 @@ from core.catalog import states
 from core.catalog.attention import Attention
 from core.catalog.rows import OverviewRow
 from core.config.places import AGENT_KINDS
-from core.views.overview_table import in_state, row_cells, token_cell
+from core.views.costs import context_cell, cost_cell, short_count
+from core.views.overview_table import in_state, row_cells
 from core.views.view import Glance, Glances
 from tui.messages import CatalogChanged
 from tui.screens.deck import DeckScreen
 from tui.text import clean, one_line
 from tui.widgets.command_line import CommandLine
-from tui.widgets.header import STATE_STYLES
+from tui.widgets.header import CONTEXT_STYLES, STATE_STYLES
 from tui.widgets.keyed_table import KeyedTable
 
 COLUMNS = [("", "mark"), ("State", "state"), ("In", "in"), ("Kind", "kind"), ("Session", "session"),
-           ("Todos", "todos"), ("Conf", "conf"), ("Tokens", "tokens"), ("Last message", "message")]
+           ("Todos", "todos"), ("Conf", "conf"), ("Cost", "cost"), ("Ctx", "ctx"), ("Tokens", "tokens"),
+           ("Last message", "message")]
 STATE_LABELS = {states.NEEDS_YOU: "needs you", states.OVER_BUDGET: "over budget", states.CONTEXT_FULL: "context full",
                 states.OPEN_WORK: "open work", states.WORKING: "working",
                 states.WAITING: "waiting", states.ENDED: "ended"}
@@ -78,9 +80,29 @@ def overview_cells(shown: Shown) -> tuple[Text, ...]:
         label,
         Text(shown.since, "dim"),
         Text(kind, KIND_STYLES.get(row.kind, AGENT_STYLE if row.kind in AGENT_KINDS else "bold cyan")),
-        session, Text(todos), Text(conf), Text(token_cell(row), "dim"),
+        session, Text(todos), Text(conf), Text(cost_cell(row.cost), "bold"),
+        Text(context_cell(row.context_share), context_style(row.context_share)),
+        Text("" if row.tokens is None else short_count(row.tokens), "dim"),
         one_line(row.last_message or "", "italic"),
     )
+
+
+def context_style(share: float | None) -> str:
+    """A context nearly full stands out (the header's bar has the same colours)."""
+    return "" if share is None else next(style for at, style in CONTEXT_STYLES if share >= at)
+
+
+SORTS = ("inbox", "cost", "context")
+"""What ``s`` cycles the rows' order through: who needs the person first (the catalog's order),
+the costliest first, the fullest context first (rows without one last, in the inbox's order)."""
+
+
+def sorted_rows(rows: list[OverviewRow], by: str) -> list[OverviewRow]:
+    if by == "cost":
+        return sorted(rows, key=lambda r: -r.cost if r.cost is not None else 1.0)
+    if by == "context":
+        return sorted(rows, key=lambda r: -r.context_share if r.context_share is not None else 1.0)
+    return rows
 
 
 def glance(row: OverviewRow, state: Attention | None) -> Glance:
@@ -119,6 +141,7 @@ class OverviewScreen(Screen[None]):
         Binding("enter", "open", "Open", tooltip="open the highlighted session's deck"),
         Binding("slash", "filter", "Filter", tooltip="filter the rows by name, directory, kind or state"),
         Binding("a", "toggle_all", "This dir/All", tooltip="this directory's sessions, or every session"),
+        Binding("s", "sort", "Sort", tooltip="order the rows: who needs you first, the costliest, the fullest context"),
         Binding("escape,f9", "back", "Back", tooltip="clear the filter; back to the deck this came from"),
     ]
 
@@ -138,6 +161,7 @@ class OverviewScreen(Screen[None]):
         self.marked: set[str] = set()  # rows changed since the person last had them on screen
         self.filter_text = ""
         self.scope = ""
+        self.sort = SORTS[0]
         self._own_glances = Glances()  # (an app without one: marks for this screen's life)
 
     def compose(self) -> ComposeResult:
@@ -191,10 +215,10 @@ class OverviewScreen(Screen[None]):
 
     def shown_rows(self) -> list[OverviewRow]:
         if not self.filter_text:
-            return self.rows
+            return sorted_rows(self.rows, self.sort)
         needle = self.filter_text.casefold()
-        return [r for r in self.rows if r.matches(self.filter_text)
-                or (r.path in self.attentions and needle in self.attentions[r.path].state)]
+        return sorted_rows([r for r in self.rows if r.matches(self.filter_text)
+                            or (r.path in self.attentions and needle in self.attentions[r.path].state)], self.sort)
 
     def draw(self) -> None:
         now = self.clock()
@@ -209,6 +233,8 @@ class OverviewScreen(Screen[None]):
         title.append_text(one_line(self.scope, "dim"))
         count = f"{len(rows)} of {len(self.rows)}" if self.filter_text else f"{len(self.rows)}"
         title.append(f"  {count} session{'' if len(self.rows) == 1 else 's'}", "dim")
+        if self.sort != SORTS[0]:
+            title.append(f" · by {self.sort}", "bold")
         summary = att.summary([a for a in self.attentions.values()])
         if summary:
             title.append(f" · {summary}", "dim")
@@ -217,7 +243,7 @@ class OverviewScreen(Screen[None]):
             title.append(" ")
             title.append(f" {clean(problem)} ", "bold white on red")
         self.query_one("#overview-title", Static).update(title)
-        hint = f"enter: open · /: filter · a: all directories · {MARK}: changed since you last looked"
+        hint = f"enter: open · /: filter · a: all directories · s: sort · {MARK}: changed since you last looked"
         if not self.rows:
             hint = "No sessions here yet. " + hint
         self.query_one("#overview-hint", Static).update(Text(hint, "dim"))
@@ -270,6 +296,11 @@ class OverviewScreen(Screen[None]):
     def on_filter_submitted(self) -> None:
         self.query_one("#overview-rows", KeyedTable).focus()
         self.action_open()
+
+    def action_sort(self) -> None:
+        """The next order of ``SORTS``."""
+        self.sort = SORTS[(SORTS.index(self.sort) + 1) % len(SORTS)]
+        self.draw()
 
     def action_toggle_all(self) -> None:
         self.show_all = not self.show_all

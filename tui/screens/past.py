@@ -14,6 +14,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from core.views.costs import goal_costs, meter
 from core.views.timetravel import AsOf
 from core.views.view import DeckView
 from tui.screens.packet import PacketScreen
@@ -65,19 +66,19 @@ class PastScreen(Screen[None]):
         view = self.view
         self.query_one(DeckHeader).show(HeaderInfo(
             name=view.name, cwd=view.cwd, entries=view.entries, following=False, writable=False,
-            warnings=len(view.warnings), past=True))
+            warnings=len(view.warnings), past=True, meter=meter(view.usage)))
         self.query_one(StatePane).show(view.state)
         self.query_one(ProgressPane).show(view)
         self.query_one(HandoffPane).show(view.packets)
         self.query_one(TodoStrip).show(view.strip)
-        self.query_one(GoalTable).show_goals(view.goals)
+        self.query_one(GoalTable).show_goals(view.goals, goal_costs(view.usage, view.todo_state.todos))
         conversation = view.agent is not None  # an agent's conversation: its pane, as the live deck has
         for name in ("state", "progress", "handoff") if conversation else ("conversation",):
             self.query_one(f"#{name}").display = False
         if conversation:
             pane = self.query_one(ConversationPane)
             pane.border_title = "Conversation"
-            pane.show(view.agent, view.todo_state)
+            pane.show(view.agent, view.todo_state, usage=view.usage)
         else:
             self.query_one("#work-items").focus()
 

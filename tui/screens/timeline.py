@@ -21,6 +21,7 @@ from textual.widgets.tree import TreeNode
 
 from core.config.settings import TodoConfig
 from core.views.activity import Event
+from core.views.costs import cost_words, share_words, turn_at
 from core.views.tree import SessionTree
 from core.views.view import DeckView
 from tui.messages import DiffShown, PointShown, TimelineChanged
@@ -182,6 +183,8 @@ class TimelineScreen(ModelScreen):
             title.append_text(one_line(message.name, "bold"))
             where = "the current branch" if message.branch is None else f"the branch ending at {message.branch}"
             title.append(f"  {len(message.events)} events on {where} · {message.entries} entries", "dim")
+            if message.usage is not None and (cost := cost_words(message.usage)):
+                title.append(f" · {cost} in all", "dim")
             if message.loading:
                 title.append(" ")
                 title.append(f" reading… {message.walked:,} entries so far ", "bold black on yellow")
@@ -247,6 +250,11 @@ class TimelineScreen(ModelScreen):
         preview.append(" · enter: the deck as it was", "dim")
         preview.append("\n")
         preview.append_text(point_summary(message.view))
+        event = self.selected_event()
+        usage = self.changed.usage if self.changed is not None else None
+        if usage is not None and event is not None and (turn := turn_at(usage["turns"], event.timestamp)):
+            preview.append(" · this turn ", "bold")  # (the prompt's, as the ledger matched its answers)
+            preview.append(share_words(turn))
         self.query_one("#timeline-preview", Static).update(preview)
 
     def action_open_point(self) -> None:

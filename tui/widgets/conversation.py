@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,8 +21,12 @@ from textual.widgets import Static
 from core.catalog.opening import gets_a_session
 from core.jsutil import plural
 from core.views.items import NO_SCORES, TodoState, cost_text, icon, plan_title, status_words, subagents_text, token_text
+from core.views.costs import item_of, item_words, usage_words
 from core.views.view import DeckView
 from tui.text import clean
+
+if TYPE_CHECKING:
+    from core.views.costs import UsageJson
 
 _STYLES = {"in_progress": "bold cyan", "completed": "dim", "cancelled": "dim strike", "blocked": "dark_orange"}
 
@@ -32,9 +36,11 @@ def not_written_yet(agent: Mapping[str, Any]) -> str:
             "and pideck todos show beside this pane from its first pideck tool call.")
 
 
-def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckView | None = None) -> Text:
+def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckView | None = None,
+                      usage: UsageJson | None = None) -> Text:
     """The pane's text: every value from the log goes through ``clean`` (shown literally).
-    ``session``: the conversation's pideck session, once there is one."""
+    ``session``: the conversation's pideck session, once there is one; ``usage``: what the
+    conversation's answers used (each plan item says its share)."""
     text = Text()
 
     def fact(label: str, value: Any) -> None:
@@ -54,6 +60,8 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckV
         fact("Last turn", token_text(tokens))
     if isinstance(cost := agent.get("cost"), float):
         fact("Cost", f"{cost_text(cost)} so far, as {agent.get('name')} counts it")
+    if usage is not None:
+        fact("Spent", usage_words(usage))
     fact("Last said", agent.get("lastMessage"))
     fact("Subagents", subagents_text(agent.get("subagents")))
     if session is not None:
@@ -94,6 +102,8 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckV
             text.append(f"    waits for {', '.join('#' + clean(i) for i in item.blocked_by)}\n", "dark_orange")
         if item.blocks:
             text.append(f"    blocks {', '.join('#' + clean(i) for i in item.blocks)}\n", "dim")
+        if spent := item_words(item_of(usage, item.id, item.content)):
+            text.append(f"    spent {spent}\n", "dim cyan")
     text.rstrip()
     return text
 
@@ -117,10 +127,11 @@ class ConversationPane(VerticalScroll):
     def compose(self) -> ComposeResult:
         yield self._body
 
-    def show(self, agent: Mapping[str, Any] | None, state: TodoState, session: DeckView | None = None) -> None:
+    def show(self, agent: Mapping[str, Any] | None, state: TodoState, session: DeckView | None = None,
+             usage: UsageJson | None = None) -> None:
         if agent is None:
             return
-        text = conversation_text(agent, state, session)
+        text = conversation_text(agent, state, session, usage)
         if self._shown is None or text.plain != self._shown.plain or text.spans != self._shown.spans:
             self._shown = text
             self._body.update(text)

@@ -14,6 +14,7 @@ from core import clock
 from core.catalog.states import CONTEXT_FULL, ENDED, NEEDS_YOU, OPEN_WORK, OVER_BUDGET, WAITING, WORKING
 from core.clock import iso_ms
 from core.jsutil import plural
+from core.views.costs import Meter
 from core.views.items import running_text, token_text
 from tui.text import clean
 
@@ -41,6 +42,7 @@ class HeaderInfo:
     opening: bool = False  # the first view is being read (the count is not known yet)
     state: str = ""  # "stopped with open work 3m": the app's catalog's state of this session (docs/attention.md)
     state_style: str = ""
+    meter: Meter = Meter()  # the conversation's cost so far, context and last compaction (on the second line)
 
 
 class DeckHeader(Widget):
@@ -56,18 +58,16 @@ class DeckHeader(Widget):
     def show(self, info: HeaderInfo) -> None:
         if info != self.info:
             self.info = info
-            self.set_class(bool(info.detail), "-detail")
+            self.set_class(bool(info.detail) or not info.meter.empty, "-detail")
             self.refresh()
 
     def render(self) -> Text:
         if not self.info:
             return Text()
         line = render_header(self.info, self.size.width)
-        if not self.info.detail:
+        if not self.info.detail and self.info.meter.empty:
             return line
-        detail = Text(" " + clean(self.info.detail), "dim", no_wrap=True, overflow="ellipsis")
-        detail.truncate(self.size.width, overflow="ellipsis")
-        return Text("\n").join([line, detail])
+        return Text("\n").join([line, render_detail(self.info, self.size.width)])
 
 
 STATE_STYLES = {NEEDS_YOU: "bold white on red", OVER_BUDGET: "bold red", CONTEXT_FULL: "bold magenta",
@@ -105,6 +105,35 @@ def inbox_text(need_you: int, open_work: int) -> str:
     if open_work:
         parts.append(f"{open_work} stopped")
     return " · ".join(parts)
+
+
+CONTEXT_STYLES = ((0.85, "bold red"), (0.6, "bold yellow"), (0.0, "green"))
+"""The context bar's colour from the share it reaches: nearly full is red."""
+
+
+def meter_text(meter: Meter) -> Text:
+    """``$0.0094 · ctx ███░░░░░ 42% · compacted 182k→40k``: what the header's second line ends with."""
+    parts: list[Text] = []
+    if meter.cost:
+        parts.append(Text(clean(meter.cost), "bold" if meter.cost.startswith("$") else "yellow"))
+    if context := meter.context_text():
+        share = meter.share
+        parts.append(Text(context, "dim" if share is None else next(s for at, s in CONTEXT_STYLES if share >= at)))
+    if meter.compacted:
+        parts.append(Text(meter.compacted, "cyan"))
+    return Text(" · ", "dim").join(parts)
+
+
+def render_detail(info: HeaderInfo, width: int) -> Text:
+    """The second line: the agent's last words and tokens on the left (cut first), the usage meter
+    on the right."""
+    right = meter_text(info.meter)
+    if right.cell_len:
+        right.append(" ")
+    right.truncate(width)
+    detail = Text(" " + clean(info.detail), "dim", no_wrap=True, overflow="ellipsis")
+    detail.truncate(max(width - right.cell_len, 0), overflow="ellipsis", pad=True)
+    return Text.assemble(detail, right, no_wrap=True)
 
 
 def render_header(info: HeaderInfo, width: int) -> Text:

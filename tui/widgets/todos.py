@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from rich.text import Text
 from textual.message import Message
@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from core.deck.entries import GAVE_UP_WHY
 from core.views.activity import gave_up_words
+from core.views.costs import money
 from core.views.items import GOAL_COLUMNS, GoalRow, StripLine
 from core.views.view import DeckView
 from tui.text import clean, one_line
@@ -94,7 +95,7 @@ def goal_key(row: GoalRow) -> str:
 
 
 class GoalTable(KeyedTable):
-    """`Todo Goal | Settled | Conf | Own | Feedback`, scores coloured by band, keyed by group.
+    """`Todo Goal | Settled | Conf | Own | Feedback | Cost`, scores coloured by band, keyed by group.
 
     Its height is capped; it posts ``Hidden`` with the number of groups below the window whenever
     that changes (the screen shows "+N more goals"), and scrolls when focused."""
@@ -104,8 +105,8 @@ class GoalTable(KeyedTable):
         count: int
 
     def __init__(self, **kwargs) -> None:
-        keys = ("goal", "settled", "conf", "own", "feedback")
-        super().__init__(list(zip(GOAL_COLUMNS, keys)), "goal", stretch=False, **kwargs)
+        keys = ("goal", "settled", "conf", "own", "feedback", "cost")
+        super().__init__(list(zip((*GOAL_COLUMNS, "Cost"), keys)), "goal", stretch=False, **kwargs)
         self._hidden = 0
         self.show_cursor = False  # a cursor row only while the person is in the table (Enter: detail)
 
@@ -115,9 +116,10 @@ class GoalTable(KeyedTable):
     def on_blur(self) -> None:
         self.show_cursor = False
 
-    def show_goals(self, rows: Sequence[GoalRow]) -> None:
+    def show_goals(self, rows: Sequence[GoalRow], costs: Mapping[str | None, float] | None = None) -> None:
+        """``costs``: what each group's todos cost (``core.views.costs.goal_costs``), blank for none."""
         self.display = bool(rows)
-        self.show([(goal_key(r), r) for r in rows], goal_cells)
+        self.show([(goal_key(r), (r, money((costs or {}).get(r.group)))) for r in rows], goal_cells)
         self.call_after_refresh(self.count_hidden)
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
@@ -140,11 +142,13 @@ def more_goals_text(hidden: int) -> str:
     return f"+{hidden} more goal{'' if hidden == 1 else 's'} below · shift+tab scrolls · f2 lists all"
 
 
-def goal_cells(row: GoalRow) -> tuple[Text, ...]:
+def goal_cells(shown: tuple[GoalRow, str]) -> tuple[Text, ...]:
+    row, cost = shown
     label, settled, *scores = row.cells
     label_text = one_line(label, "italic" if row.group is None else "bold")
     done = row.settled == row.total
     cells = [label_text, Text(settled, "green" if done else "")]
     for value, band in zip(scores, row.bands):
         cells.append(Text(value, BAND_STYLES[band]))
+    cells.append(Text(cost))
     return tuple(cells)

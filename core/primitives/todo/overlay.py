@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Callable
+from typing import Callable, Mapping
 
 from core.jsutil import is_blank
 from core.primitives.todo.display import icon
@@ -33,6 +33,10 @@ _NOT_PENDING = ("in_progress", "completed", "cancelled")  # anything else is lis
 
 Literal = Callable[[str], str]
 """Turns an untrusted value into Markdown source that shows it literally (the TUI's overlay)."""
+
+Spent = Mapping[tuple[str, str], str]
+"""What each item cost, by (id, content), as one line of words (``core/views/costs.py``): the TUI's
+overlay says it under the item; the template's own document (export, inspect) has no such line."""
 
 
 def _verbatim(value: str) -> str:
@@ -63,7 +67,7 @@ def _goal_lines(goal: TodoGoal | None, lit: Literal = _verbatim) -> list[str]:
     return lines
 
 
-def _item_lines(item: TodoItem, lit: Literal = _verbatim) -> list[str]:
+def _item_lines(item: TodoItem, lit: Literal = _verbatim, spent: Spent | None = None) -> list[str]:
     conf = "?" if item.confidence is None else f"{item.confidence}%"
     ref = f"`#{item.id}`" if lit is _verbatim else code_span(visible_controls(f"#{item.id}"))
     lines = [
@@ -74,10 +78,13 @@ def _item_lines(item: TodoItem, lit: Literal = _verbatim) -> list[str]:
         lines.append(f"  - completion confidence: `{item.completion_confidence}%`")
     if len(item.confidence_history) >= 2:
         lines.append(f"  - history: `{' → '.join(str(v) for v in item.confidence_history)}`")
+    if spent and (words := spent.get((item.id, item.content))):
+        lines.append(f"  - spent: {words}")
     return lines
 
 
-def _status_blocks(items: list[TodoItem], level: str, lit: Literal = _verbatim) -> list[str]:
+def _status_blocks(items: list[TodoItem], level: str, lit: Literal = _verbatim,
+                   spent: Spent | None = None) -> list[str]:
     blocks = []
     for status, title in _SECTIONS:
         if status == "pending":
@@ -89,7 +96,7 @@ def _status_blocks(items: list[TodoItem], level: str, lit: Literal = _verbatim) 
         members.sort(key=lambda t: (_PRIORITY_ORDER.get(t.priority or '', 3), t.content, t.id))
         lines = [f"{level} {title}"]
         for t in members:
-            lines += _item_lines(t, lit)
+            lines += _item_lines(t, lit, spent)
         blocks.append("\n".join(lines))
     return blocks
 
@@ -98,14 +105,15 @@ def _done(items: list[TodoItem]) -> str:
     return f"{sum(1 for t in items if t.status == 'completed')}/{len(items)}"
 
 
-def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = None) -> str:
+def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = None, spent: Spent | None = None) -> str:
     """The overlay document. With ``literal`` (a display that renders the Markdown), every value from
     the todo state goes through it, so the agent's text cannot format the document; without it the
-    values are inserted verbatim, as the template says (export, inspect, the /todos reply)."""
+    values are inserted verbatim, as the template says (export, inspect, the /todos reply).
+    ``spent``: what items cost, said under each (the TUI's overlay)."""
     lit = literal or _verbatim
     todos = state.todos
     if state.agent_plan is not None:
-        return agent_plan_markdown(state, lit)
+        return agent_plan_markdown(state, lit, spent)
     if not todos:
         return EMPTY
     completed = [t for t in todos if t.status == "completed"]
@@ -153,12 +161,12 @@ def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = No
             title = "Other" if group is None else lit(group)
             goal_lines = _goal_lines(find_goal(state.goals, group), lit)
             blocks.append("\n".join([f"## {title} ({_done(items)})", *goal_lines]))
-            blocks += _status_blocks(items, "###", lit)
+            blocks += _status_blocks(items, "###", lit, spent)
     else:
         ungrouped = _goal_lines(find_goal(state.goals, None), lit)
         if ungrouped:
             blocks.append("\n".join(ungrouped))
-        blocks += _status_blocks(todos, "##", lit)
+        blocks += _status_blocks(todos, "##", lit, spent)
     orphans = [g for g in state.goals if g.group not in groups]
     if orphans:
         blocks.append("## Goals without todos")
@@ -168,7 +176,7 @@ def overlay_markdown(state: TodoState, armed: bool, literal: Literal | None = No
     return "\n\n".join(blocks)
 
 
-def agent_plan_markdown(state: TodoState, literal: Literal | None = None) -> str:
+def agent_plan_markdown(state: TodoState, literal: Literal | None = None, spent: Spent | None = None) -> str:
     """The overlay of an agent's own plan (docs/agent-conversations.md#the-plan-as-todos): the items
     in the agent's order with what its tool gave them, and no scores, which such a plan has not."""
     from core.sources.plan import NO_SCORES, plan_title, status_words
@@ -211,4 +219,6 @@ def agent_plan_markdown(state: TodoState, literal: Literal | None = None) -> str
             lines.append(f"  - waits for: {', '.join('#' + lit(i) for i in t.blocked_by)}")
         if t.blocks:
             lines.append(f"  - blocks: {', '.join('#' + lit(i) for i in t.blocks)}")
+        if spent and (words := spent.get((t.id, t.content))):
+            lines.append(f"  - spent: {words}")
     return "\n\n".join([f"# {title}", "\n".join(summary), "\n".join(lines)])
