@@ -90,7 +90,6 @@ class CopilotReader(Reader):
                 self.tokens(usage.get("inputTokens"), usage.get("outputTokens"), usage.get("cacheReadTokens"),
                             usage.get("cacheWriteTokens"), timestamp=timestamp, model=text_of(usage.get("model")),
                             provider=text_of(usage.get("providerType")))
-                self.spent(usage.get("cost"))
         elif kind == "assistant.message":
             return self._answer(data, timestamp)
         elif kind == "tool.execution_start":

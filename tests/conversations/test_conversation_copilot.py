@@ -83,7 +83,7 @@ def test_inspect_json_says_the_agent_as_the_log_does(tmp_path: Path, pideck: Any
         "lastActivity": "2026-12-01T21:13:34.250Z", "lastActivityOf": "line",
         "lastMessage": "TURN-2: all 4 items are completed.",
         "tokens": {"input": 50, "output": 20, "cacheRead": 0, "cacheWrite": 0, "totalTokens": 70},
-        "transcript": str(path), "pideckSession": None, "cost": 0.0}  # (the fake model's calls cost nothing)
+        "transcript": str(path), "pideckSession": None}  # (its usage records' cost counts premium requests, not dollars: no cost)
 
 
 def test_the_prompts_answers_and_plan_changes_in_order() -> None:
