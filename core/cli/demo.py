@@ -86,6 +86,11 @@ def write_demo(
 ) -> Deck:
     """Create ``path`` and fill it; returns the writable Deck (it holds the last progress verdict).
     ``answers``: the agent's answers and a compaction too (``ANSWERS``)."""
+    if clock is None and todo_clock is None:
+        # (the demo is written as if it began DEMO_AGO seconds ago, so the agent's answers, which
+        # came over ANSWERS' minute and a half, are all in the past when the app opens)
+        clock = lambda: utc_now() - timedelta(seconds=DEMO_AGO)  # noqa: E731
+        todo_clock = lambda: int(clock().timestamp() * 1000)  # noqa: E731
     log = SessionLog.create(path, cwd=cwd or os.getcwd(), clock=clock, id_factory=ids)  # (None: the log's own)
     deck = Deck(log, clock=todo_clock)
     for line in STATE_LINES + PROGRESS_LINES:
@@ -101,6 +106,8 @@ def write_demo(
 
 
 MODEL, PROVIDER = "claude-sonnet-4-5", "anthropic"
+DEMO_AGO = 100
+"""How long before now the demo's first entry is dated (its last answer comes 95 seconds in)."""
 RATES = {"input": 3.0, "output": 15.0, "cacheRead": 0.3, "cacheWrite": 3.75}
 """The model's dollars per million tokens (Anthropic's list price), so the demo's own costs add up."""
 
