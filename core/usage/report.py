@@ -12,12 +12,12 @@ report's ``unpriced`` names their models: such answers count with their tokens, 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Mapping, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
 from core.usage.ledger import TokensJson
 
 if TYPE_CHECKING:
-    from core.usage.ledger import Ledger
+    from core.usage.ledger import Ledger, Share
 
 By = Literal["day", "agent", "conversation", "item"]
 BY: tuple[By, ...] = ("day", "agent", "conversation", "item")
@@ -63,7 +63,7 @@ class Sum:
     priced: int = 0
 
     @classmethod
-    def of(cls, share: Mapping[str, Any]) -> Sum:
+    def of(cls, share: Share) -> Sum:
         """A ledger's share, in the form the ledger keeps it (``answers``, ``tokens`` as four
         counts, ``cost`` in millionths, ``priced``: core/usage/ledger.py)."""
         return cls(share["answers"], list(share["tokens"]), share["cost"], share["priced"])

@@ -9,11 +9,11 @@ model the price table does not know is named ("no price for MODEL"), never shown
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from core.clock import iso_ms
 from core.sources.plan import cost_text
-from core.usage.ledger import ItemJson, ShareJson, TurnJson, UsageJson
+from core.usage.ledger import CompactionJson, ItemJson, ShareJson, TurnJson, UsageJson
 
 __all__ = ["UsageJson", "usage_of"]  # (what the front ends read of core/usage: they reach it through the views)
 
@@ -98,7 +98,7 @@ def meter(usage: UsageJson | None) -> Meter:
                  compaction_words(compactions[-1]) if compactions else "")
 
 
-def compaction_words(compaction: Mapping[str, Any]) -> str:
+def compaction_words(compaction: CompactionJson) -> str:
     """``compacted 182k→40k`` (``?`` for a side the log does not say)."""
     before, after = compaction.get("before"), compaction.get("after")
     return (f"compacted {short_count(before) if isinstance(before, int) else '?'}"

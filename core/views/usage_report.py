@@ -10,12 +10,12 @@ and the line under the table names the models, so an unknown model never reads a
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, Mapping, Sequence
+from typing import Sequence, cast
 
 from core.clock import ago
 from core.sources.plan import cost_text
 from core.untrusted import visible_controls
-from core.usage.report import ReportJson
+from core.usage.report import ReportJson, SumJson
 from core.views.overview_table import short_count
 
 WIDTH = 80
@@ -26,7 +26,7 @@ NO_PRICE = "no price"
 STATUS_WORDS = {"in_progress": "in progress"}
 
 
-def cost_cell(share: Mapping[str, Any]) -> str:
+def cost_cell(share: SumJson) -> str:
     """``$0.0094``; ``$0.0094*`` when some of its answers had no price; ``no price`` when none had."""
     if share["cost"] is None:
         return NO_PRICE if share["answers"] else "—"
@@ -81,13 +81,13 @@ def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, left: int = 
 TOKEN_HEADERS = ("ANSWERS", "INPUT", "OUTPUT", "CACHE R", "CACHE W", "TOTAL", "COST")
 
 
-def token_cells(share: Mapping[str, Any]) -> list[str]:
+def token_cells(share: SumJson) -> list[str]:
     t = share["tokens"]
     return [str(share["answers"]), *(short_count(t[k]) for k in ("input", "output", "cacheRead", "cacheWrite", "total")),
             cost_cell(share)]
 
 
-def short_cells(share: Mapping[str, Any]) -> list[str]:
+def short_cells(share: SumJson) -> list[str]:
     return [str(share["answers"]), short_count(share["tokens"]["total"]), cost_cell(share)]
 
 
@@ -119,7 +119,7 @@ def usage_text(report: ReportJson) -> str:
         return f"No usage of {where}{span(report)}: no answer said its tokens."
     lines = [*title(report), ""]
     if by == "day":
-        body = [[r["day"], *token_cells(r)] for r in rows]
+        body = [[r["day"], *token_cells(cast("SumJson", r))] for r in rows]
         lines += table(("DAY", *TOKEN_HEADERS), [*body, ["TOTAL", *token_cells(total)]])
         largest = max(r["tokens"]["total"] for r in rows)
         lines += ["", "Tokens per day"]
@@ -128,17 +128,18 @@ def usage_text(report: ReportJson) -> str:
         lines += [f"{r['day']}  {bar(r['tokens']['total'], largest).ljust(BAR)}  {c.rjust(room)}"
                   for r, c in zip(rows, counts)]
     elif by == "agent":
-        body = [[r["agent"], str(r["conversations"]), *token_cells(r)] for r in rows]
+        body = [[r["agent"], str(r["conversations"]), *token_cells(cast("SumJson", r))] for r in rows]
         lines += table(("AGENT", "CONV.", *TOKEN_HEADERS), [*body, ["TOTAL", str(report["conversations"]),
                                                                     *token_cells(total)]])
     elif by == "conversation":
-        body = [[r["agent"], short_id(r["id"]), r["name"], *short_cells(r)] for r in rows]
+        body = [[r["agent"], short_id(r["id"]), r["name"], *short_cells(cast("SumJson", r))] for r in rows]
         lines += table(("AGENT", "ID", "NAME", "ANSWERS", "TOKENS", "COST"),
                        [*body, ["TOTAL", "", "", *short_cells(total)]], left=3, flex=2)
     else:
         body = [[f"#{r['id']} {r['content']}" if r["id"] else r["content"],
                  "deleted" if r["deleted"] else STATUS_WORDS.get(r["status"], r["status"]),
-                 ago(0, r["inProgressMs"], short=True).removesuffix(" ago"), *short_cells(r)] for r in rows]
+                 ago(0, r["inProgressMs"], short=True).removesuffix(" ago"), *short_cells(cast("SumJson", r))]
+                for r in rows]
         unplanned = report["unplanned"]
         body.append(["unplanned", "", "", *short_cells(unplanned)])
         lines += table(("ITEM", "STATUS", "IN PROGRESS", "ANSWERS", "TOKENS", "COST"),

@@ -55,13 +55,17 @@ def test_rows_of_a_directory(folders):
          "workItems": {"open": 1, "in_progress": 1, "blocked": 0, "done": 0},
          "milestones": {"declared": 2, "recorded": 1}, "packets": 0,
          "lastActivity": "2026-11-30T15:50:53.736Z", "flag": None, "warnings": 1,
-         "lastMessage": "Streaming it is.", "tokens": {"total": 15, "contextShare": None}},
+         "lastMessage": "Streaming it is.", "tokens": {"total": 15, "contextShare": None},
+         # (pi's faux model costs nothing, as its log says; its three answers, one in progress of an item)
+         "usage": {"cost": 0.0, "tokens": 45, "day": {"date": "2026-11-30", "cost": 0.0, "tokens": 45},
+                   "costliestItem": {"content": "Add the inspect command", "cost": 0.0},
+                   "largestItem": {"content": "Add the inspect command", "tokens": 15}}},
         {"path": str(pideck / "a.jsonl"), "name": "a.jsonl", "cwd": CWD, "kind": "pideck", "readOnly": False,
          "entries": 4, "todos": {"settled": 2, "total": 4, "lowestConfidence": 55},
          "workItems": {"open": 1, "in_progress": 1, "blocked": 0, "done": 1},
          "milestones": {"declared": 3, "recorded": 1}, "packets": 1,
          "lastActivity": "2026-11-30T15:00:04.000Z", "flag": None, "warnings": 0,
-         "lastMessage": None, "tokens": None},
+         "lastMessage": None, "tokens": None, "usage": None},
     ]
 
 
