@@ -22,8 +22,15 @@ OVERVIEW_COLUMNS = ("KIND", "NAME", "TODOS", "CONF", "ITEMS o/p/b/d", "MILESTONE
 
 
 INBOX_COLUMNS = ("STATE", "IN")
-"""With the rows' states (``overview_table``'s ``attentions``): after NAME (and TOKENS before
-DIRECTORY, MESSAGE last)."""
+"""With the rows' states (``overview_table``'s ``attentions``): after NAME (and COST and TOKENS
+before DIRECTORY, MESSAGE last)."""
+
+
+def cost_cell(row: OverviewRow) -> str:
+    """What the row's answers cost so far (docs/usage.md): ``$0.0060``; ``—`` when none was priced."""
+    from core.sources.plan import cost_text
+
+    return "—" if row.cost is None else cost_text(row.cost)
 
 
 def token_cell(row: OverviewRow) -> str:
@@ -66,7 +73,7 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int,
     """The rows as a text table, in the order given. When an agent's conversation is among them, a
     STATUS column (working, waiting, ended) comes before FLAG, empty for pi's and pideck's
     sessions. With ``attentions`` (``Catalog.attentions``), each row's STATE and how long it has been IN it
-    follow NAME, its last turn's TOKENS come before DIRECTORY, and the first line of the agent's
+    follow NAME, what its answers COST so far and its last turn's TOKENS come before DIRECTORY, and the first line of the agent's
     last MESSAGE ends the line."""
     rows = list(rows)
     columns = list(OVERVIEW_COLUMNS)
@@ -79,12 +86,12 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int,
     if attentions is not None:
         at = columns.index("NAME") + 1
         columns[at:at] = INBOX_COLUMNS
-        columns[-1:-1] = ["TOKENS"]
+        columns[-1:-1] = ["COST", "TOKENS"]
         columns.append("MESSAGE")
         for row, cells in zip(rows, lines):
             state = attentions.get(row.path)
             cells[at:at] = ["…" if state is None else state.state, in_state(state, now_ms)]
-            cells[-1:-1] = [token_cell(row)]
+            cells[-1:-1] = [cost_cell(row), token_cell(row)]
             cells.append(visible_controls(row.last_message or ""))
     table = [columns, *lines]
     widths = [max(len(line[i]) for line in table) for i in range(len(columns))]

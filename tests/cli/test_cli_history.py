@@ -221,13 +221,13 @@ def test_overview_text(pideck, tmp_path, monkeypatch):
     assert (code, err) == (0, "")
     assert out.splitlines() == [
         "KIND    NAME                              STATE                   IN   TODOS  CONF  ITEMS o/p/b/d  MILESTONES  "
-        "PACKETS  LAST       FLAG   TOKENS  DIRECTORY" + " " * (len(str(tmp_path / "project")) - 9 + 2) + "MESSAGE",
+        "PACKETS  LAST       FLAG   COST     TOKENS  DIRECTORY" + " " * (len(str(tmp_path / "project")) - 9 + 2) + "MESSAGE",
         # who needs you first: pi's session stopped with 2 open; pideck's was written 10 s ago
         "pi      Streaming parser                  stopped with open work  9m   1/3    60    1/1/0/0        2 (1 rec.)  "
-        "0        9 min ago         15      /home/user/parser-project" + " " * (len(str(tmp_path / "project")) - 25 + 2)
+        "0        9 min ago         $0.0000  15      /home/user/parser-project" + " " * (len(str(tmp_path / "project")) - 25 + 2)
         + "Streaming it is.",
         "pideck  2026-11-30T16-00-00-000Z_x.jsonl  working                 10s  0/1    40    0/0/0/0        0           "
-        f"0        10 s ago   poked  —       {tmp_path / 'project'}",
+        f"0        10 s ago   poked  —        —       {tmp_path / 'project'}",
     ]
 
 

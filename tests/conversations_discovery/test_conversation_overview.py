@@ -40,17 +40,17 @@ def test_overview_table(homes, pideck, at_now):
     assert (code, err) == (0, "")
     assert out == "\n".join([
         "KIND    NAME                                                          STATE                   IN  TODOS  CONF  "
-        f"ITEMS o/p/b/d  MILESTONES  PACKETS  LAST       STATUS   FLAG     TOKENS  {'DIRECTORY':<{len(cwd)}}  MESSAGE",
+        f"ITEMS o/p/b/d  MILESTONES  PACKETS  LAST       STATUS   FLAG     COST     TOKENS  {'DIRECTORY':<{len(cwd)}}  MESSAGE",
         # who needs you first: Codex stopped with its plan open, then Gemini waiting, then the ended
         # Claude conversations, the most recently active first
         f"codex   {FIRST_PROMPTS[CODEX]}  stopped with open work  3m  1/4    —     0/0/0/0        0           0        "
-        f"3 min ago  waiting  waiting  70 <1%  {cwd}  TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
+        f"3 min ago  waiting  waiting  $0.0060  70 <1%  {cwd}  TURN-1: planned 4 steps; step 1 is done and step 2 is in progress.",
         f"gemini  {FIRST_PROMPTS[GEMINI]}  waiting                 2m  4/4    —     0/0/0/0        0           0        "
-        f"2 min ago  waiting           70 <1%  {cwd}  TURN-2: all 4 items are completed.",
+        f"2 min ago  waiting           $0.0029  70 <1%  {cwd}  TURN-2: all 4 items are completed.",
         f"claude  {FIRST_PROMPTS[CLAUDE_TODOWRITE]}  ended                   4m  4/4    —     0/0/0/0        0           0        "
-        f"4 min ago  ended             70 <1%  {cwd}  TURN-2: all 4 items are completed.",
+        f"4 min ago  ended             $0.0054  70 <1%  {cwd}  TURN-2: all 4 items are completed.",
         f"claude  {FIRST_PROMPTS[CLAUDE_TASKS]}  ended                   5m  4/4    —     0/0/0/0        0           0        "
-        f"5 min ago  ended             70 <1%  {cwd}  TURN-2: all 4 tasks are completed.",
+        f"5 min ago  ended             $0.0095  70 <1%  {cwd}  TURN-2: all 4 tasks are completed.",
     ]) + "\n"
 
 
@@ -90,7 +90,7 @@ def test_sessions_rows_stay_as_they_were_beside_conversations(homes, pideck, at_
     assert "status" not in rows[0] and rows[1]["status"] == "waiting"
     table = pideck("overview")[1].splitlines()
     assert table[0].split() == ["KIND", "NAME", "STATE", "IN", "TODOS", "CONF", "ITEMS", "o/p/b/d", "MILESTONES",
-                                "PACKETS", "LAST", "STATUS", "FLAG", "TOKENS", "DIRECTORY", "MESSAGE"]
+                                "PACKETS", "LAST", "STATUS", "FLAG", "COST", "TOKENS", "DIRECTORY", "MESSAGE"]
     assert table[1].startswith(f"pideck  {log.path.name}") and " waiting " not in table[1]
 
 
