@@ -227,13 +227,18 @@ class Reader:
         own agent (``own``), the last turn's token use in the agent object; answered as pi writes
         an assistant message's ``usage``. ``input`` is the input not read from or written to the
         cache (pi's sense: a reader of a log that counts cached tokens in its input takes them off)."""
-        fresh, out, read, written = (int_or_none(n) or 0 for n in (input, output, cache_read, cache_write))
+        # (one answer of thousands in a long transcript: the counts are checked inline, not by calls)
+        fresh = input if type(input) is int and input >= 0 else 0
+        out = output if type(output) is int and output >= 0 else 0
+        read = cache_read if type(cache_read) is int and cache_read >= 0 else 0
+        written = cache_write if type(cache_write) is int and cache_write >= 0 else 0
         used: Usage = {"input": fresh, "output": out, "cacheRead": read, "cacheWrite": written,
                        "totalTokens": fresh + out + read + written}
-        size = int_or_none(window)
-        spent = float(cost) if isinstance(cost, (int, float)) and not isinstance(cost, bool) and 0 <= cost < 1e9 else None
+        size = window if type(window) is int and window > 0 else None
+        spent = float(cost) if cost is not None and isinstance(cost, (int, float)) and not isinstance(cost, bool) \
+            and 0 <= cost < 1e9 else None
         self.bills.append(["u", self._moment(timestamp), provider or self.PROVIDER, model or self.info.get("model"),
-                           [fresh, out, read, written], spent, size or None])
+                           [fresh, out, read, written], spent, size])
         if not own:
             return used
         if size:

@@ -177,7 +177,8 @@ class Ledger:
         self.doing: list[str] = list(s.get("doing") or [])
         self.plan: list[str] = list(s.get("plan") or [])
         self.turns: list[Turn] = list(s.get("turns") or [])
-        self.context: Context | None = s.get("context")
+        self._context_was: Context | None = s.get("context")
+        self._last: tuple[int, str | None, object, object] | None = None  # (the last answer's, not yet in ``context``)
         self.compactions: list[CompactionJson] = list(s.get("compactions") or [])
         self.last_ms: int | None = s.get("last_ms")
         self.windows: dict[str, int] = dict(s.get("windows") or {})
@@ -324,7 +325,12 @@ class Ledger:
         else:
             _add(self.unplanned, tokens, cost)
         if context:
-            self._context(sum(tokens), name, provider, window)
+            # (what the context is, worked out only when a view asks: ``context``)
+            if window is not None and type(window) is int and window > 0 and name is not None:
+                self.windows[name] = window  # (the log said it: it holds for the model's later answers too)
+            self._last = (sum(tokens), name, provider, window)
+            if self.compactions and self.compactions[-1]["after"] is None:
+                self.compactions[-1]["after"] = self._last[0]
 
     def _cost(self, logged: object, provider: str | None, model: str | None, tokens: list[int]) -> int | None:
         """The answer's cost in millionths of a dollar: the log's (``logged``, USD), else the
@@ -352,6 +358,14 @@ class Ledger:
         if source not in self.sources:
             self.sources.append(source)
 
+    @property
+    def context(self) -> Context | None:
+        """The last answer's context (tokens, window, model), once there was one."""
+        if self._last is not None:
+            self._context(*self._last)
+            self._last = None
+        return self._context_was
+
     def _context(self, used: int, model: str | None, provider: object, window: object) -> None:
         if type(window) is int and window > 0 and model is not None:
             self.windows[model] = window
@@ -361,9 +375,7 @@ class Ledger:
             size = rates.window if rates is not None else None
         if size is not None and used > size:  # (Claude's long-context variants say so only by using it)
             size = None
-        self.context = {"tokens": used, "window": size, "model": model}
-        if self.compactions and self.compactions[-1]["after"] is None:
-            self.compactions[-1]["after"] = used
+        self._context_was = {"tokens": used, "window": size, "model": model}
 
     # -- what views read --------------------------------------------------------------------------
 
