@@ -239,7 +239,7 @@ def test_in_a_real_terminal_pideck_started_first_shows_the_agent_that_starts_nex
         os.write(app.fd, b"\x03")
         assert app.read_until(b"again to quit", 5)
         os.write(app.fd, b"\x03")
-        assert app.wait(10) == 0
+        assert app.wait(10) == 0, app.output[-3000:]
     finally:
         app.close()
 
