@@ -47,7 +47,8 @@ def pi_reads(pi_root: Path, path: Path) -> dict[str, Any]:
 
 def test_pi_reads_marked_entries_as_it_reads_them_unmarked(pi_root: Path, tmp_path: Path) -> None:
     marked = tmp_path / "marked.jsonl"
-    deck = write_demo(marked, cwd="/home/user/project")  # the person's commands and an agent's tool calls
+    # the person's commands and an agent's tool calls (not the demo's stand-in answers, which pi writes, not pideck)
+    deck = write_demo(marked, cwd="/home/user/project", answers=False)
     Deck(SessionLog.open(marked)).call_tool("agent_state_add_work_item", {"id": "tail", "content": "Tail the file"})
     lines = [json.loads(line) for line in marked.read_text().splitlines()]
     marks = [line.get(WRITER_KEY) for line in lines[1:]]
