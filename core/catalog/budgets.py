@@ -18,7 +18,7 @@ from core.catalog.attention import Attention
 from core.catalog.rows import OverviewRow
 from core.catalog.states import CONTEXT_FULL, ENDED, NEEDS_YOU, OVER_BUDGET
 from core.config.settings import BudgetConfig
-from core.sources.plan import first_line
+from core.sources.plan import cost_text, first_line
 
 CONTEXT = "context_percent"
 ITEM_TEXT = 60
@@ -52,31 +52,26 @@ def day_spent(rows: Iterable[OverviewRow], today: str) -> tuple[float, int]:
     return cost, tokens
 
 
-def dollars(amount: float) -> str:
-    """``$5.12``; under a dollar with four decimals (``$0.0095``), as an agent's answers cost."""
-    return f"${amount:,.2f}" if amount >= 1 else f"${amount:.4f}"
-
-
 def crossings(row: OverviewRow, budget: BudgetConfig, today: str, day: tuple[float, int]) -> list[Crossing]:
     """The limits ``row`` is over now, the conversation's first, then the day's, a plan item's, the
     context's; ``day``: what every row in scope spent ``today`` (``day_spent``)."""
     found: list[Crossing] = []
     if budget.conversation_usd and row.cost is not None and row.cost > budget.conversation_usd:
-        found.append(Crossing("conversation_usd", f"{dollars(row.cost)} of {dollars(budget.conversation_usd)} "
+        found.append(Crossing("conversation_usd", f"{cost_text(row.cost)} of {cost_text(budget.conversation_usd)} "
                                                   "for this conversation (conversation_usd)"))
     if budget.conversation_tokens and (row.tokens_total or 0) > budget.conversation_tokens:
         found.append(Crossing("conversation_tokens", f"{row.tokens_total:,} of {budget.conversation_tokens:,} tokens "
                                                      "for this conversation (conversation_tokens)"))
     spent_today = row.day == today and (bool(row.cost_day) or row.tokens_day > 0)
     if budget.day_usd and spent_today and day[0] > budget.day_usd:
-        found.append(Crossing(f"day_usd {today}", f"{dollars(day[0])} of {dollars(budget.day_usd)} today, "
+        found.append(Crossing(f"day_usd {today}", f"{cost_text(day[0])} of {cost_text(budget.day_usd)} today, "
                                                   "all conversations together (day_usd)"))
     if budget.day_tokens and spent_today and day[1] > budget.day_tokens:
         found.append(Crossing(f"day_tokens {today}", f"{day[1]:,} of {budget.day_tokens:,} tokens today, "
                                                      "all conversations together (day_tokens)"))
     if budget.item_usd and row.item_cost is not None and row.item_cost > budget.item_usd:
         name = row.item_cost_name or ""
-        found.append(Crossing(f"item_usd {name}", f"{dollars(row.item_cost)} of {dollars(budget.item_usd)} "
+        found.append(Crossing(f"item_usd {name}", f"{cost_text(row.item_cost)} of {cost_text(budget.item_usd)} "
                                                   f"on the item \"{first_line(name, ITEM_TEXT)}\" (item_usd)"))
     if budget.item_tokens and row.item_tokens > budget.item_tokens:
         name = row.item_tokens_name or ""

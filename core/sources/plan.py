@@ -153,8 +153,9 @@ def subagents_text(subagents: object) -> str:
 
 
 def cost_text(cost: float) -> str:
-    """``$0.0123``: four places, as an agent's own count of a few calls is often below a cent."""
-    return f"${cost:,.4f}"
+    """``$0.0123`` under a dollar (four places: a few answers often cost less than a cent), ``$5.12``
+    from a dollar on: the one way every view writes dollars."""
+    return f"${cost:,.2f}" if cost >= 1 else f"${cost:.4f}"
 
 
 def running_count(subagents: object) -> int:

@@ -35,6 +35,7 @@ class Prices:
         self._rates: dict[str, Rates | None] = {}
         self._saved: dict[str, object] = {}
         self._version: str | None = None  # of the table, once loaded
+        self._saved_version: object = None  # of the table the saved rates came from
         self._dirty = False
         if self._path is not None:
             saved = read_json(self._path) or {}
@@ -77,7 +78,7 @@ class Prices:
 
         if self._version is None:
             self._version = table.version()
-            if getattr(self, "_saved_version", None) != self._version:  # (a new table: price every model again)
+            if self._saved_version != self._version:  # (a new table: price every model again)
                 self._saved = {}
         found = table.rates(provider, model.replace(LONG_CONTEXT, ""))
         if found is not None and found.window is None:
