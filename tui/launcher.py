@@ -34,6 +34,9 @@ shell reports a process ctrl+c ended (the app itself quits with 0 on two ctrl+c)
 HANGUP_STATUS = 129
 """The app's exit status when its terminal went away: 128 + SIGHUP, as a shell reports a process a
 hang-up ended (docs/tui.md#when-the-terminal-goes-away)."""
+CLEANUP_WAIT_S = 5.0
+"""The longest an app with a ``cleanup`` (the demo) waits, once it has ended, for its threads' jobs
+(a catalog refresh writing its cache) to end before the cleanup removes their folder."""
 
 
 class TerminalWatch:
@@ -184,6 +187,10 @@ def run_tui(opened: Opened | Waiting | Callable[[], Opened | Waiting] | None, sh
         watch.ended()
         if not collecting:
             gc.enable()
+        if cleanup is not None:  # (the demo's folder goes next: no thread of the app may still write to it)
+            from tui.models.thread import join_all
+
+            join_all(CLEANUP_WAIT_S)
     return HANGUP_STATUS if watch.gone else app.return_code or 0
 
 

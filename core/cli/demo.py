@@ -222,8 +222,14 @@ def run(args: argparse.Namespace, tui: OpenTui) -> int:
     folder = Path(tempfile.mkdtemp(prefix="pideck-demo-"))
 
     def remove() -> None:
-        if not args.keep:
-            shutil.rmtree(folder, ignore_errors=True)
+        if args.keep:
+            return
+        while True:  # a second ctrl+c while the folder goes must not leave half of it behind
+            try:
+                shutil.rmtree(folder, ignore_errors=True)
+                return
+            except KeyboardInterrupt:
+                continue
 
     try:  # (``cleanup``: also when a hung-up app has to be ended by force)
         with demo_homes(folder) as project:

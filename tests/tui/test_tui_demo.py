@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
+import time
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,62 @@ def test_the_folder_goes_even_when_the_app_fails(temp, monkeypatch):
     monkeypatch.setattr(PideckApp, "run", crash)
     with pytest.raises(RuntimeError):
         launcher.main(["demo"])
+    assert list(temp.iterdir()) == []
+
+
+def test_a_second_ctrl_c_while_the_folder_goes_does_not_leave_it_behind(temp, monkeypatch):
+    """The person presses ctrl+c twice: the first ends the start, the second lands in the removal
+    of the demo's folder (a busy machine takes a while over its many files)."""
+    import shutil
+
+    def interrupted(self: PideckApp) -> None:
+        raise KeyboardInterrupt
+
+    removing = shutil.rmtree
+    presses = []
+
+    def second_press(path, ignore_errors=False):
+        if not presses:
+            presses.append(path)
+            raise KeyboardInterrupt
+        removing(path, ignore_errors=ignore_errors)
+
+    monkeypatch.setattr(PideckApp, "run", interrupted)
+    monkeypatch.setattr(shutil, "rmtree", second_press)
+    with pytest.raises(KeyboardInterrupt):  # (the console script makes it status 130)
+        launcher.main(["demo"])
+    assert presses and list(temp.iterdir()) == []
+
+
+def test_the_folder_goes_after_the_app_s_last_writes(temp, monkeypatch):
+    """A screen's thread may still run a job as the app ends (a catalog refresh writing its cache
+    into the demo's pideck home): the folder goes once it is done, not before (it would be made
+    again, and left behind)."""
+    import os
+    import threading
+
+    from tui.models.jobs import Jobs
+    from tui.models.thread import ModelThread
+
+    writing, written = threading.Event(), threading.Event()
+
+    def late_write(home: Path) -> None:
+        writing.set()
+        time.sleep(0.3)
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "late.json").write_text("{}")
+        written.set()
+
+    def ends_while_a_job_writes(self: PideckApp) -> None:
+        thread = ModelThread(Jobs("late"), lambda message: None, poll=1.0, following=False)
+        thread.start()
+        thread.call(late_write, Path(os.environ["PIDECK_HOME"]))  # (the demo's, inside its folder)
+        writing.wait(5)
+        thread.stop()
+
+    monkeypatch.setattr(PideckApp, "run", ends_while_a_job_writes)
+    assert launcher.main(["demo"]) == 0
+    assert written.wait(5)
     assert list(temp.iterdir()) == []
 
 

@@ -22,6 +22,7 @@ import queue
 import threading
 import time
 import traceback
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Generic, Iterable, TypeVar
@@ -138,6 +139,18 @@ class _Job:
     latest: str | None  # skipped when a newer job of the same name is waiting
 
 
+_STARTED: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+
+
+def join_all(timeout: float) -> None:
+    """Wait at most ``timeout`` seconds in all for every model thread to have ended (stopped
+    threads end after the jobs already handed over). An app whose folder goes when it ends (the
+    demo's) calls it first: a job still writing to the folder would make it again."""
+    deadline = time.monotonic() + timeout
+    for thread in list(_STARTED):
+        thread.join(max(0.0, deadline - time.monotonic()))
+
+
 class ModelThread(Generic[M]):
     """Runs ``model``'s jobs in the order they were handed over and, between them, its ``idle`` every
     ``poll`` seconds while following. ``call`` hands over a job; ``finished`` (on the UI thread,
@@ -186,6 +199,7 @@ class ModelThread(Generic[M]):
         self.call(self.model.open)
         self._thread = threading.Thread(target=self._run, daemon=True, name=f"pideck {self.model.name}")
         self._thread.start()
+        _STARTED.add(self._thread)
 
     def stop(self) -> None:
         """No more idling; the jobs handed over already still run (a command typed just before the
