@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from import_graph import ROOT, circles, import_graph, imported, package_modules, statements
 
-LAYERS = ("config", "session", "sources", "usage", "primitives", "deck", "catalog", "views", "agents", "cli")
+LAYERS = ("config", "remote", "session", "sources", "usage", "primitives", "deck", "catalog", "views", "agents", "cli")
 """The folders of ``core/``, bottom to top; the modules directly in ``core/`` are below them all."""
 
 TUI_READS = {"config", "catalog", "deck", "views"}

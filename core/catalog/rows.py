@@ -89,6 +89,7 @@ class RowJson(TypedDict):
     usage: UsageRowJson | None  # what its answers used in all (None: no answer with tokens)
     status: NotRequired[str | None]  # an agent's conversation only
     subagents: NotRequired[int]  # a Claude Code conversation's subagents running, when any
+    host: NotRequired[str]  # the ``[[hosts]]`` name of the machine it is on; absent: this one
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,14 @@ class OverviewRow:
     item_tokens: int = 0  # the tokens of the plan item that used the most
     item_tokens_name: str | None = None
     partial: bool = False  # priced without the price table with a model left unpriced: not final (``Overview``)
+    host: str | None = None
+    """The ``[[hosts]]`` name of the machine it is on (None: this one). Its ``path`` is then
+    ``HOST:PATH`` (as scp writes it), so it never equals a local path (docs/hosts.md)."""
+
+    @property
+    def remote_path(self) -> str:
+        """The path on its own machine: ``path`` without the ``HOST:`` of a remote row."""
+        return self.path.removeprefix(f"{self.host}:") if self.host is not None else self.path
 
     @property
     def status_text(self) -> str:
@@ -163,6 +172,8 @@ class OverviewRow:
             out["status"] = self.status
         if self.subagents:
             out["subagents"] = self.subagents
+        if self.host is not None:
+            out["host"] = self.host
         return out
 
     def matches(self, text: str) -> bool:

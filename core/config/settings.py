@@ -1,8 +1,8 @@
 """pideck's configuration: the `[todo]` table (defaults, pi-jtodo's JSON, then pideck's TOML;
 docs/todo-views.md#configuration), the `[tui]` table of the terminal app (docs/tui.md#settings),
 its `[notify]` table (docs/notifications.md), the `[session]` table of how session files are
-written (docs/session-format.md#durability) and the `[budget]` table of what a conversation may
-spend (docs/attention.md#budgets).
+written (docs/session-format.md#durability), the `[budget]` table of what a conversation may
+spend (docs/attention.md#budgets) and the `[[hosts]]` list of other machines (docs/hosts.md).
 
 The calibration numbers are deliberately not keys here.
 """
@@ -14,6 +14,7 @@ The calibration numbers are deliberately not keys here.
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -378,3 +379,86 @@ def show_config(path: Path | None = None) -> str:
     lines += [f"# warning: {w}" for w in warnings]
     lines.append(tomli_w.dumps(tables).rstrip("\n"))
     return "\n".join(lines) + "\n"
+
+
+class HostConfig(NamedTuple):
+    """One machine of ``[[hosts]]`` whose sessions and conversations pideck lists beside this one's,
+    read by running pideck there over the system's ``ssh`` (docs/hosts.md)."""
+
+    name: str
+    """How pideck names it (rows, ``--host NAME``): letters, digits, ``.``, ``_`` and ``-``."""
+    ssh: str
+    """The destination as the person's ``ssh`` takes it: ``user@box``, or a ``Host`` alias of
+    ``~/.ssh/config`` (where keys, jump hosts and options already live)."""
+    port: int | None = None  # ssh's ``-p``; None: ssh's own choice (its config, else 22)
+    pideck: tuple[str, ...] = ("pideck",)
+    """The command that runs pideck there, split into words as a shell would (``pideck = "uv run
+    --project ~/pideck pideck"``); each word reaches the remote shell quoted."""
+    ssh_config: str | None = None  # an ssh config file of its own (ssh's ``-F``); None: the person's
+    write: bool = False
+    """Commands typed in a deck of this host's pideck sessions are run there (``pideck run``);
+    off: its decks are read-only."""
+
+
+HOST_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,39}")
+HOST_KEYS = frozenset(HostConfig._fields)
+
+
+def check_host(raw: object) -> HostConfig:
+    """One ``[[hosts]]`` table as a ``HostConfig``; raises ConfigError saying what is wrong."""
+    import shlex
+
+    if not isinstance(raw, dict):
+        raise ConfigError("each [[hosts]] entry must be a table")
+    unknown = sorted(set(raw) - HOST_KEYS)
+    if unknown:
+        raise ConfigError(f"unknown key {unknown[0]!r}")
+    name, ssh = raw.get("name"), raw.get("ssh")
+    if not isinstance(name, str) or not HOST_NAME.fullmatch(name):
+        raise ConfigError(f"name must be 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or "
+                          f"digit (got {name!r})")
+    where = f"host {name!r}: "
+    # (a destination starting with '-' would be an option of ssh; whitespace or a control character
+    # is never part of one)
+    if not isinstance(ssh, str) or not ssh or ssh.startswith("-") or any(c.isspace() or not c.isprintable() for c in ssh):
+        raise ConfigError(where + f"ssh must be a destination such as user@box, without spaces, not starting "
+                          f"with '-' (got {ssh!r})")
+    port = raw.get("port")
+    if port is not None and (type(port) is not int or not 1 <= port <= 65535):
+        raise ConfigError(where + f"port must be an integer from 1 to 65535 (got {port!r})")
+    command = raw.get("pideck", "pideck")
+    try:
+        words = tuple(shlex.split(command)) if isinstance(command, str) else ()
+    except ValueError as exc:
+        raise ConfigError(where + f"pideck cannot be split into words ({exc})") from None
+    if not words:
+        raise ConfigError(where + f"pideck must be a command such as pideck or \"uv run pideck\" (got {command!r})")
+    ssh_config = raw.get("ssh_config")
+    if ssh_config is not None and (not isinstance(ssh_config, str) or not ssh_config):
+        raise ConfigError(where + f"ssh_config must be the path of a file (got {ssh_config!r})")
+    write = raw.get("write", False)
+    if not isinstance(write, bool):
+        raise ConfigError(where + f"write must be true or false (got {write!r})")
+    return HostConfig(name, ssh, port, words, os.path.expanduser(ssh_config) if ssh_config else None, write)
+
+
+def load_hosts(path: Path | None = None) -> tuple[list[HostConfig], list[str]]:
+    """The ``[[hosts]]`` of pideck's TOML, each checked, and the warnings met (a bad entry or a
+    second entry of a name is left out, and said); never raises."""
+    warnings: list[str] = []
+    path = path or config_path()
+    raw = _read_toml(path, warnings).get("hosts", [])
+    if not isinstance(raw, list):
+        return [], [*warnings, f"{path}: hosts must be a list of [[hosts]] tables, ignored."]
+    hosts: list[HostConfig] = []
+    for entry in raw:
+        try:
+            host = check_host(entry)
+        except ConfigError as exc:
+            warnings.append(f"{path}: [[hosts]]: {exc}; that host is left out.")
+            continue
+        if any(h.name == host.name for h in hosts):
+            warnings.append(f"{path}: [[hosts]]: a second host named {host.name!r} is left out.")
+            continue
+        hosts.append(host)
+    return hosts, warnings

@@ -1,0 +1,78 @@
+"""The one way pideck reaches another machine: the system's ``ssh`` client, with the person's keys,
+agent, jump hosts and ``~/.ssh/config``, running pideck there (docs/hosts.md#the-transport).
+
+Nothing goes through a local shell: ``ssh`` is started from a list of words. ssh itself hands the
+remote command to the remote user's shell as one string, so each word is quoted here
+(``remote_command``). All commands to a host share one connection (ssh's ControlMaster, its socket
+in pideck's runtime folder), so a look costs a round trip, not a handshake.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import tempfile
+from pathlib import Path
+from typing import Sequence
+
+from core.config.settings import HostConfig
+
+CONNECT_TIMEOUT_S = 5
+"""How long ssh waits for a host to answer before it gives up (its ``ConnectTimeout``)."""
+ALIVE_INTERVAL_S = 2
+ALIVE_COUNT = 2
+"""A connection whose host stops answering is ended after ``ALIVE_INTERVAL_S * ALIVE_COUNT``
+seconds of silence (ssh's ``ServerAliveInterval`` and ``ServerAliveCountMax``): a dropped network
+shows within seconds, not when TCP gives up."""
+PERSIST_S = 60
+"""How long the shared connection outlives its last command (``ControlPersist``)."""
+
+
+def runtime_dir() -> Path:
+    """pideck's runtime folder, private to the user: ``$XDG_RUNTIME_DIR/pideck``, else
+    ``/tmp/pideck-UID``. Kept short: a socket's path has room for about 100 bytes."""
+    base = os.environ.get("XDG_RUNTIME_DIR")
+    folder = Path(base) / "pideck" if base else Path(tempfile.gettempdir()) / f"pideck-{os.getuid()}"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    info = folder.lstat()
+    if info.st_uid != os.getuid() or info.st_mode & 0o077:  # (another user's, or open to others)
+        raise OSError(f"{folder} is not a private folder of this user")
+    return folder
+
+
+def remote_command(host: HostConfig, words: Sequence[str]) -> str:
+    """The command line the remote shell runs: the host's ``pideck`` words, then ``words``, each
+    quoted, so no word (a path, a session name, an argument from a setting) is ever read by that
+    shell as more than one word. ``~/`` at the start of a word still means the remote home."""
+    def quoted(word: str) -> str:
+        if word.startswith("~/"):
+            return "~/" + shlex.quote(word[2:])
+        return shlex.quote(word)
+
+    return " ".join(quoted(w) for w in (*host.pideck, *words))
+
+
+def ssh_argv(host: HostConfig, words: Sequence[str], *, shared: bool = True) -> list[str]:
+    """The ``ssh`` command that runs pideck with ``words`` on ``host``. ``BatchMode``: ssh never
+    asks for a password or a passphrase (nobody would see the prompt); a host that needs one is
+    unreachable, with ssh's reason. ``shared``: over the host's one shared connection."""
+    argv = ["ssh", "-T", "-o", "BatchMode=yes", "-o", f"ConnectTimeout={CONNECT_TIMEOUT_S}",
+            "-o", f"ServerAliveInterval={ALIVE_INTERVAL_S}", "-o", f"ServerAliveCountMax={ALIVE_COUNT}"]
+    if shared:
+        argv += ["-o", "ControlMaster=auto", "-o", f"ControlPath={runtime_dir() / 'ssh-%C'}",
+                 "-o", f"ControlPersist={PERSIST_S}"]
+    if host.port is not None:
+        argv += ["-p", str(host.port)]
+    if host.ssh_config is not None:
+        argv += ["-F", host.ssh_config]
+    return [*argv, "--", host.ssh, remote_command(host, words)]
+
+
+def ssh_reason(stderr: bytes | str) -> str:
+    """ssh's own one-line reason from what it wrote on stderr (its last non-empty line), control
+    characters made visible: it may quote the remote's words."""
+    from core.untrusted import visible_controls
+
+    text = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return visible_controls(lines[-1][:300]) if lines else ""
