@@ -126,6 +126,18 @@ class Host:
             if self.process.stderr is not None:
                 self.process.stderr.close()
             self.process = None
+        unlock_pyenv()
+
+
+def unlock_pyenv() -> None:
+    """The login shell of a connection sources ``~/.bashrc``, which on these machines runs
+    ``pyenv init`` and so ``pyenv rehash`` under a lock file; a connection killed in the middle
+    leaves the lock, and every later login waits up to a minute on it. No rehash runs any more
+    once the server is gone, so a lock left is stale."""
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    lock = root / "shims" / ".pyenv-shim"
+    if lock.exists() and subprocess.run(["pgrep", "-f", "pyenv-rehash"], capture_output=True).returncode != 0:
+        lock.unlink(missing_ok=True)
 
     def run(self, *words: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
         """``pideck WORDS`` as this host runs it (its homes), here, without ssh."""
