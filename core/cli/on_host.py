@@ -76,7 +76,7 @@ def run_on_host(args: argparse.Namespace, argv: Sequence[str]) -> int:
     errors = bytearray()
     try:
         if follows:
-            show_lines(read_lines(process, None, errors), wants_json, host.name)
+            show_lines(read_lines(process, None, errors, host.name), wants_json, host.name)
             status = wait(process, STOP_S)
         else:
             answer, status = read_answer(process, limit, errors, host.name)
@@ -155,10 +155,9 @@ def ends_with_input(host: HostConfig) -> HostConfig:
 # -- reading the remote's answer --------------------------------------------------------------------
 
 
-def read_lines(process: subprocess.Popen[bytes], deadline: float | None, errors: bytearray) -> Iterator[bytes]:
-    """The remote's stdout, line by line as each arrives (the last one without its newline if it
-    has none), until it ends; its stderr meanwhile kept in ``errors`` (the end of it). Raises
-    TimeoutError at ``deadline`` (``time.monotonic()``), NoAnswer for a line too long."""
+def read_chunks(process: subprocess.Popen[bytes], deadline: float | None, errors: bytearray) -> Iterator[bytes]:
+    """The remote's stdout as it arrives, until it ends; its stderr meanwhile kept in ``errors``
+    (the end of it). Raises TimeoutError at ``deadline`` (``time.monotonic()``)."""
     import selectors
     import time
 
@@ -167,7 +166,6 @@ def read_lines(process: subprocess.Popen[bytes], deadline: float | None, errors:
     selector = selectors.DefaultSelector()
     selector.register(out, selectors.EVENT_READ)
     selector.register(err, selectors.EVENT_READ)
-    pending = b""
     try:
         while True:
             left = None if deadline is None else deadline - time.monotonic()
@@ -179,20 +177,27 @@ def read_lines(process: subprocess.Popen[bytes], deadline: float | None, errors:
                     if not chunk:
                         selector.unregister(err)
                     keep(errors, chunk)
-                    continue
-                if not chunk:
-                    if pending:
-                        yield pending
+                elif not chunk:
                     return
-                pending += chunk
-                if b"\n" in chunk:
-                    *lines, pending = pending.split(b"\n")
-                    for line in lines:
-                        yield line + b"\n"
-                if len(pending) > MAX_LINE_BYTES:
-                    raise NoAnswer(f"the remote printed a line longer than {MAX_LINE_BYTES >> 20} MB")
+                else:
+                    yield chunk
     finally:
         selector.close()
+
+
+def read_lines(process: subprocess.Popen[bytes], deadline: float | None, errors: bytearray, name: str) -> Iterator[bytes]:
+    """``read_chunks`` line by line as each line arrives (the last one without its newline if it
+    has none); NoAnswer for a line too long."""
+    pending = b""
+    for chunk in read_chunks(process, deadline, errors):
+        pending += chunk
+        if b"\n" in chunk:
+            *lines, pending = pending.split(b"\n")
+            yield from (line + b"\n" for line in lines)
+        if len(pending) > MAX_LINE_BYTES:
+            raise NoAnswer(f"host {name!r} printed a line longer than {MAX_LINE_BYTES >> 20} MB; it was stopped")
+    if pending:
+        yield pending
 
 
 def keep(errors: bytearray, chunk: bytes) -> None:
@@ -208,8 +213,8 @@ def read_answer(process: subprocess.Popen[bytes], limit: float, errors: bytearra
 
     deadline = time.monotonic() + limit
     answer = bytearray()
-    for line in read_lines(process, deadline, errors):
-        answer += line
+    for chunk in read_chunks(process, deadline, errors):
+        answer += chunk
         if len(answer) > MAX_ANSWER_BYTES:
             raise NoAnswer(f"host {name!r} answered more than {MAX_ANSWER_BYTES >> 20} MB; it was stopped")
     return answer.decode("utf-8", "surrogateescape"), wait(process, deadline - time.monotonic())
