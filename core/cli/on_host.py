@@ -269,12 +269,12 @@ def stop(process: subprocess.Popen[bytes]) -> None:
 
 
 def visible_line(line: bytes | str) -> str:
-    """One line of the remote's text output, without its newline, its control characters made
-    visible (tabs as spaces), bytes that are not UTF-8 as their escapes."""
+    """One line of the remote's text output, without its newline (``\n`` or ``\r\n``), its control
+    characters made visible (tabs as spaces), bytes that are not UTF-8 as their escapes."""
     from core.untrusted import visible_controls
 
     text = line.decode("utf-8", "surrogateescape") if isinstance(line, bytes) else line
-    return visible_controls(text, multiline=True).removesuffix("\n")
+    return visible_controls(text.removesuffix("\n").removesuffix("\r"), multiline=True)
 
 
 def lines_of(text: str) -> list[str]:

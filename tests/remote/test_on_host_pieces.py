@@ -86,6 +86,7 @@ def test_a_command_without_host_runs_here(tmp_path: Path, monkeypatch: pytest.Mo
     (b"needs you  claude  2m  fix it\n", "needs you  claude  2m  fix it"),
     (f"{ESC}[2J{ESC}]52;c;cHduZWQ=\a title\n".encode(), "\u241b[2J\u241b]52;c;cHduZWQ=\u2407 title"),
     (b"over\rwritten\r\n", "over\u240dwritten"),
+    ("crlf\r", "crlf"),
     (b"a\tb \xff\xfe\n", "a    b \\udcff\\udcfe"),
     (b"no newline at the end", "no newline at the end"),
 ])
