@@ -55,14 +55,14 @@ class NoAnswer(Exception):
 def run_on_host(args: argparse.Namespace, argv: Sequence[str]) -> int:
     """Run ``argv`` (a command line given ``--host``) on that host; its exit status, else
     ``EXIT_NO_ANSWER`` with the reason on stderr."""
-    import subprocess
-
-    from core.remote.ssh import ssh_argv
-
     host = find_host(args.host)
     limit = args.host_timeout if args.host_timeout is not None else ANSWER_TIMEOUT_S
     if not 0 < limit < float("inf"):
         raise UsageError("--host-timeout must be a number of seconds above 0")
+    import subprocess
+
+    from core.remote.ssh import ssh_argv
+
     words = remote_words(argv)
     wants_json = bool(getattr(args, "json", False) or getattr(args, "feed", False))
     follows = args.command == "watch"
@@ -92,8 +92,11 @@ def run_on_host(args: argparse.Namespace, argv: Sequence[str]) -> int:
         return 0 if follows else 130  # (watch ends on ctrl+c; a one-shot command was cut short, as a shell says)
     except TimeoutError:
         stop(process)
-        print(f"pideck: host {host.name!r} gave no answer within {limit:g} s (pideck {words[0]} there); it was "
-              "stopped", file=sys.stderr)
+        if follows:  # (its output ended, its ssh did not)
+            print(f"pideck: host {host.name!r} ended its output but not its command; it was stopped", file=sys.stderr)
+        else:
+            print(f"pideck: host {host.name!r} gave no answer within {limit:g} s (pideck {words[0]} there); it was "
+                  "stopped", file=sys.stderr)
         return EXIT_NO_ANSWER
     except NoAnswer as exc:
         stop(process)
