@@ -394,6 +394,33 @@ def _install_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.set_defaults(command="install")
 
 
+# -- --host NAME: a command run by the pideck of another machine (core/cli/on_host.py) ----------------
+
+ON_HOST = ("overview", "status", "watch", "sessions", "inspect")
+"""The commands that take ``--host NAME``."""
+
+
+def _host_options(sub: Subcommands) -> None:
+    """``--host NAME`` (and its ``--host-timeout``) on each command of ``ON_HOST`` built here."""
+    for name in ON_HOST:
+        if (p := sub.choices.get(name)) is not None:
+            p.add_argument("--host", metavar="NAME", help="run it on that host of [[hosts]] over ssh; paths "
+                           "are the host's (docs/on-host.md)")
+            p.add_argument("--host-timeout", type=float, metavar="S", help="with --host: stop a host that gave no "
+                           "answer in S seconds (default: 30; not for watch)")
+
+
+def _runs_on_host(args: argparse.Namespace) -> bool:
+    """A command of ``ON_HOST`` given ``--host`` (the TUI's own ``--host`` is the app's)."""
+    return getattr(args, "command", None) in ON_HOST and getattr(args, "host", None) is not None
+
+
+def _on_host(args: argparse.Namespace, argv: Sequence[str]) -> int:
+    from core.cli.on_host import run_on_host
+
+    return run_on_host(args, argv)
+
+
 GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "run": _run_grammar,
     "tool": _tool_grammar,
@@ -433,6 +460,7 @@ def build_parser(*, help_lists: bool = True, commands: Sequence[str] | None = No
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", prog="pideck")
     for name in GRAMMARS if commands is None else commands:
         GRAMMARS[name](sub, help_lists)
+    _host_options(sub)
     return parser
 
 
@@ -510,7 +538,7 @@ def main(argv: Sequence[str] | None = None, *, tui: OpenTui | None = None) -> in
         return EXIT_USAGE
     _never_fail_to_encode()
     try:
-        status = _run(args, tui)
+        status = _on_host(args, argv) if _runs_on_host(args) else _run(args, tui)
         sys.stdout.flush()  # a closed pipe shows here, not after main returned
         return status
     except BrokenPipeError:  # the reader stopped early (`pideck inspect | head`): end quietly

@@ -134,6 +134,11 @@ COMMANDS = {
                            STOP),
     "hook codex": Command(("hook", "codex", "--session", "{session}"), 0, SETTLES | HOOKS, A_SESSION,
                           STOP),
+    # --host NAME hands the command to the host before anything of it loads here (no host of that
+    # name: the configured ones are read, and said)
+    "status --host": Command(("status", "--host", "nowhere"), 2,
+                             STARTS | {"core.cli.on_host", "core.config", "core.config.places", "core.config.settings",
+                                       "core.files", "core.jsutil", "core.untrusted"}, {"typing", "pathlib", "json"}),
 }
 
 
