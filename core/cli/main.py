@@ -335,6 +335,8 @@ def _watch_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("--json", action="store_true", help="JSON lines: path, kind, name, conversation, state, since, "
                    "evidence, previous, todos")
     p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
+    p.add_argument("--feed", action="store_true",
+                   help="the JSON lines another machine's pideck follows this one by (with --all; docs/hosts.md)")
     p.set_defaults(command="watch")
 
 
