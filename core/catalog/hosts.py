@@ -334,6 +334,8 @@ class Follower:
         reason = ssh_reason(bytes(said))
         if reason:
             return reason
+        if code == 255:  # (ssh's own failure; it said nothing at its LogLevel)
+            return "ssh: the connection ended (exit status 255)"
         return f"the feed ended (exit status {code})" if hello else f"no feed (exit status {code})"
 
     def _fail(self, reason: str) -> None:

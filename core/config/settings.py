@@ -90,6 +90,7 @@ class NotifyConfig(NamedTuple):
     open_work: bool = True  # notify on a change into "stopped with open work"
     over_budget: bool = True  # notify when a conversation crosses a budget of ``[budget]`` (once per crossing)
     context_nearly_full: bool = True  # notify when its context crosses ``[budget] context_percent`` (once per crossing)
+    unreachable: bool = True  # notify when a host of ``[[hosts]]`` that was reached goes unreachable (once per host)
     terminal: str = "auto"
     """The terminal's own notification, by escape sequence: ``auto`` the one the environment names
     (docs/notifications.md#which-channel), ``osc9``, ``osc777`` or ``osc99`` that one, ``off`` none."""
