@@ -112,8 +112,8 @@ class Catalog:
     ``pideck status``, called by prompts, leaves that to the others.
     ``budget``: the ``[budget]`` table (None: the config file's); ``table`` False prices with the
     rates saved alone, never loading the price table (``pideck status``: core/usage/prices.py).
-    ``hosts``: the other machines whose records join these (None: the config file's ``[[hosts]]``;
-    ``()`` none), each followed on a thread of its own (core/catalog/hosts.py) from now until
+    ``hosts``: the other machines whose records join these (None: with ``cwd`` None, the config
+    file's ``[[hosts]]``, else none; ``()`` none), each followed on a thread of its own (core/catalog/hosts.py) from now until
     ``close``; a look takes what they know, never waiting for the network (docs/hosts.md)."""
 
     def __init__(self, cwd: str | os.PathLike[str] | None, *, todo_config: TodoConfig | None = None,
@@ -129,7 +129,8 @@ class Catalog:
         self._sweep = sweep
         self._settled = False  # a look found every row read (``Record.baseline``)
         self.records: dict[str, Record] = {}
-        self.hosts: list[HostConfig] = list(hosts) if hosts is not None else load_hosts()[0]
+        # (a directory here is not one there: the hosts join the catalog of every directory)
+        self.hosts: list[HostConfig] = list(hosts) if hosts is not None else load_hosts()[0] if cwd is None else []
         self._followers: list[Follower] = []
         if self.hosts:
             from core.catalog.hosts import followers

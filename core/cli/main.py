@@ -321,7 +321,10 @@ def _status_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "directory's sessions and agent conversations are in each state, who needs you "
                        "first: needs you (the agent asked, through its Notification or PermissionRequest "
                        "hook), stopped with open work, working, waiting, ended (docs/attention.md).")
-    p.add_argument("--all", action="store_true", help="every session and conversation pideck knows")
+    p.add_argument("--all", action="store_true", help="every session and conversation pideck knows, on this "
+                   "machine and on the hosts of [[hosts]] (docs/hosts.md)")
+    p.add_argument("--local", action="store_true", help="with --all: this machine only, not the hosts")
+    p.add_argument("--json", action="store_true", help="the line and the counts per state, per host (docs/hosts.md)")
     p.set_defaults(command="status")
 
 

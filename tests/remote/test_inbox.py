@@ -171,3 +171,26 @@ def test_a_host_gone_is_unreachable_within_5_s_and_comes_back(make_host, tmp_pat
         assert back_after < 5.0
     finally:
         catalog.close()
+
+
+def test_status_counts_each_host_and_a_dead_one_as_unreachable(make_host, tmp_path: Path) -> None:
+    box, vm = make_host("box"), make_host("vm")
+    homes = with_agents(box)
+    with_agents(vm)
+    configure(tmp_path, box, vm)
+    stdin = json.dumps(sample_input("claude-notification.json", homes, CLAUDE_TASKS))
+    subprocess.run([PIDECK, "hook", "claude"], input=stdin, text=True, capture_output=True, timeout=30,
+                   env={**os.environ, **box.environment()}, check=True)
+    vm.kill()
+    started = time.monotonic()
+    done = subprocess.run([PIDECK, "status", "--all"], capture_output=True, text=True, timeout=30)
+    took = time.monotonic() - started
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "1 needs you (1 on box) · 1 unreachable (1 on vm) · 1 waiting (1 on box)\n", "")
+    done = subprocess.run([PIDECK, "status", "--all", "--json"], capture_output=True, text=True, timeout=30)
+    assert json.loads(done.stdout) == {
+        "line": "1 needs you (1 on box) · 1 unreachable (1 on vm) · 1 waiting (1 on box)",
+        "states": {"needs you": 1, "unreachable": 1, "waiting": 1}, "here": {},
+        "hosts": {"box": {"states": {"needs you": 1, "waiting": 1}},
+                  "vm": {"states": {}, "unreachable": f"ssh: connect to host 127.0.0.1 port {vm.port}: Connection refused"}}}
+    print(f"status --all over a live and a dead host: {took:.2f} s")
