@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import replace
-from typing import TYPE_CHECKING, Callable, Iterable, Mapping, NamedTuple, NotRequired, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from core.catalog import attention as att
 from core.catalog import budgets, cache
 from core.catalog import states
 from core.catalog.attention import Attention, attention_of, sort_key
 from core.catalog.overview import Overview
+from core.catalog.record import Record as Record
+from core.catalog.record import RecordJson as RecordJson
 from core.catalog.rows import OverviewRow
 from core.catalog.saved import SavedRows
 from core.catalog.sessions import SessionInfo
@@ -53,52 +54,6 @@ def written(row: OverviewRow) -> bool:
     header (pideck started, nothing happened yet) is neither working nor waiting, and is not
     counted, listed in the inbox or told of until its first entry."""
     return row.entries > 0 or row.kind in AGENT_KINDS
-
-
-class RecordJson(att.AttentionJson):
-    """A record as ``pideck status --json`` and ``pideck watch --json`` print it."""
-
-    path: str
-    kind: str
-    name: str
-    conversation: str | None
-    previous: str | None
-    entries: int
-    todos: dict[str, int]  # settled, total
-    host: NotRequired[str]  # the ``[[hosts]]`` name of its machine; absent: this one
-
-
-class Record(NamedTuple):
-    """One session or conversation as the catalog last saw it: its row (kind, name, counts, last
-    activity) and its state, since when it holds and what says so."""
-
-    path: str
-    kind: str
-    name: str
-    attention: Attention
-    todos: tuple[int, int]  # settled, total
-    previous: str | None = None  # the state it changed from (None: first seen)
-    session_id: str | None = None  # an agent's conversation: its id
-    entries: int = 0  # the entries of its log (a conversation's: of the agent's transcript, as read)
-    row: OverviewRow | None = None
-    crossed: tuple[str, ...] = ()  # the keys of the budgets it is over now (core/catalog/budgets.py)
-    crossing: str | None = None  # the key of the one its state shows (over budget, context nearly full)
-    baseline: bool = False
-    """Seen at a look before every row was read once (the first, or one with rows still pending):
-    the budgets it is over were so already, not crossed now (the day's total grows as rows are read)."""
-
-    @property
-    def host(self) -> str | None:
-        """The ``[[hosts]]`` name of the machine it is on (None: this one)."""
-        return self.row.host if self.row is not None else None
-
-    def json(self) -> RecordJson:
-        out: RecordJson = {"path": self.path, "kind": self.kind, "name": self.name, "conversation": self.session_id,
-                           **self.attention.json(), "previous": self.previous, "entries": self.entries,
-                           "todos": {"settled": self.todos[0], "total": self.todos[1]}}
-        if self.host is not None:
-            out["host"] = self.host
-        return out
 
 
 class Catalog:

@@ -22,11 +22,11 @@ import subprocess
 import threading
 import time
 from dataclasses import replace
-from typing import Any, Callable, Mapping, NamedTuple, Sequence
+from typing import Callable, Mapping, NamedTuple, Sequence
 
 from core import __version__
 from core.catalog.attention import Attention
-from core.catalog.catalog import Record
+from core.catalog.record import Record
 from core.catalog.rows import BadRow, OverviewRow, row_from_json
 from core.catalog.states import ORDER, UNREACHABLE
 from core.clock import iso_ms, wall_clock_ms
@@ -117,7 +117,7 @@ def parse_line(host: str, line: bytes) -> Line:
     raise FeedError(f"not a line of the feed: {preview(line)}")
 
 
-def record_from_json(record: Mapping[str, Any], row: Mapping[str, Any], host: str) -> Record:
+def record_from_json(record: Mapping[str, object], row: Mapping[str, object], host: str) -> Record:
     """A remote record (``Record.json``) with its row, as a record of ``host``: its state is the
     remote pideck's own judgement (its hooks' records are there), one of this version's states."""
     parsed = row_from_json(row, host)

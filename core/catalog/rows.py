@@ -398,7 +398,7 @@ class BadRow(ValueError):
     """A row's JSON is not the shape ``OverviewRow.json`` writes; says which field."""
 
 
-def _field(value: Mapping[str, Any], key: str, kinds: tuple[type, ...], optional: bool = False) -> Any:
+def _field(value: Mapping[str, object], key: str, kinds: tuple[type, ...], optional: bool = False) -> Any:
     got = value.get(key)
     if got is None and optional:
         return None
@@ -411,24 +411,24 @@ def _field(value: Mapping[str, Any], key: str, kinds: tuple[type, ...], optional
     return got
 
 
-def _count(value: Mapping[str, Any], key: str) -> int:
+def _count(value: Mapping[str, object], key: str) -> int:
     got: int = _field(value, key, (int,))
     if got < 0:
         raise BadRow(f"{key} is negative")
     return got
 
 
-def _table(value: Mapping[str, Any], key: str) -> Mapping[str, Any]:
-    got: Mapping[str, Any] = _field(value, key, (dict,))
+def _table(value: Mapping[str, object], key: str) -> Mapping[str, object]:
+    got: Mapping[str, object] = _field(value, key, (dict,))
     return got
 
 
-def _maybe_table(value: Mapping[str, Any] | None, key: str) -> Mapping[str, Any] | None:
-    got: Mapping[str, Any] | None = _field(value, key, (dict,), True) if value is not None else None
+def _maybe_table(value: Mapping[str, object] | None, key: str) -> Mapping[str, object] | None:
+    got: Mapping[str, object] | None = _field(value, key, (dict,), True) if value is not None else None
     return got
 
 
-def row_from_json(value: Mapping[str, Any], host: str) -> OverviewRow:
+def row_from_json(value: Mapping[str, object], host: str) -> OverviewRow:
     """The row another machine's pideck wrote (``OverviewRow.json``), as a row of ``host``: its path
     ``HOST:PATH``. Every field is checked for its type (raises ``BadRow``); the texts stay as sent
     (untrusted: shown with their control characters made visible), cut at ``TEXT_LIMIT``."""

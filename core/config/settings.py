@@ -90,7 +90,6 @@ class NotifyConfig(NamedTuple):
     open_work: bool = True  # notify on a change into "stopped with open work"
     over_budget: bool = True  # notify when a conversation crosses a budget of ``[budget]`` (once per crossing)
     context_nearly_full: bool = True  # notify when its context crosses ``[budget] context_percent`` (once per crossing)
-    unreachable: bool = True  # notify when a host of ``[[hosts]]`` that was reached goes unreachable (once per host)
     terminal: str = "auto"
     """The terminal's own notification, by escape sequence: ``auto`` the one the environment names
     (docs/notifications.md#which-channel), ``osc9``, ``osc777`` or ``osc99`` that one, ``off`` none."""
@@ -103,6 +102,7 @@ class NotifyConfig(NamedTuple):
     """At most one notification per session or conversation in this many seconds (0: no limit); a
     change in between waits for its turn, and is told then if its state still holds."""
     per_minute: int = 6  # at most this many notifications in any minute, all together (0: no cap)
+    unreachable: bool = True  # notify when a host of ``[[hosts]]`` that was reached goes unreachable (once per host)
 
 
 class SessionConfig(NamedTuple):

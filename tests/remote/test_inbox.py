@@ -22,7 +22,7 @@ from remote.sshd import PIDECK
 
 from core.catalog.catalog import Catalog, Record
 from core.catalog.notify import Notifier, notification_text
-from core.config.settings import NotifyConfig, check_host
+from core.config.settings import NotifyConfig
 
 pytestmark = pytest.mark.ssh
 
