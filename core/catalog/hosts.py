@@ -215,7 +215,10 @@ class Follower:
             return self._argv
         from core.remote.ssh import ssh_argv
 
-        return ssh_argv(self.host, FEED)
+        # (a connection of its own: the feed lives as long as the follower, so sharing saves no
+        # handshake, and a first ssh that becomes the shared master with ControlPersist was seen to
+        # hold the feed's first lines back until its timeout)
+        return ssh_argv(self.host, FEED, shared=False)
 
     def _follow_once(self) -> bool:
         """One ssh, until it fails (or the follower closes); whether it reached the feed."""
