@@ -15,19 +15,25 @@ one catalog (``tui/models/catalog.py``); a command makes one for its own run.
 from __future__ import annotations
 
 import os
-from typing import Callable, Iterable, Mapping, NamedTuple
+import time
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 from core.catalog import attention as att
 from core.catalog import budgets, cache
 from core.catalog import states
 from core.catalog.attention import Attention, attention_of, sort_key
 from core.catalog.overview import Overview
+from core.catalog.record import Record as Record
+from core.catalog.record import RecordJson as RecordJson
 from core.catalog.rows import OverviewRow
 from core.catalog.saved import SavedRows
 from core.catalog.sessions import SessionInfo
 from core.clock import wall_clock_ms
 from core.config.places import AGENT_KINDS
-from core.config.settings import BudgetConfig, TodoConfig, load_config, load_table
+from core.config.settings import BudgetConfig, HostConfig, TodoConfig, load_config, load_hosts, load_table
+
+if TYPE_CHECKING:
+    from core.catalog.hosts import Follower, HostView
 
 
 def ranked(rows: Iterable[OverviewRow], attentions: Mapping[str, att.Attention]) -> list[OverviewRow]:
@@ -50,43 +56,6 @@ def written(row: OverviewRow) -> bool:
     return row.entries > 0 or row.kind in AGENT_KINDS
 
 
-class RecordJson(att.AttentionJson):
-    """A record as ``pideck status --json`` and ``pideck watch --json`` print it."""
-
-    path: str
-    kind: str
-    name: str
-    conversation: str | None
-    previous: str | None
-    entries: int
-    todos: dict[str, int]  # settled, total
-
-
-class Record(NamedTuple):
-    """One session or conversation as the catalog last saw it: its row (kind, name, counts, last
-    activity) and its state, since when it holds and what says so."""
-
-    path: str
-    kind: str
-    name: str
-    attention: Attention
-    todos: tuple[int, int]  # settled, total
-    previous: str | None = None  # the state it changed from (None: first seen)
-    session_id: str | None = None  # an agent's conversation: its id
-    entries: int = 0  # the entries of its log (a conversation's: of the agent's transcript, as read)
-    row: OverviewRow | None = None
-    crossed: tuple[str, ...] = ()  # the keys of the budgets it is over now (core/catalog/budgets.py)
-    crossing: str | None = None  # the key of the one its state shows (over budget, context nearly full)
-    baseline: bool = False
-    """Seen at a look before every row was read once (the first, or one with rows still pending):
-    the budgets it is over were so already, not crossed now (the day's total grows as rows are read)."""
-
-    def json(self) -> RecordJson:
-        return {"path": self.path, "kind": self.kind, "name": self.name, "conversation": self.session_id,
-                **self.attention.json(), "previous": self.previous, "entries": self.entries,
-                "todos": {"settled": self.todos[0], "total": self.todos[1]}}
-
-
 class Catalog:
     """The records of every session and conversation of ``cwd`` (None: of every one pideck knows),
     and which changed state at each ``look``. Not thread-safe: one thread looks (in the app, the
@@ -97,12 +66,15 @@ class Catalog:
     ``sweep``: each look sweeps what pideck keeps to read faster, hourly (``core/catalog/cache.py``);
     ``pideck status``, called by prompts, leaves that to the others.
     ``budget``: the ``[budget]`` table (None: the config file's); ``table`` False prices with the
-    rates saved alone, never loading the price table (``pideck status``: core/usage/prices.py)."""
+    rates saved alone, never loading the price table (``pideck status``: core/usage/prices.py).
+    ``hosts``: the other machines whose records join these (None: with ``cwd`` None, the config
+    file's ``[[hosts]]``, else none; ``()`` none), each followed on a thread of its own (core/catalog/hosts.py) from now until
+    ``close``; a look takes what they know, never waiting for the network (docs/hosts.md)."""
 
     def __init__(self, cwd: str | os.PathLike[str] | None, *, todo_config: TodoConfig | None = None,
                  now_ms: Callable[[], int] | None = None, budget_s: float | None = None,
                  overview: Overview | None = None, sweep: bool = True, budget: BudgetConfig | None = None,
-                 table: bool = True) -> None:
+                 table: bool = True, hosts: Sequence[HostConfig] | None = None) -> None:
         self.cwd = None if cwd is None else os.fspath(cwd)
         self.config = todo_config if todo_config is not None else load_config()[0]
         self.budget: BudgetConfig = budget if budget is not None else load_table("budget")[0]
@@ -112,6 +84,30 @@ class Catalog:
         self._sweep = sweep
         self._settled = False  # a look found every row read (``Record.baseline``)
         self.records: dict[str, Record] = {}
+        # (a directory here is not one there: the hosts join the catalog of every directory)
+        self.hosts: list[HostConfig] = list(hosts) if hosts is not None else load_hosts()[0] if cwd is None else []
+        self._followers: list[Follower] = []
+        if self.hosts:
+            from core.catalog.hosts import followers
+
+            self._followers = followers(self.hosts)
+        self._remote_moved = False
+
+    def close(self) -> None:
+        """End the hosts' threads and their ssh (safe to call twice, from any thread)."""
+        for follower in self._followers:
+            follower.close()
+
+    def wait_hosts(self, timeout_s: float) -> None:
+        """Until every host caught up (its feed read everything once) or failed once, for at most
+        ``timeout_s``: a command that prints once (``overview``) looks after this."""
+        deadline = time.monotonic() + timeout_s
+        for follower in self._followers:
+            follower.wait_settled(deadline)
+
+    def host_views(self) -> list[HostView]:
+        """What each host's follower knows now."""
+        return [follower.view() for follower in self._followers]
 
     def look(self) -> list[Record]:
         """Read what changed, and return the records whose state changed since the last look (at
@@ -125,7 +121,9 @@ class Catalog:
         baseline = not self._settled
         self._settled = self._settled or not any(row.pending for row in listed)
         changed: list[Record] = []
-        for path in [p for p in self.records if p not in rows]:
+        remote = self._remote_records()
+        for path in [p for p in self.records if p not in rows and p not in remote]:
+            self._remote_moved = self._remote_moved or self.records[path].host is not None
             del self.records[path]
         recorded = att.recorded_conversations()
         today = budgets.day_of(now)
@@ -146,7 +144,28 @@ class Catalog:
                             row.session_id, row.entries, row, crossed, crossing, baseline)
             self.records[path] = record
             changed.append(record)
+        for path, seen in remote.items():
+            before = self.records.get(path)
+            self._remote_moved = self._remote_moved or before is None or before.row != seen.row
+            if before is not None and before.attention.state == seen.attention.state:
+                self.records[path] = seen._replace(previous=before.previous, baseline=baseline)
+                continue
+            record = seen._replace(previous=before.attention.state if before else None, baseline=baseline)
+            self.records[path] = record
+            changed.append(record)
         return sorted(changed, key=lambda r: sort_key(r.attention))
+
+    def _remote_records(self) -> dict[str, Record]:
+        """Every host's records as they show now (``core.catalog.hosts.records_of``), by path."""
+        self._remote_moved = False
+        if not self._followers:
+            return {}
+        from core.catalog.hosts import records_of
+
+        merged: dict[str, Record] = {}
+        for view in self.host_views():
+            merged.update(records_of(view))
+        return merged
 
     def ranked(self) -> list[Record]:
         """Every record, who needs the person first; within a state the most recently active first."""
@@ -157,13 +176,17 @@ class Catalog:
     def rows(self) -> list[OverviewRow]:
         """Every row, read or still pending, the most recently active first; a session nobody
         wrote in yet is none (``written``)."""
-        return [row for row in self.overview.rows if written(row)]
+        local = [row for row in self.overview.rows if written(row)]
+        if not self._followers:
+            return local
+        remote = [r.row for r in self.records.values() if r.row is not None and r.row.host is not None]
+        return sorted([*local, *remote], key=lambda row: -(row.last_activity_ms or 0))
 
     @property
     def moved(self) -> bool:
         """The last look found a row new, changed or gone (a state may stay while its counts move)."""
         tick = self.overview.last_tick
-        return bool(tick.changed or tick.removed)
+        return bool(tick.changed or tick.removed) or self._remote_moved
 
     @property
     def pending(self) -> int:

@@ -24,7 +24,7 @@ from typing import Callable, Iterable, Mapping
 
 from core.catalog.attention import sort_key
 from core.catalog.catalog import Record
-from core.catalog.states import CONTEXT_FULL, NEEDS_YOU, OPEN_WORK, OVER_BUDGET
+from core.catalog.states import CONTEXT_FULL, NEEDS_YOU, OPEN_WORK, OVER_BUDGET, UNREACHABLE
 from core.config.settings import NotifyConfig
 from core.sources.in_database import short_id
 from core.sources.plan import AGENT_NAMES
@@ -37,7 +37,7 @@ TYPING_MS = 5000
 """``quiet_while_typing``: what the person typed this recently holds notifications back."""
 MINUTE_MS = 60_000
 STATE_KEYS = {NEEDS_YOU: "needs_you", OPEN_WORK: "open_work", OVER_BUDGET: "over_budget",
-              CONTEXT_FULL: "context_nearly_full"}
+              CONTEXT_FULL: "context_nearly_full", UNREACHABLE: "unreachable"}
 """The states a notification tells of, and the ``[notify]`` key that switches each on."""
 BUDGET_STATES = (OVER_BUDGET, CONTEXT_FULL)
 """Told once per crossing of a budget (``Record.crossing``), not once per change into the state."""
@@ -95,7 +95,10 @@ def kind_label(kind: str) -> str:
 
 
 def notification_text(seen: Record) -> str:
-    """``Claude Code conversation 2aa06482 needs you: Claude needs your permission to use Bash``."""
+    """``Claude Code conversation 2aa06482 needs you: Claude needs your permission to use Bash``;
+    of a host gone: ``host box unreachable since 14:02: ssh: connect to host box port 22: ...``."""
+    if seen.attention.state == UNREACHABLE:
+        return sanitise(f"host {seen.host} {seen.attention.evidence}")
     evidence = _HOOK_NOTE.sub("", seen.attention.evidence)
     return sanitise(f"{kind_label(seen.kind)} {short_name(seen)} {seen.attention.state}: {evidence}")
 
@@ -279,7 +282,8 @@ class Notifier:
     - held, while the person typed in the last ``TYPING_MS`` (``quiet_while_typing``), while its
       conversation was told of in the last ``per_conversation_s``, and while ``per_minute`` were
       told in the last minute; told once it may be, if its state still holds (a later change of
-      that conversation replaces it, one it went out of drops it)."""
+      that conversation replaces it, one it went out of drops it);
+    - a host that went unreachable, once for the host (its first row that changed), not per row."""
 
     def __init__(self, config: NotifyConfig) -> None:
         self.config = config
@@ -294,8 +298,14 @@ class Notifier:
         watch knows now (one gone is told no more); ``shown(path)``: it is on screen and the app
         has focus; ``typed_ms``: when the person last typed."""
         config = self.config
+        hosts_gone: set[str | None] = set()
         for seen in changed:
             self.held.pop(seen.path, None)
+            if seen.attention.state == UNREACHABLE:  # a host gone: told once, not once per row of it
+                if seen.host in hosts_gone or any(h.host == seen.host and h.attention.state == UNREACHABLE
+                                                  for h in self.held.values()):
+                    continue
+                hosts_gone.add(seen.host)
             key = STATE_KEYS.get(seen.attention.state)
             if seen.previous is not None and key is not None and getattr(config, key) \
                     and seen.attention.state not in BUDGET_STATES:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Mapping, NotRequired, TypedDict
 
 from core.catalog.states import FLAG_ENDED, FLAG_GAVE_UP, FLAG_POKED, FLAG_WAITING
-from core.clock import iso_from_ms
+from core.clock import iso_from_ms, iso_ms
 from core.config.places import (
     AGENT_KINDS,
     Kind,
@@ -384,3 +384,99 @@ def pending_row(path: Path, kind: str, head: Head, mtime_ms: int) -> OverviewRow
                        entries=0, todos_settled=0, todos_total=0, lowest_confidence=None,
                        work_items=(0,) * len(WORK_ITEM_STATUSES), milestones=0, recorded=0, packets=0,
                        last_activity_ms=mtime_ms, flag=None, warnings=0, status=None, pending=True)
+
+
+# -- a row read back from JSON (another machine's feed: docs/hosts.md) ------------------------------
+
+
+TEXT_LIMIT = 4096
+"""Characters kept of each text a remote row carries (a name, a directory, a message): the rest is
+cut, so one hostile field cannot fill the screen or the memory."""
+
+
+class BadRow(ValueError):
+    """A row's JSON is not the shape ``OverviewRow.json`` writes; says which field."""
+
+
+def _field(value: Mapping[str, object], key: str, kinds: tuple[type, ...], optional: bool = False) -> Any:
+    got = value.get(key)
+    if got is None and optional:
+        return None
+    if not isinstance(got, kinds) or (isinstance(got, bool) and bool not in kinds):
+        raise BadRow(f"{key} is not {'/'.join(k.__name__ for k in kinds)}")
+    if isinstance(got, str):
+        return got[:TEXT_LIMIT]
+    if isinstance(got, int) and not isinstance(got, bool) and not -2**53 <= got <= 2**53:
+        raise BadRow(f"{key} is out of range")
+    return got
+
+
+def _count(value: Mapping[str, object], key: str) -> int:
+    got: int = _field(value, key, (int,))
+    if got < 0:
+        raise BadRow(f"{key} is negative")
+    return got
+
+
+def _table(value: Mapping[str, object], key: str) -> Mapping[str, object]:
+    got: Mapping[str, object] = _field(value, key, (dict,))
+    return got
+
+
+def _maybe_table(value: Mapping[str, object] | None, key: str) -> Mapping[str, object] | None:
+    got: Mapping[str, object] | None = _field(value, key, (dict,), True) if value is not None else None
+    return got
+
+
+def row_from_json(value: Mapping[str, object], host: str) -> OverviewRow:
+    """The row another machine's pideck wrote (``OverviewRow.json``), as a row of ``host``: its path
+    ``HOST:PATH``. Every field is checked for its type (raises ``BadRow``); the texts stay as sent
+    (untrusted: shown with their control characters made visible), cut at ``TEXT_LIMIT``."""
+    todos = _table(value, "todos")
+    items = _table(value, "workItems")
+    milestones = _table(value, "milestones")
+    kind: str = _field(value, "kind", (str,))
+    if not kind.isascii() or not kind.isalnum() or len(kind) > 20:
+        raise BadRow("kind is not a word")
+    last = _field(value, "lastActivity", (str,), optional=True)
+    last_ms = iso_ms(last) if last is not None else None
+    if last is not None and last_ms is None:
+        raise BadRow("lastActivity is not a time")
+    tokens = _maybe_table(value, "tokens")
+    usage = _maybe_table(value, "usage")
+    day, costliest, largest = (_maybe_table(usage, key) for key in ("day", "costliestItem", "largestItem"))
+    number = (int, float)
+    share = _field(tokens, "contextShare", number, optional=True) if tokens is not None else None
+    return OverviewRow(
+        path=f"{host}:{_field(value, 'path', (str,))}",
+        name=_field(value, "name", (str,)),
+        cwd=_field(value, "cwd", (str,)),
+        kind=kind,  # type: ignore[arg-type]  # (a kind this pideck may not know: shown as it is)
+        read_only=True,  # (written to only through the host's own pideck: docs/hosts.md)
+        entries=_count(value, "entries"),
+        todos_settled=_count(todos, "settled"),
+        todos_total=_count(todos, "total"),
+        lowest_confidence=_field(todos, "lowestConfidence", (int,), optional=True),
+        work_items=tuple(_count(items, status) for status in WORK_ITEM_STATUSES),
+        milestones=_count(milestones, "declared"),
+        recorded=_count(milestones, "recorded"),
+        packets=_count(value, "packets"),
+        last_activity_ms=last_ms,
+        flag=_field(value, "flag", (str,), optional=True),
+        warnings=_count(value, "warnings"),
+        status=_field(value, "status", (str,), optional=True),
+        last_message=_field(value, "lastMessage", (str,), optional=True),
+        tokens=_field(tokens, "total", (int,), optional=True) if tokens is not None else None,
+        context_share=float(share) if share is not None else None,
+        subagents=_count(value, "subagents") if "subagents" in value else 0,
+        cost=_field(usage, "cost", number, optional=True) if usage is not None else None,
+        tokens_total=_count(usage, "tokens") if usage is not None else None,
+        day=_field(day, "date", (str,)) if day is not None else None,
+        cost_day=_field(day, "cost", number, optional=True) if day is not None else None,
+        tokens_day=_count(day, "tokens") if day is not None else 0,
+        item_cost=_field(costliest, "cost", number) if costliest is not None else None,
+        item_cost_name=_field(costliest, "content", (str,)) if costliest is not None else None,
+        item_tokens=_count(largest, "tokens") if largest is not None else 0,
+        item_tokens_name=_field(largest, "content", (str,)) if largest is not None else None,
+        host=host,
+    )

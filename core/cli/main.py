@@ -321,7 +321,10 @@ def _status_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "directory's sessions and agent conversations are in each state, who needs you "
                        "first: needs you (the agent asked, through its Notification or PermissionRequest "
                        "hook), stopped with open work, working, waiting, ended (docs/attention.md).")
-    p.add_argument("--all", action="store_true", help="every session and conversation pideck knows")
+    p.add_argument("--all", action="store_true", help="every session and conversation pideck knows, on this "
+                   "machine and on the hosts of [[hosts]] (docs/hosts.md)")
+    p.add_argument("--local", action="store_true", help="with --all: this machine only, not the hosts")
+    p.add_argument("--json", action="store_true", help="the line and the counts per state, per host (docs/hosts.md)")
     p.set_defaults(command="status")
 
 
@@ -335,6 +338,8 @@ def _watch_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("--json", action="store_true", help="JSON lines: path, kind, name, conversation, state, since, "
                    "evidence, previous, todos")
     p.add_argument("--interval", type=float, default=0.5, help=argparse.SUPPRESS)
+    p.add_argument("--feed", action="store_true",
+                   help="the JSON lines another machine's pideck follows this one by (with --all; docs/hosts.md)")
     p.set_defaults(command="watch")
 
 

@@ -8,6 +8,10 @@ import sys
 
 from core.cli.common import EXIT_OK, print_json
 
+HOSTS_WAIT_S = 12.0
+"""How long the overview waits for the hosts of ``[[hosts]]`` to catch up: one that has not
+answered by then is listed unreachable (docs/hosts.md)."""
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -23,7 +27,12 @@ def _catalog(args: argparse.Namespace) -> Any:
     for problem in problems:
         print(f"pideck: config: {problem}", file=sys.stderr)
     catalog = Catalog(None if args.all else os.getcwd(), todo_config=config)
-    catalog.look()
+    try:
+        catalog.overview.refresh()  # (this machine's rows while the hosts answer)
+        catalog.wait_hosts(HOSTS_WAIT_S)
+        catalog.look()
+    finally:
+        catalog.close()
     return catalog
 
 
@@ -44,5 +53,5 @@ def run(args: argparse.Namespace) -> int:
     elif not rows:
         print("No sessions for this directory. `pideck` starts one." if not args.all else "No sessions yet.")
     else:
-        print(overview_table(rows, now, attentions))
+        print(overview_table(rows, now, attentions, hosts=bool(catalog.hosts)))
     return EXIT_OK

@@ -84,6 +84,12 @@ def kept_path(cwd: str | None) -> Path:
 def status_line(cwd: str | None, now_ms: int) -> str:
     """The line for ``cwd`` (None: every directory): the kept one when nothing it depends on
     changed, else worked out again and kept."""
+    return kept_counts(cwd, now_ms)[0]
+
+
+def kept_counts(cwd: str | None, now_ms: int) -> tuple[str, dict[str, int]]:
+    """The line for ``cwd`` (None: every directory) and its count per state: the kept ones when
+    nothing they depend on changed, else worked out again and kept."""
     seen = fingerprint(folders(cwd))
     path = kept_path(cwd)
     try:
@@ -91,20 +97,20 @@ def status_line(cwd: str | None, now_ms: int) -> str:
     except (OSError, ValueError):
         kept = None
     if isinstance(kept, dict) and kept.get("fingerprint") == seen and isinstance(kept.get("until"), int) \
-            and now_ms < kept["until"] and isinstance(kept.get("line"), str):
-        return kept["line"]
-    line, until = work_out(cwd, now_ms)
+            and now_ms < kept["until"] and isinstance(kept.get("line"), str) and isinstance(kept.get("counts"), dict):
+        return kept["line"], kept["counts"]
+    line, until, counts = work_out(cwd, now_ms)
     from core.sources.binding import write_json
 
     try:
         # the fingerprint taken before the states were read: a change meanwhile is read next time
-        write_json(path, {"fingerprint": seen, "until": until, "line": line})
+        write_json(path, {"fingerprint": seen, "until": until, "line": line, "counts": counts})
     except OSError:
         pass  # (a home pideck cannot write: the answer is still right, only slower next time)
-    return line
+    return line, counts
 
 
-def work_out(cwd: str | None, now_ms: int) -> tuple[str, int]:
+def work_out(cwd: str | None, now_ms: int) -> tuple[str, int, dict[str, int]]:
     """The line, from the catalog of every session and conversation, and until when the clock
     alone cannot change it (a pideck session counts as working only until its idle time passed; a
     day's budget starts again at midnight). What the logs do not price is priced with the rates
@@ -114,7 +120,7 @@ def work_out(cwd: str | None, now_ms: int) -> tuple[str, int]:
     from core.catalog.catalog import Catalog
     from core.catalog.states import WORKING
 
-    catalog = Catalog(cwd, now_ms=lambda: now_ms, sweep=False, table=False)
+    catalog = Catalog(cwd, now_ms=lambda: now_ms, sweep=False, table=False, hosts=())
     catalog.look()
     until = now_ms + MAX_AGE_MS
     if catalog.budget.day_usd or catalog.budget.day_tokens:
@@ -124,15 +130,45 @@ def work_out(cwd: str | None, now_ms: int) -> tuple[str, int]:
         if record.attention.state == WORKING and row is not None and row.status is None \
                 and row.last_activity_ms is not None:
             until = min(until, row.last_activity_ms + catalog.config.watchdog_idle_ms)
-    return summary([r.attention for r in catalog.records.values()]) or "nothing here", until
+    attentions = [r.attention for r in catalog.records.values()]
+    counts: dict[str, int] = {}
+    for attention in attentions:
+        counts[attention.state] = counts.get(attention.state, 0) + 1
+    return summary(attentions) or "nothing here", until, counts
 
 
 def run(args: argparse.Namespace) -> int:
     """One short line: how many sessions and conversations are in each state, who needs you first
-    (``core/cli/status.py`` keeps it while nothing it depends on changed)."""
+    (``core/cli/status.py`` keeps it while nothing it depends on changed); with ``--all``, the
+    hosts of ``[[hosts]]`` too (``--local``: this machine only); ``--json``: the counts."""
     import time
 
-    from core.cli.status import status_line
+    from core.cli.status import kept_counts
 
-    print(status_line(None if args.all else os.getcwd(), int(time.time() * 1000)))
+    cwd = None if args.all else os.getcwd()
+    line, counts = kept_counts(cwd, int(time.time() * 1000))
+    hosts = []
+    if cwd is None and not args.local:
+        from core.config.settings import load_hosts
+
+        hosts = load_hosts()[0]
+    if not hosts:
+        if args.json:
+            from core.cli.common import print_json
+
+            print_json({"line": line, "states": counts, "here": counts, "hosts": {}})
+        else:
+            print(line)
+        return EXIT_OK
+    from core.cli.status_hosts import host_counts, merged_line
+
+    there = host_counts(hosts)
+    line = merged_line(counts, there)
+    if args.json:
+        from core.cli.common import print_json
+        from core.cli.status_hosts import total
+
+        print_json({"line": line, "states": total(counts, there), "here": counts, "hosts": there})
+    else:
+        print(line)
     return EXIT_OK

@@ -102,6 +102,7 @@ class NotifyConfig(NamedTuple):
     """At most one notification per session or conversation in this many seconds (0: no limit); a
     change in between waits for its turn, and is told then if its state still holds."""
     per_minute: int = 6  # at most this many notifications in any minute, all together (0: no cap)
+    unreachable: bool = True  # notify when a host of ``[[hosts]]`` that was reached goes unreachable (once per host)
 
 
 class SessionConfig(NamedTuple):

@@ -21,6 +21,9 @@ if TYPE_CHECKING:
 OVERVIEW_COLUMNS = ("KIND", "NAME", "TODOS", "CONF", "ITEMS o/p/b/d", "MILESTONES", "PACKETS", "LAST", "FLAG", "DIRECTORY")
 
 
+HERE = "here"
+"""The HOST cell of this machine's rows."""
+
 INBOX_COLUMNS = ("STATE", "IN")
 """With the rows' states (``overview_table``'s ``attentions``): after NAME (and COST and TOKENS
 before DIRECTORY, MESSAGE last)."""
@@ -69,12 +72,13 @@ def row_cells(row: OverviewRow, now_ms: int) -> list[str]:
 
 
 def overview_table(rows: Iterable[OverviewRow], now_ms: int,
-                   attentions: Mapping[str, att.Attention] | None = None) -> str:
+                   attentions: Mapping[str, att.Attention] | None = None, *, hosts: bool = False) -> str:
     """The rows as a text table, in the order given. When an agent's conversation is among them, a
     STATUS column (working, waiting, ended) comes before FLAG, empty for pi's and pideck's
     sessions. With ``attentions`` (``Catalog.attentions``), each row's STATE and how long it has been IN it
     follow NAME, what its answers COST so far and its last turn's TOKENS come before DIRECTORY, and the first line of the agent's
-    last MESSAGE ends the line."""
+    last MESSAGE ends the line. With ``hosts`` (any ``[[hosts]]`` configured), a HOST column comes
+    first: the host's name, ``here`` for this machine's rows."""
     rows = list(rows)
     columns = list(OVERVIEW_COLUMNS)
     lines = [row_cells(r, now_ms) for r in rows]
@@ -93,6 +97,10 @@ def overview_table(rows: Iterable[OverviewRow], now_ms: int,
             cells[at:at] = ["…" if state is None else state.state, in_state(state, now_ms)]
             cells[-1:-1] = [cost_cell(row), token_cell(row)]
             cells.append(visible_controls(row.last_message or ""))
+    if hosts:
+        columns.insert(0, "HOST")
+        for row, cells in zip(rows, lines):
+            cells.insert(0, row.host or HERE)  # (a checked [[hosts]] name: letters, digits, . _ -)
     table = [columns, *lines]
     widths = [max(len(line[i]) for line in table) for i in range(len(columns))]
     return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in table)

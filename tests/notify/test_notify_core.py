@@ -118,21 +118,22 @@ def test_the_bell_rings_only_when_no_other_channel_is_chosen() -> None:
 def test_what_was_chosen_in_words() -> None:
     choice = choose(NotifyConfig(), {**LINUX, "TMUX": "t"}, "linux", which)
     assert choice.lines() == [
-        "On a change into needs you or stopped with open work and once per crossing into over budget or context "
+        "On a change into needs you or stopped with open work or unreachable and once per crossing into over budget or context "
         "nearly full (at most one per conversation in 60 s, 6 a minute in all); held while you type.",
         "terminal: OSC 777 (TERM starts with foot), through tmux's passthrough (TMUX is set; tmux needs: set -g "
         "allow-passthrough on)",
         "desktop: notify-send (notify-send is at /usr/bin/notify-send)",
         "bell: not rung (another channel is chosen)",
     ]
-    off = choose(NotifyConfig(needs_you=False, open_work=False, over_budget=False, context_nearly_full=False), LINUX,
-                 "linux", which)
-    assert off.lines() == ["Off: [notify] needs_you, open_work, over_budget, context_nearly_full are all false."]
-    budgets = choose(NotifyConfig(needs_you=False, open_work=False, context_nearly_full=False), LINUX, "linux", which)
+    off = choose(NotifyConfig(needs_you=False, open_work=False, over_budget=False, context_nearly_full=False,
+                              unreachable=False), LINUX, "linux", which)
+    assert off.lines() == ["Off: [notify] needs_you, open_work, over_budget, context_nearly_full, unreachable are all false."]
+    budgets = choose(NotifyConfig(needs_you=False, open_work=False, context_nearly_full=False, unreachable=False), LINUX,
+                     "linux", which)
     assert budgets.lines()[0] == ("Once per crossing into over budget (at most one per conversation in 60 s, 6 a minute "
                                   "in all); held while you type.")
     bell = choose(NotifyConfig(needs_you=False, quiet_while_typing=False, per_conversation_s=0, per_minute=0,
-                               over_budget=False, context_nearly_full=False),
+                               over_budget=False, context_nearly_full=False, unreachable=False),
                   {"TERM": "dumb"}, "linux", lambda name: None)
     assert bell.lines() == [
         "On a change into stopped with open work.",
