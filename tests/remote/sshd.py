@@ -128,17 +128,6 @@ class Host:
             self.process = None
         unlock_pyenv()
 
-
-def unlock_pyenv() -> None:
-    """The login shell of a connection sources ``~/.bashrc``, which on these machines runs
-    ``pyenv init`` and so ``pyenv rehash`` under a lock file; a connection killed in the middle
-    leaves the lock, and every later login waits up to a minute on it. No rehash runs any more
-    once the server is gone, so a lock left is stale."""
-    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
-    lock = root / "shims" / ".pyenv-shim"
-    if lock.exists() and subprocess.run(["pgrep", "-f", "pyenv-rehash"], capture_output=True).returncode != 0:
-        lock.unlink(missing_ok=True)
-
     def run(self, *words: str, timeout: float = 30) -> subprocess.CompletedProcess[str]:
         """``pideck WORDS`` as this host runs it (its homes), here, without ssh."""
         return subprocess.run([PIDECK, *words], env={**os.environ, **self.environment()}, text=True,
@@ -159,3 +148,14 @@ def descendants(pid: int) -> list[int]:
         found.append(child)
         todo.extend(children.get(child, []))
     return found
+
+
+def unlock_pyenv() -> None:
+    """The login shell of a connection sources ``~/.bashrc``, which on these machines runs
+    ``pyenv init`` and so ``pyenv rehash`` under a lock file; a connection killed in the middle
+    leaves the lock, and every later login waits up to a minute on it. No rehash runs any more
+    once the server is gone, so a lock left is stale."""
+    root = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv"))
+    lock = root / "shims" / ".pyenv-shim"
+    if lock.exists() and subprocess.run(["pgrep", "-f", "pyenv-rehash"], capture_output=True).returncode != 0:
+        lock.unlink(missing_ok=True)
