@@ -394,6 +394,19 @@ def _install_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.set_defaults(command="install")
 
 
+def _tail_grammar(sub: Subcommands, help_lists: bool) -> None:
+    p = sub.add_parser("tail", help="write a file's bytes from an offset, then follow it (a remote deck's mirror)",
+                       description="Write the bytes of PATH from offset N on stdout, then whatever is appended "
+                       "to it, until the reader goes away; it never writes, creates or locks anything. Once "
+                       "the bytes there were are written, stderr says `pideck tail: following at OFFSET`. "
+                       "Exit 1: PATH is missing or not a regular file; exit 3: it was replaced, removed or "
+                       "truncated (said on stderr). pideck runs it on another machine over ssh to keep a "
+                       "local copy of a session there (docs/hosts.md).")
+    p.add_argument("path", metavar="PATH", help="the file to follow")
+    p.add_argument("--from", dest="start", metavar="N", type=int, default=0, help="the offset to start at (default: 0)")
+    p.set_defaults(command="tail")
+
+
 GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "run": _run_grammar,
     "tool": _tool_grammar,
@@ -411,6 +424,7 @@ GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "usage": _usage_grammar,
     "cache": _cache_grammar,
     "install": _install_grammar,
+    "tail": _tail_grammar,
 }
 """Each command's grammar, in the order the help lists them."""
 COMMANDS = tuple(GRAMMARS)
