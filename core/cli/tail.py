@@ -45,9 +45,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"pideck tail: {path} is not a regular file", file=sys.stderr)
             return EXIT_WARNING
         out = sys.stdout.buffer
-        reader_gone = select.poll()
+        poller = select.poll()
+        reader_gone: select.poll | None = poller
         try:
-            reader_gone.register(out.fileno(), 0)  # (only POLLERR/POLLHUP: the reading end was closed)
+            poller.register(out.fileno(), 0)  # (only POLLERR/POLLHUP: the reading end was closed)
         except (OSError, ValueError, AttributeError):
             reader_gone = None  # (no file under stdout: an in-process caller's)
         said = False
