@@ -85,6 +85,14 @@ class RemoteDeck(Deck["OpenLog"]):
     def close(self) -> None:
         self.mirror.close()
 
+    def problem(self) -> str | None:
+        state = self.mirror.state
+        if state.live or state.since_ms is None:
+            return None
+        from core.clock import iso_from_ms
+
+        return f"{self.host_config.name} cannot be reached since {iso_from_ms(state.since_ms)}: {state.reason}"
+
     def _send(self, words: list[str]) -> RemoteAnswer:
         return run_remote(self.host_config, words, COMMAND_S)
 

@@ -166,6 +166,11 @@ class Deck(Generic[L]):
     def close(self) -> None:
         """Let go of what the Deck holds beyond its log (a remote deck: its copy's follower)."""
 
+    def problem(self) -> str | None:
+        """Why what is shown may not be current beyond the file's own trouble (a remote deck: its
+        host cannot be reached), or None."""
+        return None
+
     @property
     def restored(self) -> dict[str, bool]:
         """Per entry type: the branch holds an entry of it and the newest one was valid."""

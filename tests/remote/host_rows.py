@@ -31,7 +31,8 @@ class FixedCatalog:
         return []
 
     def ranked(self) -> list[Record]:
-        return [Record(r.path, r.kind, r.name, self._attentions[r.path], (r.todos_settled, r.todos_total), row=r)
+        return [Record(r.path, r.kind, r.name, self._attentions[r.path], (r.todos_settled, r.todos_total),
+                       entries=r.entries, row=r)
                 for r in self._rows if r.path in self._attentions]
 
     @property

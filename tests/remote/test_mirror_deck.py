@@ -79,6 +79,10 @@ def test_enter_on_a_remote_row_opens_its_live_deck(make_host, write: bool) -> No
             assert screen.query_one(MessageLog).messages[-1][::2] == (
                 "refused", "box is read-only here: commands to its sessions are sent there only when its "
                 "[[hosts]] entry says write = true. Nothing was changed.")
+            box.kill()  # (the host goes away: the deck says so, and keeps what it showed)
+            assert await wait_for(pilot, lambda: (screen.problem or "").startswith("box cannot be reached since "),
+                                  BOUND_S), screen.problem
+            assert [t.content for t in screen.view.todo_state.todos] == ["Write the parser", "Test it"]
             return
         assert await wait_for(pilot, lambda: screen.model_thread.busy is False, BOUND_S)
         assert screen.query_one(MessageLog).messages[-1][::2] == ("info", 'Agent State: added work item "parse".')

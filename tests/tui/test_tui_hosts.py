@@ -135,6 +135,12 @@ class StandInMirror:
     def close(self) -> None:
         self.closed = True
 
+    @property
+    def state(self):
+        from core.remote.mirror import MirrorState
+
+        return MirrorState(True, None, "", True)
+
 
 def remote_deck(tmp_path: Path, write: bool = False) -> tuple[RemoteDeck, StandInMirror]:
     path = demo_deck(tmp_path).log.path

@@ -189,6 +189,8 @@ class DeckModel(Model):
         bound = moved = False
         if look:
             bound, moved = self._bind(), self._look_elsewhere()
+            if self.deck.host is not None:  # (a remote deck's host may go away while its copy stays still)
+                self.trouble(file_problem(self.deck.log.shown_path) or self.deck.problem())
         if self._files.changed(self._watched()) or bound or moved:
             self._take_in(ALL_PARTS if bound else frozenset(), bound or moved)
 
@@ -282,5 +284,5 @@ class DeckModel(Model):
         except FILE_PROBLEMS as exc:
             self.trouble(file_problem(self.deck.log.shown_path) or f"the session file cannot be read ({exc})")
             return None
-        self.trouble(file_problem(self.deck.log.shown_path))
+        self.trouble(file_problem(self.deck.log.shown_path) or self.deck.problem())
         return change
