@@ -25,8 +25,10 @@ from core.clock import wall_clock_ms
 from core.config.history import append_history, load_history
 from core.config.settings import (
     ConfigError,
+    HostConfig,
     NotifyConfig,
     TuiConfig,
+    load_hosts,
     load_notify_config,
     load_tui_config,
     set_config_value,
@@ -113,6 +115,8 @@ class PideckApp(App[None]):
         catalog: Callable[[str | None], Catalog] | None = None,
         waiting: Waiting | None = None,
         follows: str | None = None,
+        host: str | None = None,
+        hosts: Callable[[], Sequence[HostConfig]] | None = None,
     ) -> None:
         """``deck`` None starts on the sessions overview (``pideck --overview``) of ``cwd`` (default:
         the current directory). ``settings``: the ``[tui]`` table, read from the config file when
@@ -130,7 +134,9 @@ class PideckApp(App[None]):
         session, or for the person's first command (``pideck --new``). ``follows``: the directory
         the app follows, as ``pideck`` with no file named does (docs/tui.md#following-the-directory):
         a session or conversation that starts there later opens, or is offered, as ``[tui] follow``
-        says."""
+        says. ``host`` (with ``deck`` None): the overview shows that ``[[hosts]]`` machine's rows
+        alone (``pideck --host NAME``); ``hosts``: the machines a remote row can be opened on (default:
+        the config file's)."""
         super().__init__()
         if settings is None:
             settings, problems = load_tui_config()
@@ -172,6 +178,8 @@ class PideckApp(App[None]):
         self.catalog_thread: ModelThread[CatalogModel] | None = None
         self.catalog: CatalogChanged | None = None  # what the catalog last said, for the current scope
         self.jobs = ModelThread(Jobs("app"), self.post_message, poll=1.0, following=False)
+        self.host = host
+        self._hosts = hosts or (lambda: load_hosts()[0])
 
     def get_default_screen(self) -> Screen:
         if self.first_deck is None and self.waiting is not None:
@@ -483,7 +491,7 @@ class PideckApp(App[None]):
     def make_overview_screen(self, cwd: str | None) -> OverviewScreen:
         from tui.screens.overview import OverviewScreen
 
-        return OverviewScreen(cwd, clock=self.clock, show_all=self.show_all)
+        return OverviewScreen(cwd, clock=self.clock, show_all=self.show_all, host=self.host)
 
     # ------------------------------------------------------------------ history and other sessions
 
@@ -542,13 +550,28 @@ class PideckApp(App[None]):
         if path is not None:
             self.open_in_worker(path)
 
-    def open_in_worker(self, path: Path, on_top: bool = False, why: str | None = None) -> None:
+    def open_remote(self, host: str, remote_path: str) -> None:
+        """A session on another machine (a row of the overview): its deck over a local copy kept
+        current from there (core/catalog/remote_deck.py), on top of the current screen."""
+        def open_there() -> Opened:
+            from core.catalog.remote_deck import open_remote_deck
+
+            config = next((h for h in self._hosts() if h.name == host), None)
+            if config is None:
+                raise LookupError(f"no host named {host} in the [[hosts]] of the config file")
+            return open_remote_deck(config, remote_path, clock=self.clock)
+
+        self.open_in_worker(Path(f"{host}:{remote_path}"), on_top=True, opener=open_there)
+
+    def open_in_worker(self, path: Path, on_top: bool = False, why: str | None = None,
+                       opener: Callable[[], Opened] | None = None) -> None:
         """Open ``path`` off the UI thread, then switch the deck screen to it (``on_top``: push it
         over the current screen, so Esc comes back: the overview's way). Only the newest of the
-        opens asked for while one runs is opened. ``why``: what the message log says of it."""
+        opens asked for while one runs is opened. ``why``: what the message log says of it.
+        ``opener``: how it is opened (default: ``open_deck``)."""
         def opened() -> Opened | Exception:
             try:
-                return self.open_deck(path)
+                return opener() if opener is not None else self.open_deck(path)
             except Exception as exc:  # said where it was asked, in the app's words
                 return exc
 
@@ -572,7 +595,9 @@ class PideckApp(App[None]):
         if isinstance(self.screen, DeckScreen):
             self.screen.report(text, "error", "open")
         else:
-            self.notify(text, severity="error", markup=False)
+            from tui.text import clean  # (a path and a reason from another machine: literal)
+
+            self.notify(clean(text, multiline=True), severity="error", markup=False)
 
     def push_deck(self, opened: Opened) -> None:
         """A deck on top of the overview: Esc on its empty command line goes back there."""

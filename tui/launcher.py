@@ -141,11 +141,11 @@ class TerminalWatch:
 
 
 def run_tui(opened: Opened | Waiting | Callable[[], Opened | Waiting] | None, show_all: bool = False,
-            cleanup: Callable[[], object] | None = None) -> int:
+            cleanup: Callable[[], object] | None = None, host: str | None = None) -> int:
     """Run the app until the person quits (``opened`` None: on the sessions overview; ``Waiting``:
     on the screen that waits for the directory's first session; a function: called once there is a
     terminal, so nothing is opened or created for an app that cannot run; ``show_all``: ``pideck
-    --all``); a crash is never exit status 0. Without a terminal: one line, exit 2."""
+    --all``; ``host``: the overview of that machine's rows, ``pideck --host NAME``); a crash is never exit status 0. Without a terminal: one line, exit 2."""
     import gc
 
     if not has_terminal():
@@ -178,7 +178,7 @@ def run_tui(opened: Opened | Waiting | Callable[[], Opened | Waiting] | None, sh
     else:
         app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else (),
                         why=opened.why if opened else None, follows=opened.follows if opened else None,
-                        show_all=show_all, started=started)
+                        show_all=show_all, started=started, host=host)
     watch = TerminalWatch(app, cleanup)
     watch.start()
     try:

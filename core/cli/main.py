@@ -37,6 +37,8 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
         print("pideck: give the session once: either PATH or --session PATH", file=sys.stderr)
         return EXIT_USAGE
     shown = {"show_all": True} if args.all else {}  # (every session pideck knows: the overview, the header's count)
+    if args.host is not None:
+        return on_host_overview(args, tui)
     if args.overview:
         if args.path is not None or args.session is not None:
             print("pideck: --overview opens the sessions overview, not one session", file=sys.stderr)
@@ -71,6 +73,25 @@ def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
 
     prefer = load_tui_config()[0].prefer_kind  # (its warnings are the app's to show)
     return tui(lambda: follow_directory(folder, prefer=prefer, write=args.write, folders=directory), **shown)
+
+
+def on_host_overview(args: argparse.Namespace, tui: OpenTui) -> int:
+    """``pideck --host NAME``: the overview of that ``[[hosts]]`` machine's sessions and
+    conversations (every one of its directories), live; Enter opens one's deck from there."""
+    if args.path is not None or args.session is not None:
+        print("pideck: --host opens the overview of that host's sessions, not one session", file=sys.stderr)
+        return EXIT_USAGE
+    from core.config.settings import config_path, load_hosts
+
+    names = [h.name for h in load_hosts()[0]]
+    if args.host not in names:
+        from core.untrusted import visible_controls
+
+        known = f"it names {', '.join(names)}" if names else "it names none"
+        emit(f"pideck: no host named {visible_controls(args.host)} in the [[hosts]] of {config_path()} ({known})",
+             sys.stderr)
+        return EXIT_USAGE
+    return tui(None, show_all=True, host=args.host)
 
 
 def unknown_command(word: str) -> int:
@@ -399,6 +420,19 @@ def _install_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.set_defaults(command="install")
 
 
+def _tail_grammar(sub: Subcommands, help_lists: bool) -> None:
+    p = sub.add_parser("tail", help="write a file's bytes from an offset, then follow it (a remote deck's mirror)",
+                       description="Write the bytes of PATH from offset N on stdout, then whatever is appended "
+                       "to it, until the reader goes away; it never writes, creates or locks anything. Once "
+                       "the bytes there were are written, stderr says `pideck tail: following at OFFSET`. "
+                       "Exit 1: PATH is missing or not a regular file; exit 3: it was replaced, removed or "
+                       "truncated (said on stderr). pideck runs it on another machine over ssh to keep a "
+                       "local copy of a session there (docs/hosts.md).")
+    p.add_argument("path", metavar="PATH", help="the file to follow")
+    p.add_argument("--from", dest="start", metavar="N", type=int, default=0, help="the offset to start at (default: 0)")
+    p.set_defaults(command="tail")
+
+
 # -- --host NAME: a command run by the pideck of another machine (core/cli/on_host.py) ----------------
 
 ON_HOST = ("overview", "status", "watch", "sessions", "inspect")
@@ -443,6 +477,7 @@ GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "usage": _usage_grammar,
     "cache": _cache_grammar,
     "install": _install_grammar,
+    "tail": _tail_grammar,
 }
 """Each command's grammar, in the order the help lists them."""
 COMMANDS = tuple(GRAMMARS)
@@ -482,6 +517,8 @@ def build_tui_parser() -> argparse.ArgumentParser:
     parser.add_argument("--all", action="store_true",
                         help="the overview and the header's count of who needs you cover every session pideck "
                         "knows, not only this directory's")
+    parser.add_argument("--host", metavar="NAME", help="open on the overview of the sessions of that machine "
+                        "of the config's [[hosts]] (docs/hosts.md)")
     parser.set_defaults(func=cmd_tui, needs_tui=True)
     return parser
 
@@ -493,7 +530,7 @@ def opens_tui(argv: Sequence[str]) -> bool:
     for word in words:
         if word in ("-h", "--help", "--version"):
             return False
-        if word == "--session":
+        if word in ("--session", "--host"):
             next(words, None)
         elif word == "--":
             return True

@@ -66,6 +66,12 @@ class DeckChange(Slotted):
 class Deck(Generic[L]):
     """Derived state of Agent State, Agent Progress, Agent Handoff (and todos) over one log."""
 
+    host: str | None = None
+    """The ``[[hosts]]`` name of the machine the session is on (None: this one). A remote deck
+    (core/catalog/remote_deck.py) reads a local copy and sends its writes there."""
+    remote_path: str | None = None
+    """A remote deck's: the session's path on its host."""
+
     def __init__(
         self,
         log: L,
@@ -145,6 +151,25 @@ class Deck(Generic[L]):
         notices = adapter.load([newest] if newest is not None else [])
         self._warnings[adapter.ENTRY_TYPE] = [n.message for n in notices]
         self._restored[adapter.ENTRY_TYPE] = newest is not None and not notices
+
+    @property
+    def writable(self) -> bool:
+        """Whether a command or a tool call here may write (what a front end says before one is
+        typed): the log's word, unless the writes go elsewhere."""
+        return self.log.writable
+
+    @property
+    def read_only_reason(self) -> str | None:
+        """Why a write here is refused, in the words a refusal says (None: writable)."""
+        return self.log.read_only_reason
+
+    def close(self) -> None:
+        """Let go of what the Deck holds beyond its log (a remote deck: its copy's follower)."""
+
+    def problem(self) -> str | None:
+        """Why what is shown may not be current beyond the file's own trouble (a remote deck: its
+        host cannot be reached), or None."""
+        return None
 
     @property
     def restored(self) -> dict[str, bool]:

@@ -57,7 +57,8 @@ class DeckModel(Model):
         # (an agent's conversation is a ConversationLog, whose module is loaded once there is one)
         conversations = sys.modules.get("core.sources.log")
         kind = log.kind if conversations is not None and isinstance(log, conversations.ConversationLog) else None
-        self._agent = kind if gets_a_session(kind) else None
+        # (a conversation on another machine: its pideck session is there, not in this one's folders)
+        self._agent = kind if gets_a_session(kind) and deck.host is None else None
         self._idle_ms = deck.todo.config.watchdog_idle_ms
         self._files = FileWatch()
         self._todo_later = False
@@ -164,6 +165,12 @@ class DeckModel(Model):
         self._files.take(keys)
         self.post(DeckUpdated(self.view, DeckChange(ALL_PARTS)))
 
+    def close(self) -> None:
+        """The screen went away: what its Decks hold beyond their logs is let go."""
+        self.deck.close()
+        if self.bound is not None:
+            self.bound.close()
+
     # -- between jobs -----------------------------------------------------------------------------
 
     def _opening_first(self) -> None:
@@ -182,6 +189,8 @@ class DeckModel(Model):
         bound = moved = False
         if look:
             bound, moved = self._bind(), self._look_elsewhere()
+            if self.deck.host is not None:  # (a remote deck's host may go away while its copy stays still)
+                self.trouble(file_problem(self.deck.log.shown_path) or self.deck.problem())
         if self._files.changed(self._watched()) or bound or moved:
             self._take_in(ALL_PARTS if bound else frozenset(), bound or moved)
 
@@ -204,7 +213,7 @@ class DeckModel(Model):
 
     def _look_elsewhere(self) -> bool:
         """Whether another session of the directory is being written changed (the header says so)."""
-        cwd = self.deck.log.cwd
+        cwd = self.deck.log.cwd if self.deck.host is None else None  # (a remote deck's directory is not here)
         if self._writes is None and cwd:
             from core.catalog.elsewhere import WriteWatch
 
@@ -250,7 +259,7 @@ class DeckModel(Model):
         The own file's trouble becomes a FileTrouble message (gone, unreadable, no longer a
         session); a conversation's pideck session that cannot be read keeps what it showed."""
         own = self._refresh_own()
-        writable = self.own.writable != self.deck.log.writable
+        writable = self.own.writable != self.deck.writable
         if own is not None or writable or self.own.agent is not None:  # (an agent's status changes without a line)
             self.own = build_view(self.deck, self.own, own.parts if own is not None else frozenset(),
                                   activity=self._activity)
@@ -275,5 +284,5 @@ class DeckModel(Model):
         except FILE_PROBLEMS as exc:
             self.trouble(file_problem(self.deck.log.shown_path) or f"the session file cannot be read ({exc})")
             return None
-        self.trouble(file_problem(self.deck.log.shown_path))
+        self.trouble(file_problem(self.deck.log.shown_path) or self.deck.problem())
         return change

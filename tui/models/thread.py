@@ -128,6 +128,9 @@ class Model:
         model's own files too. True: there is more to read, call again at once (not after a poll)."""
         return None
 
+    def close(self) -> None:
+        """The last job: the screen went away (its thread ends after this)."""
+
 
 M = TypeVar("M", bound=Model)
 
@@ -287,6 +290,7 @@ class ModelThread(Generic[M]):
                 continue
             try:
                 if job is None:
+                    self._guarded(self.model.close, "closing")
                     return
                 self._run_job(job)
             finally:

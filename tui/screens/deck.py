@@ -215,6 +215,9 @@ class DeckScreen(ModelScreen):
         # The Deck belongs to the model from here on; the screen keeps what it needs that never
         # changes (where the file is, the todo settings) and draws the views the model posts.
         self.view: DeckView = opening_view(str(deck.log.shown_path), deck.log.shown_path.name)
+        self.host = deck.host  # a session on another machine: its name, said in the header
+        self.row_path = f"{deck.host}:{deck.remote_path}" if deck.host is not None else None
+        """The path the catalog knows a remote session by (``HOST:PATH``), not its local copy's."""
         self.todo_config: TodoConfig = deck.todo.config
         self.opened = False  # the model's first view is drawn
         self.following = follow
@@ -352,9 +355,9 @@ class DeckScreen(ModelScreen):
         """The model's first view is on screen: what the person last saw of it can be told."""
         glances = self.glances
         if glances is not None:
-            new = glances.new_since(self.view.path, self.seen_entries())
+            new = glances.new_since(self.shown_path, self.seen_entries())
             self.looked_note = f"{new} new since you last looked" if new else ""
-            glances.shown(self.view.path, self.seen_entries())
+            glances.shown(self.shown_path, self.seen_entries())
             self.update_header()
 
     def on_resize(self, event: events.Resize) -> None:
@@ -371,7 +374,7 @@ class DeckScreen(ModelScreen):
         table the dialog was opened from, and the next keys would drive the table)."""
         self.take_app_catalog()
         if self.opened and self.glances is not None:
-            self.glances.shown(self.view.path, self.seen_entries())
+            self.glances.shown(self.shown_path, self.seen_entries())
         self.call_after_refresh(self.action_focus_command)
 
     def on_screen_suspend(self) -> None:
@@ -389,8 +392,13 @@ class DeckScreen(ModelScreen):
 
     def _leave(self) -> None:
         glances = self.glances
-        if self.opened and glances is not None and self.view.path in glances.showing:
-            glances.hidden(self.view.path, self.seen_entries())
+        if self.opened and glances is not None and self.shown_path in glances.showing:
+            glances.hidden(self.shown_path, self.seen_entries())
+
+    @property
+    def shown_path(self) -> str:
+        """The path every other view (the catalog, the overview's marks) knows this session by."""
+        return self.row_path or self.view.path
 
     async def on_key(self, event: events.Key) -> None:
         """A character typed while a table or pane has focus is not lost: it goes to the end of
@@ -657,7 +665,7 @@ class DeckScreen(ModelScreen):
         state = state_text(record.attention.state, record.attention.since_ms, self.clock()) if record is not None else ""
         self.query_one(DeckHeader).show(HeaderInfo(
             opening=not self.opened,
-            name=self.path_label or view.name,
+            name=f"{self.host}: {self.path_label or view.name}" if self.host is not None else self.path_label or view.name,
             cwd=view.cwd,
             entries=record.entries if record is not None else view.entries,
             following=self.following and self.problem is None,
@@ -698,7 +706,7 @@ class DeckScreen(ModelScreen):
 
     def here(self) -> list[str]:
         """The paths this screen shows: the session or conversation, and its pideck session."""
-        return [self.view.path, *([self.view.bound.path] if self.view.bound is not None else [])]
+        return [self.shown_path, *([self.view.bound.path] if self.view.bound is not None else [])]
 
     def action_next_needing(self) -> None:
         """Open the next session or conversation that needs the person (the header's count): in

@@ -36,15 +36,18 @@ from tui.messages import CatalogChanged
 from tui.screens.deck import DeckScreen
 from tui.text import clean, one_line
 from tui.widgets.command_line import CommandLine
-from tui.widgets.header import CONTEXT_STYLES, STATE_STYLES
+from tui.widgets.header import CONTEXT_STYLES, STATE_STYLES, UNREACHABLE
 from tui.widgets.keyed_table import KeyedTable
 
 COLUMNS = [("", "mark"), ("State", "state"), ("In", "in"), ("Kind", "kind"), ("Session", "session"),
            ("Todos", "todos"), ("Conf", "conf"), ("Cost", "cost"), ("Ctx", "ctx"), ("Tokens", "tokens"),
            ("Last message", "message")]
+HOST_COLUMNS = [*COLUMNS[:3], ("Host", "host"), *COLUMNS[3:]]
+"""The columns once a row is on another machine: which one (``local``: this one)."""
+LOCAL = "local"
 STATE_LABELS = {states.NEEDS_YOU: "needs you", states.OVER_BUDGET: "over budget", states.CONTEXT_FULL: "context full",
                 states.OPEN_WORK: "open work", states.WORKING: "working",
-                states.WAITING: "waiting", states.ENDED: "ended"}
+                states.WAITING: "waiting", states.ENDED: "ended", UNREACHABLE: "unreachable"}
 """The state column's words (the detail line under the table says the state in full)."""
 KIND_STYLES = {"pi": "bold magenta", "pideck": "bold cyan"}
 AGENT_STYLE = "bold green"
@@ -61,6 +64,7 @@ class Shown:
     since: str
     with_cwd: bool
     marked: bool
+    with_host: bool = False
 
 
 def overview_cells(shown: Shown) -> tuple[Text, ...]:
@@ -75,10 +79,12 @@ def overview_cells(shown: Shown) -> tuple[Text, ...]:
                                                         STATE_STYLES.get(state.state, ""))
     if row.subagents:  # (a Claude Code conversation whose subagents work on)
         label.append(f" +{row.subagents} sub", "dim")
+    host = (one_line(row.host, "bold") if row.host is not None else Text(LOCAL, "dim"),) if shown.with_host else ()
     return (
         Text(MARK if shown.marked else "", "bold cyan"),
         label,
         Text(shown.since, "dim"),
+        *host,
         Text(kind, KIND_STYLES.get(row.kind, AGENT_STYLE if row.kind in AGENT_KINDS else "bold cyan")),
         session, Text(todos), Text(conf), Text(cost_cell(row.cost), "bold"),
         Text(context_cell(row.context_share), context_style(row.context_share)),
@@ -151,9 +157,13 @@ class OverviewScreen(Screen[None]):
         *,
         clock: Callable[[], int],
         show_all: bool = False,
+        host: str | None = None,
     ) -> None:
+        """``host``: only the rows of that ``[[hosts]]`` machine (``pideck --host NAME``)."""
         super().__init__()
         self.cwd = cwd or os.getcwd()
+        self.host = host
+        self.hosted = False  # the table has the Host column
         self.clock = clock
         self.show_all = show_all
         self.rows: list[OverviewRow] = []
@@ -213,29 +223,43 @@ class OverviewScreen(Screen[None]):
         self.marked = self.glances.marks(
             (r.path, glance(r, self.attentions.get(r.path))) for r in self.rows if not r.pending)
 
+    @property
+    def listed(self) -> list[OverviewRow]:
+        """The rows of the screen's scope: every one, or the ``host``'s alone."""
+        return self.rows if self.host is None else [r for r in self.rows if r.host == self.host]
+
     def shown_rows(self) -> list[OverviewRow]:
         if not self.filter_text:
-            return sorted_rows(self.rows, self.sort)
+            return sorted_rows(self.listed, self.sort)
         needle = self.filter_text.casefold()
-        return sorted_rows([r for r in self.rows if r.matches(self.filter_text)
+        return sorted_rows([r for r in self.listed if r.matches(self.filter_text)
+                            or (r.host is not None and needle in r.host.casefold())
                             or (r.path in self.attentions and needle in self.attentions[r.path].state)], self.sort)
 
     def draw(self) -> None:
         now = self.clock()
         rows = self.shown_rows()
         table = self.query_one("#overview-rows", KeyedTable)
+        hosted = self.host is not None or any(r.host is not None for r in self.rows)
+        if hosted != self.hosted:
+            self.hosted = hosted
+            table.set_columns(HOST_COLUMNS if hosted else COLUMNS)
         table.show([(r.path, Shown(r, state := self.attentions.get(r.path), "…" if state is None else in_state(state, now),
-                                   self.show_all, r.path in self.marked)) for r in rows],
+                                   self.show_all, r.path in self.marked, hosted)) for r in rows],
                    overview_cells)
         title = Text(no_wrap=True, overflow="ellipsis")
         title.append(" pideck ", "bold reverse")
         title.append(" Who needs you ", "bold")
+        if self.host is not None:
+            title.append(f"on {self.host} ", "bold")
         title.append_text(one_line(self.scope, "dim"))
-        count = f"{len(rows)} of {len(self.rows)}" if self.filter_text else f"{len(self.rows)}"
-        title.append(f"  {count} session{'' if len(self.rows) == 1 else 's'}", "dim")
+        listed = self.listed
+        count = f"{len(rows)} of {len(listed)}" if self.filter_text else f"{len(listed)}"
+        title.append(f"  {count} session{'' if len(listed) == 1 else 's'}", "dim")
         if self.sort != SORTS[0]:
             title.append(f" · by {self.sort}", "bold")
-        summary = att.summary([a for a in self.attentions.values()])
+        summary = att.summary([a for r in listed if (a := self.attentions.get(r.path)) is not None]
+                              if self.host is not None else list(self.attentions.values()))
         if summary:
             title.append(f" · {summary}", "dim")
         problem = getattr(self.app, "catalog_problem", None)
@@ -244,7 +268,7 @@ class OverviewScreen(Screen[None]):
             title.append(f" {clean(problem)} ", "bold white on red")
         self.query_one("#overview-title", Static).update(title)
         hint = f"enter: open · /: filter · a: all directories · s: sort · {MARK}: changed since you last looked"
-        if not self.rows:
+        if not listed:
             hint = "No sessions here yet. " + hint
         self.query_one("#overview-hint", Static).update(Text(hint, "dim"))
         self.show_detail()
@@ -273,11 +297,24 @@ class OverviewScreen(Screen[None]):
     def action_open(self) -> None:
         row = self.selected()
         if row is not None:
-            self.open_session(Path(row.path))
+            self.open_row(row)
 
     @on(DataTable.RowSelected, "#overview-rows")
     def on_row_selected(self, event: DataTable.RowSelected) -> None:
-        self.open_session(Path(str(event.row_key.value)))
+        key = str(event.row_key.value)
+        row = next((r for r in self.rows if r.path == key), None)
+        if row is not None:
+            self.open_row(row)
+        else:
+            self.open_session(Path(key))
+
+    def open_row(self, row: OverviewRow) -> None:
+        """A row's deck over this screen; a remote row's is the same screen, on a copy kept current
+        from its host (``PideckApp.open_remote``)."""
+        if row.host is not None:
+            self.app.open_remote(row.host, row.remote_path)  # type: ignore[attr-defined]
+        else:
+            self.open_session(Path(row.path))
 
     def open_session(self, path: Path) -> None:
         self.app.open_in_worker(path, on_top=True)  # type: ignore[attr-defined]

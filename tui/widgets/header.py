@@ -70,9 +70,12 @@ class DeckHeader(Widget):
         return Text("\n").join([line, render_detail(self.info, self.size.width)])
 
 
+UNREACHABLE = "unreachable"
+"""The state the catalog gives every row of a host it cannot reach now (its evidence: since when,
+and ssh's reason): shown apart from the states an agent is in, as none of them is known."""
 STATE_STYLES = {NEEDS_YOU: "bold white on red", OVER_BUDGET: "bold red", CONTEXT_FULL: "bold magenta",
                 OPEN_WORK: "bold yellow", WORKING: "bold green",
-                WAITING: "cyan", ENDED: "dim"}
+                WAITING: "cyan", ENDED: "dim", UNREACHABLE: "bold white on grey37"}
 """The style of each state, wherever a state is drawn (the header, the overview's rows)."""
 
 

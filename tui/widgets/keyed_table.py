@@ -35,19 +35,33 @@ class KeyedTable(DataTable[Any], Generic[D]):
         kwargs.setdefault("cursor_type", "row")
         kwargs.setdefault("zebra_stripes", True)
         super().__init__(**kwargs)
-        self._column_keys = [key for _, key in columns]
-        self._labels = {key: cell_len(label) for label, key in columns}
         self._fill = fill  # the text column: the room the others leave (cut with …)
         self._stretch = stretch  # False: the text column is no wider than its widest cell
         self._shown: dict[str, D] = {}  # key -> data of the row on screen
         self._cells: dict[str, Sequence[Text]] = {}
         self._drawn = False  # shown once: later changes flash
+        self._reselect: str | None = None  # the key the cursor was on before ``set_columns``
         self.flash_seconds = 0.0  # how long a new or changed row is highlighted (0: never)
         self._flashing: set[str] = set()
+        self._add_columns(columns)
+
+    def _add_columns(self, columns: Sequence[tuple[str, str]]) -> None:
+        self._column_keys = [key for _, key in columns]
+        self._labels = {key: cell_len(label) for label, key in columns}
         for label, key in columns:
             # explicit keys: add_columns() makes random ones; a Text label is not read as markup
             # (nor for emoji codes, whose table would be loaded while the app starts)
             self.add_column(Text(label), key=key)
+
+    def set_columns(self, columns: Sequence[tuple[str, str]]) -> None:
+        """Other columns (the overview's Host column, once a row is on another machine): the rows
+        are drawn again at the next ``show``, the cursor kept on its key."""
+        selected = self.selected_key()
+        self.clear(columns=True)
+        self._shown, self._cells = {}, {}
+        self._drawn = False  # (the same rows drawn again are no news: no flash)
+        self._add_columns(columns)
+        self._reselect = selected
 
     @property
     def keys(self) -> list[str]:
@@ -86,6 +100,9 @@ class KeyedTable(DataTable[Any], Generic[D]):
             if key not in self._shown:
                 self._cells[key] = cells = render(data)
                 self.add_row(*cells, key=key)
+                if key == self._reselect:
+                    self._reselect = None
+                    self.move_cursor(row=self.get_row_index(key), animate=False)
             elif self._shown[key] != data:
                 cells = render(data)
                 for column, before, after in zip(self._column_keys, self._cells[key], cells):
