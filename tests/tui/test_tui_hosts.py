@@ -25,17 +25,6 @@ from tui.widgets.keyed_table import KeyedTable
 from tui.widgets.message_log import MessageLog
 from tui_fixtures import CWD, FIXED_MS, demo_deck, fixed_clock, make_app, run, settled, type_line, wait_for
 
-@pytest.fixture(autouse=True)
-def unreachable_is_a_state(monkeypatch: pytest.MonkeyPatch) -> None:
-    """(The catalog's own vocabulary gains the state with the merged inbox, core/catalog/states.py;
-    until then it is added here, last, so these rows can be ranked.)"""
-    from core.catalog import attention, states
-
-    if "unreachable" not in attention.ORDER:
-        monkeypatch.setattr(attention, "ORDER", (*attention.ORDER, "unreachable"))
-        monkeypatch.setattr(states, "ORDER", (*states.ORDER, "unreachable"))
-
-
 SIZES = pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
 MINUTE = 60_000
 

@@ -36,7 +36,7 @@ from tui.messages import CatalogChanged
 from tui.screens.deck import DeckScreen
 from tui.text import clean, one_line
 from tui.widgets.command_line import CommandLine
-from tui.widgets.header import CONTEXT_STYLES, STATE_STYLES, UNREACHABLE
+from tui.widgets.header import CONTEXT_STYLES, STATE_STYLES
 from tui.widgets.keyed_table import KeyedTable
 
 COLUMNS = [("", "mark"), ("State", "state"), ("In", "in"), ("Kind", "kind"), ("Session", "session"),
@@ -47,7 +47,7 @@ HOST_COLUMNS = [*COLUMNS[:3], ("Host", "host"), *COLUMNS[3:]]
 LOCAL = "local"
 STATE_LABELS = {states.NEEDS_YOU: "needs you", states.OVER_BUDGET: "over budget", states.CONTEXT_FULL: "context full",
                 states.OPEN_WORK: "open work", states.WORKING: "working",
-                states.WAITING: "waiting", states.ENDED: "ended", UNREACHABLE: "unreachable"}
+                states.WAITING: "waiting", states.ENDED: "ended", states.UNREACHABLE: "unreachable"}
 """The state column's words (the detail line under the table says the state in full)."""
 KIND_STYLES = {"pi": "bold magenta", "pideck": "bold cyan"}
 AGENT_STYLE = "bold green"

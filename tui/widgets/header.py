@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.widget import Widget
 
 from core import clock
-from core.catalog.states import CONTEXT_FULL, ENDED, NEEDS_YOU, OPEN_WORK, OVER_BUDGET, WAITING, WORKING
+from core.catalog.states import CONTEXT_FULL, ENDED, NEEDS_YOU, OPEN_WORK, OVER_BUDGET, UNREACHABLE, WAITING, WORKING
 from core.clock import iso_ms
 from core.jsutil import plural
 from core.views.costs import Meter
@@ -70,9 +70,6 @@ class DeckHeader(Widget):
         return Text("\n").join([line, render_detail(self.info, self.size.width)])
 
 
-UNREACHABLE = "unreachable"
-"""The state the catalog gives every row of a host it cannot reach now (its evidence: since when,
-and ssh's reason): shown apart from the states an agent is in, as none of them is known."""
 STATE_STYLES = {NEEDS_YOU: "bold white on red", OVER_BUDGET: "bold red", CONTEXT_FULL: "bold magenta",
                 OPEN_WORK: "bold yellow", WORKING: "bold green",
                 WAITING: "cyan", ENDED: "dim", UNREACHABLE: "bold white on grey37"}
