@@ -39,12 +39,6 @@ KEPT_ERRORS = 64 << 10
 STOP_S = 10.0
 """How long ssh may take to end once the remote's output has ended."""
 
-ENDS_WITH_INPUT = 'exec 3<&0; "$@" 3<&- & p=$!; { cat >/dev/null; kill "$p"; } <&3 >/dev/null 2>&1 & exec 3<&-; wait "$p"'
-"""The remote's pideck runs under this sh script, which stops it when its input ends: sshd does
-not signal a command whose connection closed, and with a shared connection not even killing the
-local ssh closes it (the shared master holds the pipes). Closing ssh's input, which pideck does on
-ctrl+c, at a timeout, or by exiting, is what ends the remote command (docs/on-host.md#stopping)."""
-
 OUR_OPTIONS = ("--host", "--host-timeout")
 
 
@@ -61,7 +55,7 @@ def run_on_host(args: argparse.Namespace, argv: Sequence[str]) -> int:
         raise UsageError("--host-timeout must be a number of seconds above 0")
     import subprocess
 
-    from core.remote.ssh import ssh_argv
+    from core.remote.ssh import ends_with_input, ssh_argv
 
     words = remote_words(argv)
     wants_json = bool(getattr(args, "json", False) or getattr(args, "feed", False))
@@ -148,11 +142,6 @@ def _ours(option: str) -> bool:
     """Whether ``option`` is one of ``OUR_OPTIONS`` as argparse takes it (a long option may be
     shortened while it stays unambiguous; ``--host`` itself is never a shortening here)."""
     return option == "--host" or (len(option) > len("--host") and "--host-timeout".startswith(option))
-
-
-def ends_with_input(host: HostConfig) -> HostConfig:
-    """``host`` whose pideck runs under ``ENDS_WITH_INPUT``."""
-    return host._replace(pideck=("sh", "-c", ENDS_WITH_INPUT, "sh", *host.pideck))
 
 
 # -- reading the remote's answer --------------------------------------------------------------------

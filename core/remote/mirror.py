@@ -25,7 +25,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from core.clock import wall_clock_ms
 from core.config.settings import HostConfig
-from core.remote.ssh import runtime_dir, ssh_argv, ssh_reason
+from core.remote.ssh import ends_with_input, runtime_dir, ssh_argv, ssh_reason
 
 TAIL_REPLACED = 3
 """``pideck tail``'s status for a file replaced, removed or cut (core/cli/tail.py)."""
@@ -130,7 +130,12 @@ class Mirror:
         self._closed.set()
         process = self._process
         if process is not None and process.poll() is None:
-            process.kill()
+            assert process.stdin is not None
+            try:
+                process.stdin.close()  # (the tail there ends, then the channel, then ssh here)
+                process.wait(2)
+            except (OSError, subprocess.TimeoutExpired):
+                process.kill()
         with self._changed:
             self._changed.notify_all()
         if self._thread.is_alive() and self._thread is not threading.current_thread():
@@ -169,8 +174,10 @@ class Mirror:
         with self._changed:
             start = self._size
         try:
-            process = subprocess.Popen(ssh_argv(self.host, ["tail", self.remote_path, "--from", str(start)]),
-                                       stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            # (under ``ends_with_input``, its input kept open: closing it is what ends the tail there,
+            # as the shared connection holds the pipes of a killed ssh)
+            process = subprocess.Popen(ssh_argv(ends_with_input(self.host), ["tail", self.remote_path, "--from", str(start)]),
+                                       stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as exc:  # (no ssh on this machine)
             return None, f"ssh cannot be started: {exc.strerror or exc}", False
         self._process = process
@@ -191,6 +198,11 @@ class Mirror:
         code = process.wait()
         errors.join(5)
         process.stdout.close()
+        if process.stdin is not None:
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
         reason = ssh_reason(b"\n".join(line for line in said if not FOLLOWING.fullmatch(line.strip())))
         if not reason:
             reason = f"ssh ended the connection (status {code})" if code == 255 else f"pideck tail ended (status {code})"

@@ -52,6 +52,17 @@ def remote_command(host: HostConfig, words: Sequence[str]) -> str:
     return " ".join(quoted(w) for w in (*host.pideck, *words))
 
 
+ENDS_WITH_INPUT = 'exec 3<&0; "$@" 3<&- & p=$!; { cat >/dev/null; kill "$p"; } <&3 >/dev/null 2>&1 & exec 3<&-; wait "$p"'
+"""The remote's pideck runs under this sh script, which stops it when its input ends: sshd does
+not signal a command whose connection closed, and with a shared connection not even killing the
+local ssh closes it (the shared master holds the pipes). Closing ssh's input, which pideck does on
+ctrl+c, at a timeout, or by exiting, is what ends the remote command (docs/on-host.md#stopping). Whoever runs a command this way keeps ssh's input open while it wants the command to run: ``stdin=PIPE``, never ``DEVNULL``."""
+
+def ends_with_input(host: HostConfig) -> HostConfig:
+    """``host`` whose pideck runs under ``ENDS_WITH_INPUT``."""
+    return host._replace(pideck=("sh", "-c", ENDS_WITH_INPUT, "sh", *host.pideck))
+
+
 def ssh_argv(host: HostConfig, words: Sequence[str], *, shared: bool = True) -> list[str]:
     """The ``ssh`` command that runs pideck with ``words`` on ``host``. ``BatchMode``: ssh never
     asks for a password or a passphrase (nobody would see the prompt); a host that needs one is

@@ -86,6 +86,32 @@ def test_the_copy_follows_the_remote_session_across_the_host_going_away(make_hos
         mirror.close()
 
 
+def tails_of(path: Path) -> list[str]:
+    """The ``pideck tail`` processes of ``path`` running on this machine (the hosts' included)."""
+    import subprocess
+
+    listing = subprocess.run(["ps", "-ww", "-e", "-o", "args="], capture_output=True, text=True, check=True).stdout
+    return [line for line in listing.splitlines()
+            if "pideck tail " in line and str(path) in line and not line.startswith(("ssh ", "sh -c "))]
+
+
+def test_closing_the_copy_ends_the_tail_there(make_host) -> None:
+    """The shared connection holds the pipes of an ssh that was killed, so the tail there would run
+    on, unseen, for as long as the connection does: closing the copy ends it."""
+    box = make_host("box")
+    session = box.home / "s.jsonl"
+    todo(box, session, "Write the parser")
+    mirror = Mirror(check_host(box.settings()), str(session)).start()
+    try:
+        assert mirror.wait_caught_up(BOUND_S).caught_up
+        assert len(tails_of(session)) == 1
+    finally:
+        started = time.monotonic()
+        mirror.close()
+    assert time.monotonic() - started < 4  # (closed, not left to the join's timeout)
+    until(lambda: tails_of(session) == [], "the tail there ended")
+
+
 def test_a_file_replaced_there_is_copied_again(make_host) -> None:
     box = make_host("box")
     host = check_host(box.settings())

@@ -12,7 +12,6 @@ import pytest
 
 from core.cli.main import main
 from core.cli.on_host import (
-    ENDS_WITH_INPUT,
     NoAnswer,
     json_documents,
     read_answer,
@@ -22,6 +21,7 @@ from core.cli.on_host import (
     show_lines,
     visible_line,
 )
+from core.remote.ssh import ENDS_WITH_INPUT
 from private_homes import use_private_homes
 
 ESC = "\x1b"
