@@ -43,8 +43,14 @@ class CatalogModel(Model):
     def restart(self, show_all: bool) -> None:
         """Read the scope's records from the start: every session pideck knows, else the directory's."""
         self.show_all = show_all
+        if self.catalog is not None:
+            self.catalog.close()  # (the hosts it followed: their ssh ends)
         self.catalog = self._make(None if show_all else self.cwd)
         self._look(first=True)
+
+    def close(self) -> None:
+        if self.catalog is not None:
+            self.catalog.close()
 
     def idle(self, look: bool) -> bool:
         return self._look()
@@ -60,7 +66,9 @@ class CatalogModel(Model):
             attentions = catalog.attentions()
             scope = "every session pideck knows" if self.show_all else self.cwd
             records = tuple(catalog.ranked())
-            real = {r.path: self._real.get(r.path) or self._real.setdefault(r.path, os.path.realpath(r.path))
+            # (a remote record's path, HOST:PATH, names no file here: it stays as it is)
+            real = {r.path: r.path if r.host is not None else
+                    self._real.get(r.path) or self._real.setdefault(r.path, os.path.realpath(r.path))
                     for r in records}
             self.post(CatalogChanged(ranked(catalog.rows, attentions), scope, self.show_all, attentions,
                                      records, tuple(changed), first, real))
