@@ -71,4 +71,4 @@ def test_pideck_answers_a_mistyped_command_with_the_one_it_means(capsys):
         assert main([typed], tui=lambda *args, **kwargs: 0) == 2
         assert capsys.readouterr().err.rstrip().endswith(f"invalid choice: '{typed}' (choose from 'run', 'tool', "
             "'inspect', 'diff', 'gate', 'mcp', 'hook', 'config', 'demo', 'overview', 'status', 'watch', 'sessions', 'usage', "
-            f"'cache', 'install', 'tail') (did you mean '{meant}'?)")
+            f"'cache', 'install', 'tail', 'serve') (did you mean '{meant}'?)")

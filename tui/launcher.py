@@ -23,9 +23,14 @@ NO_TERMINAL = ("pideck: the app needs a terminal, and its input or output is not
                "prints the same state without it")
 
 
+WEB_DRIVER = "textual.drivers.web_driver:WebDriver"
+"""The driver textual-serve names in ``TEXTUAL_DRIVER`` for the apps it starts (``pideck serve``)."""
+
+
 def has_terminal() -> bool:
-    """Whether stdin and stdout are a terminal: without one the app would run unseen, forever."""
-    return sys.stdin.isatty() and sys.stdout.isatty()
+    """Whether stdin and stdout are a terminal: without one the app would run unseen, forever. An
+    app textual-serve started has a browser's page instead, reached through pipes (docs/serve.md)."""
+    return (sys.stdin.isatty() and sys.stdout.isatty()) or os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER
 
 
 INTERRUPTED_STATUS = 130

@@ -33,16 +33,21 @@ if TYPE_CHECKING:
 
 def cmd_tui(args: argparse.Namespace, tui: OpenTui) -> int:
     """``pideck [--session PATH | PATH] [--write]``, options in any order; ``pideck --overview``."""
-    if args.path is not None and args.session is not None:
-        print("pideck: give the session once: either PATH or --session PATH", file=sys.stderr)
+    if (conflict := selection_conflict(args)) is not None:
+        print(f"pideck: {conflict}", file=sys.stderr)
         return EXIT_USAGE
+    if args.read_only:  # (``pideck serve`` without --write starts its apps so: docs/serve.md)
+        if args.write:
+            print("pideck: --read-only refuses every write: not with --write", file=sys.stderr)
+            return EXIT_USAGE
+        from core.session.access import refuse_every_write
+        from core.session.errors import SERVED_READ_ONLY
+
+        refuse_every_write(SERVED_READ_ONLY)
     shown = {"show_all": True} if args.all else {}  # (every session pideck knows: the overview, the header's count)
     if args.host is not None:
         return on_host_overview(args, tui)
     if args.overview:
-        if args.path is not None or args.session is not None:
-            print("pideck: --overview opens the sessions overview, not one session", file=sys.stderr)
-            return EXIT_USAGE
         return tui(None, **shown)
     args.session = args.session if args.path is None else args.path
     from core.catalog.opening import Waiting, describe_missing, follow_directory, in_database, is_bare_word
@@ -92,6 +97,16 @@ def on_host_overview(args: argparse.Namespace, tui: OpenTui) -> int:
              sys.stderr)
         return EXIT_USAGE
     return tui(None, show_all=True, host=args.host)
+
+
+def selection_conflict(args: argparse.Namespace) -> str | None:
+    """What is wrong with the session a command line names (PATH, --session, --overview), or None:
+    the app's form and ``pideck serve`` read them alike."""
+    if args.path is not None and args.session is not None:
+        return "give the session once: either PATH or --session PATH"
+    if args.overview and (args.path is not None or args.session is not None):
+        return "--overview opens the sessions overview, not one session"
+    return None
 
 
 def unknown_command(word: str) -> int:
@@ -460,6 +475,26 @@ def _on_host(args: argparse.Namespace, argv: Sequence[str]) -> int:
     return run_on_host(args, argv)
 
 
+def _serve_grammar(sub: Subcommands, help_lists: bool) -> None:
+    p = sub.add_parser("serve", help="the deck in a browser (textual-serve), read-only unless --write",
+                       description="Serve the app to a web browser with textual-serve, one app per page "
+                       "opened, on the session pideck would open (PATH, --session, --overview, as for "
+                       "`pideck`). Read-only unless --write: every write typed in the page is refused. "
+                       "Listens on this machine only unless --bind names another address and --expose "
+                       "says so (docs/serve.md).")
+    p.add_argument("path", metavar="PATH", nargs="?", help="session file, or a directory: its newest session")
+    p.add_argument("--session", metavar="PATH", help="session file (default: as `pideck` chooses)")
+    p.add_argument("--overview", action="store_true", help="open on the sessions overview")
+    p.add_argument("--all", action="store_true", help="the overview covers every session pideck knows")
+    p.add_argument("--bind", metavar="ADDR", help="the address to listen on (default: "
+                   "127.0.0.1); one other machines can reach needs --expose")
+    p.add_argument("--port", metavar="N", help="the port to listen on (default: 8420)")
+    p.add_argument("--write", action="store_true", help="let the page write, as `pideck` in a terminal does")
+    p.add_argument("--expose", action="store_true", help="serve on a --bind address other machines can reach: "
+                   "anyone who reaches it sees the sessions (and with --write can write)")
+    p.set_defaults(command="serve")
+
+
 GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "run": _run_grammar,
     "tool": _tool_grammar,
@@ -478,6 +513,7 @@ GRAMMARS: dict[str, Callable[[Subcommands, bool], None]] = {
     "cache": _cache_grammar,
     "install": _install_grammar,
     "tail": _tail_grammar,
+    "serve": _serve_grammar,
 }
 """Each command's grammar, in the order the help lists them."""
 COMMANDS = tuple(GRAMMARS)
@@ -519,6 +555,9 @@ def build_tui_parser() -> argparse.ArgumentParser:
                         "knows, not only this directory's")
     parser.add_argument("--host", metavar="NAME", help="open on the overview of the sessions of that machine "
                         "of the config's [[hosts]] (docs/hosts.md)")
+
+
+    parser.add_argument("--read-only", action="store_true", help=argparse.SUPPRESS)  # (pideck serve's: docs/serve.md)
     parser.set_defaults(func=cmd_tui, needs_tui=True)
     return parser
 

@@ -18,7 +18,7 @@ from core.primitives import state as agent_state
 from core.primitives.host import Notice, ToolResult
 from core.primitives.progress import verdicts
 from core.primitives.todo.adapter import TodoAdapter
-from core.session.errors import PI_SESSION_READ_ONLY, ReadOnlySession, StaleState
+from core.session.errors import PI_SESSION_READ_ONLY, SERVED_READ_ONLY, ReadOnlySession, StaleState
 from core.session.writer import AGENT, PERSON
 from core.session.interface import WritableLog
 from core.slotted import Slotted
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 READ_ONLY_HINT = PI_SESSION_READ_ONLY
 """The refusal on one of pi's own files. A refusal always says its own reason (the log's
 ``read_only_reason``): an old or newer format version, a file opened read-only, gone or emptied."""
+SERVED_HINT = SERVED_READ_ONLY
+"""The refusal of every write in an app ``pideck serve`` started read-only (docs/serve.md)."""
 
 STATE, PROGRESS, HANDOFF, TODO = "state", "progress", "handoff", "todo"
 ALL_PARTS = frozenset({STATE, PROGRESS, HANDOFF, TODO})

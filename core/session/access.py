@@ -42,6 +42,24 @@ def check_openable(path: Path) -> None:
         raise NotARegularFile(f"{path} is {kind}, not a session file")
 
 
+_every_log_refuses: str | None = None
+"""Why every log of this process refuses appends and creates (None: each log decides by itself)."""
+
+
+def refuse_every_write(reason: str | None) -> None:
+    """Make every log this process has open or opens later refuse appends, and every create, with
+    ``reason`` (None lifts it): the one app-wide read-only switch, which the app ``pideck serve``
+    starts without --write is given (docs/serve.md). Asked before each append, like the rest of the
+    rule, so a screen opened later refuses too."""
+    global _every_log_refuses
+    _every_log_refuses = reason
+
+
+def every_write_refused() -> str | None:
+    """The reason ``refuse_every_write`` set, or None."""
+    return _every_log_refuses
+
+
 class WriteAccess:
     """Whether one log may be written. ``requested``: what the caller asked for (None: read-only
     inside pi's session folders, writable elsewhere)."""
@@ -52,6 +70,8 @@ class WriteAccess:
 
     def read_only_reason(self, header: Header | None, version: int) -> str | None:
         """Why appends are refused, as the refusal a person reads, or None when the log is writable."""
+        if _every_log_refuses is not None:
+            return _every_log_refuses
         if header is not None and version != 3:
             return version_read_only(version)
         if self._requested is False:

@@ -36,6 +36,9 @@ PI_SESSION_READ_ONLY = (
     "Open it with --write to append anyway."
 )
 OPENED_READ_ONLY = "This session was opened read-only. Nothing was changed."
+SERVED_READ_ONLY = ("This deck is served read-only: start pideck serve with --write to allow writes. "
+                    "Nothing was changed.")
+"""The refusal of every write in an app ``pideck serve`` started without --write (docs/serve.md)."""
 FILE_GONE = "The session file is gone (deleted or moved). Nothing was changed."
 NO_HEADER = (
     "The session file no longer starts with a session header (it was emptied or replaced): pideck "

@@ -30,11 +30,11 @@ from core.config import places
 from core.files import fill_empty_file, is_empty_file, make_private_dirs, write_private_file
 from core.session import branch as branches
 from core.session import sidecar, split
-from core.session.access import WriteAccess, check_openable
+from core.session.access import WriteAccess, check_openable, every_write_refused
 from core.session.append import Appender
 from core.session.bodies import BodyReader
 from core.session.branch import Picked, Wanted, usage_tokens
-from core.session.errors import PATH_PROBLEMS, EmptySession, NotASession, WriteFailed, create_failed
+from core.session.errors import PATH_PROBLEMS, EmptySession, NotASession, ReadOnlySession, WriteFailed, create_failed
 from core.session.index import EntryIndex
 from core.session.indexing import Indexer
 from core.session.keeping import Keeper
@@ -177,6 +177,8 @@ class SessionLog:
         Raises ``WriteFailed`` naming the cause when the system refuses (a full disk, a read-only
         filesystem, no permission); nothing is left behind then."""
         path = Path(path)
+        if (refused := every_write_refused()) is not None:
+            raise ReadOnlySession(refused)
         now = (options.get("clock") or utc_now)()
         header = header_entry(session_id or uuid7(now), timestamp or iso_timestamp(now), places.normalise_cwd(cwd))
         data = serialise(header)

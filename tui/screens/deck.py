@@ -30,7 +30,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 from core.catalog.opening import SessionDeck
 from core.catalog.states import WORKING
 from core.config.settings import TodoConfig, TuiConfig
-from core.deck.deck import ALL_PARTS, HANDOFF, PERSON, PROGRESS, READ_ONLY_HINT, STATE, TODO, DeckChange, Notice
+from core.deck.deck import ALL_PARTS, HANDOFF, PERSON, PROGRESS, READ_ONLY_HINT, SERVED_HINT, STATE, TODO, DeckChange, Notice
 from core.views.activity import GATE, Event
 from core.views.costs import goal_costs, meter
 from core.views.items import is_open, open_items, token_text
@@ -794,8 +794,11 @@ class DeckScreen(ModelScreen):
     def placeholder(self) -> None:
         """The command line says a session is read-only before anything is typed."""
         command_line = self.query_one(CommandLine)
-        command_line.placeholder = (CommandLine.READ_ONLY if self.opened and not self.view.writable
-                                    else CommandLine.PLACEHOLDER)
+        if self.opened and self.view.read_only_reason == SERVED_HINT:
+            command_line.placeholder = CommandLine.SERVED
+        else:
+            command_line.placeholder = (CommandLine.READ_ONLY if self.opened and not self.view.writable
+                                        else CommandLine.PLACEHOLDER)
 
     def fill_command(self, text: str) -> None:
         command_line = self.query_one(CommandLine)

@@ -95,6 +95,7 @@ class CommandLine(InOrderInput):
             event.prevent_default()
             await self.app.run_action(f"screen.alt_digit({OPTION_DIGITS.index(event.key) + 1})")
     READ_ONLY = "read-only session: commands that append are refused · status, show and export work"
+    SERVED = "served read-only (pideck serve): commands that append or export are refused · status and show work"
     PASTE_REFUSED = ("Not pasted: it holds {count} lines, and the command line takes one command at a time. "
                      "Paste the commands one by one.")
 

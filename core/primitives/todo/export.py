@@ -15,6 +15,7 @@ from pathlib import Path
 from core.config.places import is_pi_session_path, pideck_home
 from core.files import not_regular, write_private_file
 from core.jsutil import escape_lone_surrogates
+from core.session.access import every_write_refused
 from core.session.parse import read_header
 
 EXISTS = "the file exists; add --force to replace it"
@@ -37,6 +38,8 @@ def write_export(target: Path, text: str, force: bool) -> str | None:
 
 def refusal(target: Path, force: bool) -> str | None:
     """Why ``target`` must not be written, or None."""
+    if every_write_refused() is not None:  # (a browser's visitor writes no file on this machine: docs/serve.md)
+        return "this deck is served read-only (start pideck serve with --write to allow writes)"
     if is_pi_session_path(target) or _under(target, pideck_home() / "sessions"):
         return "it is inside a folder of session files, which pideck never writes exports into"
     try:
