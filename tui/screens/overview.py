@@ -117,6 +117,7 @@ def glance(row: OverviewRow, state: Attention | None) -> Glance:
 
 class OverviewTable(KeyedTable):
     TEXT_SHARE = 0.3  # (the last message gives way to the session's name, which says which row it is)
+    TOP_UNTIL_MOVED = True
 
 
 class ReturningDeckScreen(DeckScreen):

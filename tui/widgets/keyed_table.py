@@ -7,6 +7,7 @@ from typing import Any, Callable, Generic, Hashable, Sequence, TypeVar
 from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
+from textual import events
 from textual.widgets import DataTable
 
 FLASH = Style(bgcolor="#4b4b00")
@@ -30,6 +31,10 @@ class KeyedTable(DataTable[Any], Generic[D]):
     """The text column keeps what it needs up to this share of the width; the other columns (ids,
     badges, scores) have the rest, so an id is cut only when the text needs the room too."""
     MIN_WIDTH = 8  # a short id stays whole on a narrow pane
+    TOP_UNTIL_MOVED = False
+    """The cursor stays on the first row until the person moves it (the inbox: the row who needs
+    the person most is where the cursor starts, in whatever order the rows were read); after that,
+    and in every table without it, the cursor stays on its row wherever the row goes."""
 
     def __init__(self, columns: Sequence[tuple[str, str]], fill: str, *, stretch: bool = True, **kwargs) -> None:
         kwargs.setdefault("cursor_type", "row")
@@ -43,6 +48,7 @@ class KeyedTable(DataTable[Any], Generic[D]):
         self._reselect: str | None = None  # the key the cursor was on before ``set_columns``
         self.flash_seconds = 0.0  # how long a new or changed row is highlighted (0: never)
         self._flashing: set[str] = set()
+        self._moved = False  # the person moved the cursor (``TOP_UNTIL_MOVED``)
         self._add_columns(columns)
 
     def _add_columns(self, columns: Sequence[tuple[str, str]]) -> None:
@@ -56,12 +62,47 @@ class KeyedTable(DataTable[Any], Generic[D]):
     def set_columns(self, columns: Sequence[tuple[str, str]]) -> None:
         """Other columns (the overview's Host column, once a row is on another machine): the rows
         are drawn again at the next ``show``, the cursor kept on its key."""
-        selected = self.selected_key()
+        selected = self._kept_key()
         self.clear(columns=True)
         self._shown, self._cells = {}, {}
         self._drawn = False  # (the same rows drawn again are no news: no flash)
         self._add_columns(columns)
         self._reselect = selected
+
+    def _kept_key(self) -> str | None:
+        """The key the cursor stays on as rows change (``TOP_UNTIL_MOVED``: none until moved)."""
+        return self.selected_key() if self._moved or not self.TOP_UNTIL_MOVED else None
+
+    def _person_moves(self) -> None:
+        self._moved = True
+
+    def action_cursor_up(self) -> None:
+        self._person_moves()
+        super().action_cursor_up()
+
+    def action_cursor_down(self) -> None:
+        self._person_moves()
+        super().action_cursor_down()
+
+    def action_page_up(self) -> None:
+        self._person_moves()
+        super().action_page_up()
+
+    def action_page_down(self) -> None:
+        self._person_moves()
+        super().action_page_down()
+
+    def action_scroll_top(self) -> None:
+        self._person_moves()
+        super().action_scroll_top()
+
+    def action_scroll_bottom(self) -> None:
+        self._person_moves()
+        super().action_scroll_bottom()
+
+    async def _on_click(self, event: events.Click) -> None:
+        self._person_moves()
+        await super()._on_click(event)
 
     @property
     def keys(self) -> list[str]:
@@ -89,7 +130,7 @@ class KeyedTable(DataTable[Any], Generic[D]):
         if kept != [k for k in wanted if k in self._shown]:
             self._rebuild(wanted, render)
             return
-        selected = self.selected_key()
+        selected = self._kept_key()
         for key in list(self._shown):
             if key not in wanted:
                 self.remove_row(key)
@@ -115,7 +156,7 @@ class KeyedTable(DataTable[Any], Generic[D]):
         self.call_after_refresh(self.fit_columns)  # column widths settle on the next refresh
 
     def _rebuild(self, wanted: dict[str, D], render: Callable[[D], Sequence[Text]]) -> None:
-        selected = self.selected_key()
+        selected = self._kept_key()
         self.clear()
         self._shown, self._cells = {}, {}
         for key, data in wanted.items():
