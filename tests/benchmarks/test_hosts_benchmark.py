@@ -7,7 +7,8 @@ The 100 conversations are made from the real samples as test_conversation_overvi
 makes its 300 (40 Claude Code Task-tools runs, 40 TodoWrite runs, 20 Codex rollouts), once under
 this machine's home and once under each host's. Measured in the same run:
 
-- local: ``Catalog.look()`` over the 100 here, cold (every row read), warm (a new catalog with
+- local: ``Catalog.look()`` over the 100 here, cold (every row read; also of the same 300 the
+  hosts hold, all here), warm (a new catalog with
   pideck's caches of them kept, as when the app starts again) and idle (nothing changed);
 - hosts: the catalog of the 3 hosts (nothing here): from its start until every host's 100 rows are
   in, cold (each remote pideck reads its own 100 for the first time, all three at once) and warm (a
@@ -41,9 +42,9 @@ COUNTS = {"claude-tasks": 40, "claude-todowrite": 40, "codex": 20}
 CWD = "/srv/project"
 
 
-def generate(home: Path) -> int:
-    """The 100 conversations under ``home``, each with an id of its own."""
-    n = 0
+def generate(home: Path, first: int = 0) -> int:
+    """The 100 conversations under ``home``, each with an id of its own (from ``first`` + 1)."""
+    n = first
     base = time.time() - 400 * 86400
     for shape, count in COUNTS.items():
         path0 = SHAPES[shape][0]
@@ -56,7 +57,7 @@ def generate(home: Path) -> int:
             os.utime(path, (base + n * 3600, base + n * 3600))
             n += 1
     (home / ".claude" / "sessions").mkdir(parents=True, exist_ok=True)
-    return n
+    return n - first
 
 
 def ms(seconds: float) -> str:
@@ -93,6 +94,19 @@ def test_inbox_over_3_hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     again.look()
     local_warm = time.perf_counter() - t
     again.close()
+    many_home = tmp_path / "local-300"  # the same 300 conversations the hosts hold, all here
+    for first in (0, 100, 200):
+        generate(many_home, first)
+    monkeypatch.setenv("HOME", str(many_home))
+    monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "pideck-home-300"))
+    t = time.perf_counter()
+    many = Catalog(None, hosts=())
+    many.look()
+    local_300 = time.perf_counter() - t
+    assert len(many.records) == 300
+    many.close()
+    monkeypatch.setenv("HOME", str(local_home))
+    monkeypatch.setenv("PIDECK_HOME", str(tmp_path / "pideck-home"))
     states = {r.path.rsplit("/", 1)[1]: r.attention.state for r in local.records.values()}
 
     shutil.rmtree(local_home)
@@ -133,7 +147,8 @@ def test_inbox_over_3_hosts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
         shutil.rmtree(run, ignore_errors=True)
 
     print()
-    print(f"local, 100 conversations: cold look {ms(local_cold)}, warm start {ms(local_warm)}, idle look {ms(local_idle)}")
-    print(f"3 hosts x 100: every row in after {ms(caught_up)} cold ({caught_up / local_cold:.2f}x the local cold look), "
-          f"{ms(caught_up_warm)} warm ({caught_up_warm / local_warm:.2f}x the local warm start); "
+    print(f"local, 100 conversations: cold look {ms(local_cold)}, warm start {ms(local_warm)}, idle look {ms(local_idle)}; "
+          f"300 here: cold look {ms(local_300)}")
+    print(f"3 hosts x 100: every row in after {ms(caught_up)} cold ({caught_up / local_cold:.2f}x the local cold look of 100, "
+          f"{caught_up / local_300:.2f}x the same 300 read here), {ms(caught_up_warm)} warm ({caught_up_warm / local_warm:.2f}x the local warm start); "
           f"a look once caught up {ms(merged_idle)} ({merged_idle / local_idle:.2f}x the local idle look)")
