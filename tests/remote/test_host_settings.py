@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from core.config.settings import HostConfig, check_host, load_hosts
+from core.config.settings import HostConfig, load_hosts
 from core.remote.ssh import remote_command, ssh_argv, ssh_reason
 
 

@@ -6,35 +6,19 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable
 
 import pytest
 
 from core.config.settings import check_host
 from core.remote.mirror import Mirror, run_remote
 
-pytestmark = pytest.mark.ssh
+pytestmark = [pytest.mark.ssh, pytest.mark.usefixtures("runtime")]
 
 BOUND_S = 20.0
 """The longest a test waits for the copy to follow (a bound, not a measured time)."""
-
-
-@pytest.fixture(autouse=True)
-def runtime() -> Iterator[Path]:
-    """pideck's runtime folder of its own (short: ssh's socket lives there)."""
-    folder = Path(tempfile.mkdtemp(prefix="pdk", dir="/tmp"))
-    before = os.environ.get("XDG_RUNTIME_DIR")
-    os.environ["XDG_RUNTIME_DIR"] = str(folder)
-    yield folder
-    if before is None:
-        del os.environ["XDG_RUNTIME_DIR"]
-    else:
-        os.environ["XDG_RUNTIME_DIR"] = before
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def until(check: Callable[[], bool], what: str) -> None:

@@ -5,12 +5,8 @@ command runs there and its entry comes back through the copy."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import sys
-import tempfile
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -24,21 +20,8 @@ from tui.widgets.header import DeckHeader  # noqa: E402
 from tui.widgets.message_log import MessageLog  # noqa: E402
 from tui_fixtures import FIXED_MS, make_app, run, settled, type_line, wait_for  # noqa: E402
 
-pytestmark = pytest.mark.ssh
+pytestmark = [pytest.mark.ssh, pytest.mark.usefixtures("runtime")]
 BOUND_S = 20.0
-
-
-@pytest.fixture(autouse=True)
-def runtime() -> Iterator[Path]:
-    folder = Path(tempfile.mkdtemp(prefix="pdk", dir="/tmp"))
-    before = os.environ.get("XDG_RUNTIME_DIR")
-    os.environ["XDG_RUNTIME_DIR"] = str(folder)
-    yield folder
-    if before is None:
-        del os.environ["XDG_RUNTIME_DIR"]
-    else:
-        os.environ["XDG_RUNTIME_DIR"] = before
-    shutil.rmtree(folder, ignore_errors=True)
 
 
 def todo(box, session: Path, *contents: str) -> None:
