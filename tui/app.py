@@ -467,7 +467,14 @@ class PideckApp(App[None]):
             self.save_in_background(lambda: append_history(line))
 
     def save_in_background(self, save: Callable[[], object]) -> None:
-        """Settings and history are written off the UI thread (a slow disk never holds a key)."""
+        """Settings and history are written off the UI thread (a slow disk never holds a key); an
+        app ``pideck serve`` runs read-only writes neither (a visitor's theme or typed lines are
+        not the person's)."""
+        from core.session.access import every_write_refused
+
+        if every_write_refused() is not None:
+            return
+
         def saved() -> str | None:
             try:
                 save()

@@ -17,6 +17,7 @@ from core.config.settings import HostConfig, load_config
 from core.deck.deck import Deck
 from core.primitives.host import Notice, ToolResult
 from core.remote.mirror import Mirror, RemoteAnswer, run_remote
+from core.session.access import every_write_refused
 from core.session.log import SessionLog
 from core.session.writer import AGENT
 
@@ -48,12 +49,15 @@ class RemoteDeck(Deck["OpenLog"]):
 
     @property
     def writable(self) -> bool:
-        """The host allows writes, and this is a session (an agent's conversation there is written
-        by its agent alone)."""
-        return self.host_config.write and isinstance(self.log, SessionLog)
+        """The host allows writes, this process writes at all (not an app ``pideck serve`` runs
+        read-only), and this is a session (an agent's conversation there is written by its agent
+        alone)."""
+        return self.host_config.write and every_write_refused() is None and isinstance(self.log, SessionLog)
 
     @property
     def read_only_reason(self) -> str | None:
+        if (served := every_write_refused()) is not None:  # (the copy here refuses; so must the host there)
+            return served
         if not self.host_config.write:
             return read_only_text(self.host_config.name)
         return None if self.writable else self.log.read_only_reason
@@ -61,13 +65,15 @@ class RemoteDeck(Deck["OpenLog"]):
     def apply(self, line: str) -> list[Notice]:
         if (why := self.read_only_reason) is not None:
             return [Notice(why, "refused")]
-        answer = self._send(["run", "--session", self.mirror.remote_path, line])
+        # (``--session=PATH`` and ``--``: a path or a line starting with '-' is never an option there)
+        answer = self._send(["run", f"--session={self.mirror.remote_path}", "--", line])
         return answered_notices(self.host_config.name, answer)
 
     def call_tool(self, name: str, params: Any, by: str = AGENT) -> ToolResult:
         if (why := self.read_only_reason) is not None:
             return ToolResult(why, rejected=True, refused=True)
-        answer = self._send(["tool", "--session", self.mirror.remote_path, name, json.dumps(params, ensure_ascii=False)])
+        answer = self._send(["tool", f"--session={self.mirror.remote_path}", "--", name,
+                             json.dumps(params, ensure_ascii=False)])
         if answer.code == 0:
             return ToolResult(answer.out)
         return ToolResult(unreached_text(self.host_config.name, answer) if answer.code in (None, 255)

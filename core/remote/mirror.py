@@ -176,7 +176,7 @@ class Mirror:
         try:
             # (under ``ends_with_input``, its input kept open: closing it is what ends the tail there,
             # as the shared connection holds the pipes of a killed ssh)
-            process = subprocess.Popen(ssh_argv(ends_with_input(self.host), ["tail", self.remote_path, "--from", str(start)]),
+            process = subprocess.Popen(ssh_argv(ends_with_input(self.host), ["tail", "--from", str(start), "--", self.remote_path]),
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as exc:  # (no ssh on this machine)
             return None, f"ssh cannot be started: {exc.strerror or exc}", False
