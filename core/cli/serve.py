@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Awaitable, Callable
 
     from aiohttp import web
+    from textual_serve.server import Server
 
     Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -211,7 +212,18 @@ def request_refused(host: str, origin: str | None, allowed_hosts: frozenset[str]
 
 def serve(command: str, bind: str, port: int, *, token: str, allowed_hosts: frozenset[str], banner: str) -> int:
     """Run textual-serve on ``bind``:``port`` until ctrl+c (or SIGTERM), each browser's app started
-    with ``command``; every request checked by ``guard``."""
+    with ``command``."""
+    try:
+        deck_server(command, bind, port, token=token, allowed_hosts=allowed_hosts, banner=banner).serve()
+    except OSError as exc:  # (the port taken, the address not this machine's)
+        print(f"pideck serve: cannot listen on {url(bind, port)}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_WARNING
+    return 0
+
+
+def deck_server(command: str, bind: str, port: int, *, token: str, allowed_hosts: frozenset[str],
+                banner: str) -> Server:
+    """textual-serve's server for ``serve``, every request checked by ``guard``."""
     import logging
 
     from aiohttp import web
@@ -258,9 +270,4 @@ def serve(command: str, bind: str, port: int, *, token: str, allowed_hosts: froz
             response.set_cookie(cookie, token, path="/", httponly=True, samesite="Strict")
         return response
 
-    try:
-        DeckServer(command, host=bind, port=port, title="pideck").serve()
-    except OSError as exc:  # (the port taken, the address not this machine's)
-        print(f"pideck serve: cannot listen on {url(bind, port)}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_WARNING
-    return 0
+    return DeckServer(command, host=bind, port=port, title="pideck")
