@@ -109,7 +109,7 @@ def test_the_deck_in_a_browser(browser: Any, session: Path, tmp_path: Path, writ
         # Without the token (a page of its own: no cookie yet), the one line that says what to open.
         stranger = browser.new_page()
         stranger.goto(f"http://127.0.0.1:{served.port}/")
-        assert stranger.inner_text("body") == "pideck serve: open the address pideck serve printed, with its token"
+        assert stranger.inner_text("body") == "pideck serve: open the address pideck serve printed, with its token\n"
         stranger.close()
         # With it: the page, whose WebSocket (no token in its address) brings the cookie the page got.
         page = Page(browser, served.url)
