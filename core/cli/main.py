@@ -481,7 +481,8 @@ def _serve_grammar(sub: Subcommands, help_lists: bool) -> None:
                        "opened, on the session pideck would open (PATH, --session, --overview, as for "
                        "`pideck`). Read-only unless --write: every write typed in the page is refused. "
                        "Listens on this machine only unless --bind names another address and --expose "
-                       "says so (docs/serve.md).")
+                       "says so; the address it prints carries a secret token every page needs "
+                       "(docs/serve.md).")
     p.add_argument("path", metavar="PATH", nargs="?", help="session file, or a directory: its newest session")
     p.add_argument("--session", metavar="PATH", help="session file (default: as `pideck` chooses)")
     p.add_argument("--overview", action="store_true", help="open on the sessions overview")
@@ -491,7 +492,10 @@ def _serve_grammar(sub: Subcommands, help_lists: bool) -> None:
     p.add_argument("--port", metavar="N", help="the port to listen on (default: 8420)")
     p.add_argument("--write", action="store_true", help="let the page write, as `pideck` in a terminal does")
     p.add_argument("--expose", action="store_true", help="serve on a --bind address other machines can reach: "
-                   "anyone who reaches it sees the sessions (and with --write can write)")
+                   "anyone who reaches it and has the token sees the sessions (and with --write can write)")
+    p.add_argument("--allow-host", metavar="NAME", action="append", help="a host name the page may be "
+                   "reached by (repeatable; default: only IP addresses and localhost, so another site's "
+                   "name pointed at this server is refused)")
     p.set_defaults(command="serve")
 
 

@@ -5,6 +5,11 @@ line is built here from words, each quoted (``app_command``), so no path a perso
 read by the shell. The app is started read-only unless ``--write`` (the TUI form's hidden
 ``--read-only``, which turns on core/session/access.py ``refuse_every_write``). textual-serve is
 imported only when the server starts.
+
+Who may use the server (docs/serve.md#who-can-see-it): each run makes a secret token, printed in
+the address it serves; every request but the page's static files must bring it, in the query the
+first time and then in the cookie the page is given. The ``Host`` must be an IP address, localhost
+or a name given with ``--allow-host``, and a browser's ``Origin`` the page's own.
 """
 
 from __future__ import annotations
@@ -17,25 +22,35 @@ from core.cli.common import EXIT_WARNING, UsageError, emit
 
 TYPE_CHECKING = False  # (typing's own constant, without importing typing: mypy reads it the same)
 if TYPE_CHECKING:
+    from collections.abc import Awaitable, Callable
+
     from aiohttp import web
+    from textual_serve.server import Server
+
+    Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 DEFAULT_BIND = "127.0.0.1"
 DEFAULT_PORT = 8420
 """Where ``pideck serve`` listens unless told: this machine only, on a port of its own."""
 
 
+TOKEN_REFUSED = "pideck serve: open the address pideck serve printed, with its token\n"
+"""The whole answer (403) to a request without the run's token."""
+
+
 def run(args: argparse.Namespace) -> int:
     bind = check_address(DEFAULT_BIND if args.bind is None else args.bind, args.expose)
     port = DEFAULT_PORT if args.port is None else check_port(args.port)
+    allowed_hosts = frozenset(check_host_name(name) for name in args.allow_host or ())
     if (problem := selection_problem(args)) is not None:
         return problem
-    loopback = is_loopback(bind)
-    if not loopback:
+    if not is_loopback(bind):
         print(exposed_warning(bind, port, args.write), file=sys.stderr)
     command = app_command(args)
-    return serve(command, bind, port, loopback=loopback,
-                 banner=f"pideck serve: {url(bind, port)} ({'writes allowed' if args.write else 'read-only'}; "
-                        "ctrl+c stops)")
+    token = new_token()
+    return serve(command, bind, port, token=token, allowed_hosts=allowed_hosts,
+                 banner=f"pideck serve: {url(bind, port)}/?token={token} "
+                        f"({'writes allowed' if args.write else 'read-only'}; ctrl+c stops)")
 
 
 # -- what a person typed -----------------------------------------------------------------------------
@@ -69,6 +84,16 @@ def check_address(bind: str, expose: bool) -> str:
     return bind
 
 
+def check_host_name(name: str) -> str:
+    """``--allow-host``: a host name the server may be reached by (letters, digits, ``.``, ``-``,
+    ``_``; no port), lowercased as ``request_refused`` compares it."""
+    import re
+
+    if re.fullmatch(r"[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?", name) is None:
+        raise UsageError(f"serve: --allow-host {name!r} is not a host name (no port, no scheme)")
+    return name.lower().rstrip(".")
+
+
 def is_loopback(bind: str) -> bool:
     """Whether only this machine can reach ``bind``: 127.0.0.0/8, ::1, localhost."""
     import ipaddress
@@ -84,8 +109,8 @@ def is_loopback(bind: str) -> bool:
 def exposed_warning(bind: str, port: int, write: bool) -> str:
     what = ("see every session the deck opens and write to them" if write
             else "see every session the deck opens (read-only)")
-    return (f"pideck serve: warning: {bind}:{port} is reachable from other machines, with no password: "
-            f"anyone who can reach it can {what}")
+    return (f"pideck serve: warning: {bind}:{port} is reachable from other machines, over plain HTTP: "
+            f"anyone who can reach it and reads the token on the way (it is not encrypted) can {what}")
 
 
 def selection_problem(args: argparse.Namespace) -> int | None:
@@ -140,33 +165,71 @@ def url(bind: str, port: int) -> str:
 # -- who may use it ----------------------------------------------------------------------------------
 
 
-def request_refused(host: str, origin: str | None, loopback: bool) -> str | None:
-    """Why a request to the server is refused, or None. On a loopback address the ``Host`` must be
-    ``localhost`` or an IP address: a page of another site whose name was pointed at 127.0.0.1
-    (DNS rebinding) names its own host. A browser's ``Origin``, when sent, must be the page's own
-    (``http://`` + Host): any site may open a WebSocket to 127.0.0.1, and only this check keeps it
-    from reading the deck (docs/serve.md#who-can-see-it)."""
+def new_token() -> str:
+    """This run's secret: 24 random bytes, URL-safe (32 characters)."""
+    import secrets
+
+    return secrets.token_urlsafe(24)
+
+
+def cookie_name(port: int) -> str:
+    """The cookie that carries the token after the first visit. Browsers keep cookies per host,
+    not per port: the port in the name keeps two servers on one machine from taking each other's."""
+    return f"pideck_serve_{port}"
+
+
+def token_accepted(token: str, given: str | None) -> bool:
+    """Whether ``given`` (from the query or the cookie) is this run's token, compared in a time
+    that does not tell how much of it matched."""
+    import secrets
+
+    return given is not None and secrets.compare_digest(given.encode("utf-8"), token.encode("utf-8"))
+
+
+def request_refused(host: str, origin: str | None, allowed_hosts: frozenset[str] = frozenset()) -> str | None:
+    """Why a request to the server is refused, or None. The ``Host`` must be ``localhost``, an IP
+    address, or a name in ``allowed_hosts`` (``--allow-host``, lowercased; the port is not
+    compared): a page of another site whose name was pointed at this server's address (DNS
+    rebinding) names its own host. A browser's ``Origin``, when sent, must be the page's own
+    (``http://`` + Host): any site may open a WebSocket to the server, and this check keeps it from
+    reading the deck (docs/serve.md#who-can-see-it)."""
     import ipaddress
     from urllib.parse import urlsplit
 
-    name = urlsplit(f"//{host}").hostname or ""
-    if loopback and name != "localhost":
+    try:
+        name = urlsplit(f"//{host}").hostname or ""
+    except ValueError:  # (an unclosed ``[``)
+        name = ""
+    if name != "localhost" and name not in allowed_hosts:
         try:
             ipaddress.ip_address(name)
         except ValueError:
-            return f"host {host!r} is not this machine's address"
+            return f"host {host!r} is not an IP address or localhost (--allow-host NAME serves a name)"
     if origin is not None and origin != f"http://{host}":
         return f"origin {origin!r} is not this page's"
     return None
 
 
-def serve(command: str, bind: str, port: int, *, loopback: bool, banner: str) -> int:
+def serve(command: str, bind: str, port: int, *, token: str, allowed_hosts: frozenset[str], banner: str) -> int:
     """Run textual-serve on ``bind``:``port`` until ctrl+c (or SIGTERM), each browser's app started
     with ``command``."""
+    try:
+        deck_server(command, bind, port, token=token, allowed_hosts=allowed_hosts, banner=banner).serve()
+    except OSError as exc:  # (the port taken, the address not this machine's)
+        print(f"pideck serve: cannot listen on {url(bind, port)}: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_WARNING
+    return 0
+
+
+def deck_server(command: str, bind: str, port: int, *, token: str, allowed_hosts: frozenset[str],
+                banner: str) -> Server:
+    """textual-serve's server for ``serve``, every request checked by ``guard``."""
     import logging
 
     from aiohttp import web
     from textual_serve.server import Server
+
+    cookie = cookie_name(port)
 
     class DeckServer(Server):
         """textual-serve's server with pideck's checks of who asks, its own start line instead of
@@ -176,26 +239,35 @@ def serve(command: str, bind: str, port: int, *, loopback: bool, banner: str) ->
         def initialize_logging(self) -> None:
             logging.basicConfig(level=logging.WARNING, format="pideck serve: %(message)s")
 
+        async def _make_app(self) -> web.Application:
+            app = await super()._make_app()
+            app.middlewares.append(guard)  # (every route, so one textual-serve adds later is guarded too)
+            return app
+
         async def on_startup(self, app: web.Application) -> None:
             print(banner, flush=True)
 
         async def handle_index(self, request: web.Request) -> web.StreamResponse:
-            refuse(request)
             self.public_url = f"http://{request.host}"  # (read before the page's first await: one request's)
             return await super().handle_index(request)
 
-        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-            refuse(request)
-            return await super().handle_websocket(request)
-
-    def refuse(request: web.Request) -> None:
-        why = request_refused(request.host, request.headers.get("Origin"), loopback)
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Host and Origin on every request; the token on every one but the page's static files
+        (textual-serve's own scripts and styles, the same for everyone). A token from the query is
+        kept in a cookie, so a reload and the page's WebSocket (whose address has no token) bring it."""
+        why = request_refused(request.host, request.headers.get("Origin"), allowed_hosts)
         if why is not None:
             raise web.HTTPForbidden(text=f"pideck serve: refused: {why}\n")
+        resource = request.match_info.route.resource
+        if resource is not None and resource.name == "static":
+            return await handler(request)
+        from_query = token_accepted(token, request.query.get("token"))
+        if not from_query and not token_accepted(token, request.cookies.get(cookie)):
+            raise web.HTTPForbidden(text=TOKEN_REFUSED)
+        response = await handler(request)
+        if from_query and not response.prepared:  # (a WebSocket or a download has sent its headers)
+            response.set_cookie(cookie, token, path="/", httponly=True, samesite="Strict")
+        return response
 
-    try:
-        DeckServer(command, host=bind, port=port, title="pideck").serve()
-    except OSError as exc:  # (the port taken, the address not this machine's)
-        print(f"pideck serve: cannot listen on {url(bind, port)}: {exc.strerror or exc}", file=sys.stderr)
-        return EXIT_WARNING
-    return 0
+    return DeckServer(command, host=bind, port=port, title="pideck")

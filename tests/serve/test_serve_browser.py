@@ -1,5 +1,5 @@
 """``pideck serve`` in a real headless browser (issue 32): Debian's chromium, driven by playwright,
-opens the page; the deck's panes and its todos show, a todo an agent writes meanwhile appears, and a
+opens the page at the address ``pideck serve`` printed (with its token); the deck's panes and its todos show, a todo an agent writes meanwhile appears, and a
 write typed in the page is refused unless the server was started with --write (docs/serve.md).
 
 textual-serve draws into a canvas, so what the page shows is read from the terminal stream the page
@@ -11,10 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import signal
-import socket
 import subprocess
-import sys
 import time
 from pathlib import Path
 from typing import Any, Iterator
@@ -23,74 +20,16 @@ import pytest
 
 from core.cli.demo import write_demo
 from private_homes import use_private_homes
+from served import PIDECK, WAIT_S, Served
 
 pytestmark = pytest.mark.browser
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-PIDECK = str(Path(sys.executable).with_name("pideck"))
-WAIT_S = 30.0
-"""The longest any one thing is waited for (a ceiling, not a measurement)."""
 ESCAPES = re.compile(rb"\x1b(?:\[[0-9;?<>=!]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78NOM])")
 NEW_TODO = {"id": "serve", "content": "Serve the deck to a phone", "status": "in_progress", "priority": "high",
             "confidence": 85}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-class Served:
-    """``pideck serve ARGS`` in a process group of its own, stopped as ctrl+c stops it (then
-    killed, should anything of it be left)."""
-
-    def __init__(self, args: list[str], cwd: Path) -> None:
-        self.port = free_port()
-        self.process = subprocess.Popen([PIDECK, "serve", "--port", str(self.port), *args], cwd=cwd,
-                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                        start_new_session=True)
-        assert self.process.stdout is not None
-        self.banner = self.process.stdout.readline()  # (printed once it starts to listen)
-        self.url = f"http://127.0.0.1:{self.port}/"
-        deadline = time.monotonic() + WAIT_S
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.05)
-
-    def stop(self) -> int | None:
-        """ctrl+c, then whatever is left of the group killed; the server's status (None: killed)."""
-        status = None
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                status = self.process.wait(WAIT_S)
-            except subprocess.TimeoutExpired:
-                pass
-        else:
-            status = self.process.returncode
-        deadline = time.monotonic() + WAIT_S  # (each browser's app ends once told its page is gone)
-        while group_alive(self.process.pid) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        left = group_alive(self.process.pid)
-        if left:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait()
-        self.left = left
-        return status
-
-
-def group_alive(pgid: int) -> bool:
-    try:
-        os.killpg(pgid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 class Page:
@@ -165,7 +104,14 @@ def test_the_deck_in_a_browser(browser: Any, session: Path, tmp_path: Path, writ
     served = Served(["--session", str(session), *(["--write"] if write else [])], cwd=tmp_path)
     try:
         mode = "writes allowed" if write else "read-only"
-        assert served.banner == f"pideck serve: http://127.0.0.1:{served.port} ({mode}; ctrl+c stops)\n"
+        assert served.banner == (f"pideck serve: http://127.0.0.1:{served.port}/?token={served.token} "
+                                 f"({mode}; ctrl+c stops)\n")
+        # Without the token (a page of its own: no cookie yet), the one line that says what to open.
+        stranger = browser.new_page()
+        stranger.goto(f"http://127.0.0.1:{served.port}/")
+        assert stranger.inner_text("body") == "pideck serve: open the address pideck serve printed, with its token\n"
+        stranger.close()
+        # With it: the page, whose WebSocket (no token in its address) brings the cookie the page got.
         page = Page(browser, served.url)
         # The deck's panes and the session's todos, as the app drew them.
         for shown in ("Agent State", "Agent Progress", "Agent Handoff", "Write the streaming parser",
