@@ -6,7 +6,6 @@ counts as one unreachable. A shell prompt waits for the slowest host, never long
 from __future__ import annotations
 
 import json
-import subprocess
 import threading
 from typing import NotRequired, Sequence, TypedDict
 
@@ -27,26 +26,22 @@ class HostCountsJson(TypedDict):
 
 def ask(host: HostConfig) -> HostCountsJson:
     """``host``'s counts per state, or unreachable with ssh's reason (or what came instead)."""
-    from core.remote.ssh import ssh_argv, ssh_reason
+    from core.remote.ssh import run_once, ssh_reason
     from core.untrusted import visible_controls
 
+    done = run_once(host, ["status", "--json", "--all", "--local"], timeout=STATUS_WAIT_S, limit=1 << 20)
+    if done.code is None:
+        return {"states": {}, "unreachable": done.why}
+    if done.code != 0:
+        return {"states": {}, "unreachable": ssh_reason(done.err) or f"exit status {done.code}"}
     try:
-        done = subprocess.run(ssh_argv(host, ["status", "--json", "--all", "--local"]), stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=STATUS_WAIT_S, check=False)
-    except subprocess.TimeoutExpired:
-        return {"states": {}, "unreachable": f"no answer within {STATUS_WAIT_S:.0f} s"}
-    except OSError as exc:
-        return {"states": {}, "unreachable": f"ssh: {visible_controls(exc.strerror or str(exc))}"}
-    if done.returncode != 0:
-        return {"states": {}, "unreachable": ssh_reason(done.stderr) or f"exit status {done.returncode}"}
-    try:
-        value = json.loads(done.stdout[:1_000_000], parse_constant=lambda name: None)
-    except ValueError:
+        value = json.loads(done.out, parse_constant=lambda name: None)
+    except (ValueError, RecursionError):
         value = None
     states = value.get("states") if isinstance(value, dict) else None
     if not isinstance(states, dict) or not all(
             k in ORDER and k != UNREACHABLE and type(n) is int and n >= 0 for k, n in states.items()):
-        text = done.stdout[:60].decode("utf-8", "replace")
+        text = done.out[:60].decode("utf-8", "replace")
         return {"states": {}, "unreachable": f"not pideck's status: {visible_controls(text)}"}
     return {"states": dict(states)}
 

@@ -25,7 +25,7 @@ from typing import Callable, NamedTuple, Sequence
 
 from core.clock import wall_clock_ms
 from core.config.settings import HostConfig
-from core.remote.ssh import ends_with_input, runtime_dir, ssh_argv, ssh_reason
+from core.remote.ssh import ends_with_input, run_once, runtime_dir, ssh_argv, ssh_reason
 
 TAIL_REPLACED = 3
 """``pideck tail``'s status for a file replaced, removed or cut (core/cli/tail.py)."""
@@ -231,20 +231,16 @@ class Mirror:
 
 
 def run_remote(host: HostConfig, words: Sequence[str], timeout: float = 30) -> RemoteAnswer:
-    """``pideck WORDS`` run on ``host`` (over its shared connection): its status and output, made
+    """``pideck WORDS`` run on ``host`` (``core.remote.ssh.run_once``): its status and output, made
     safe to show. A host that does not answer within ``timeout`` seconds: status None."""
     from core.untrusted import visible_controls
 
     def shown(data: bytes) -> str:
         return visible_controls(data.decode("utf-8", "replace"), multiline=True).rstrip("\n")
 
-    try:
-        done = subprocess.run(ssh_argv(host, list(words)), stdin=subprocess.DEVNULL, capture_output=True,
-                              timeout=timeout)
-    except subprocess.TimeoutExpired:
-        return RemoteAnswer(None, "", f"{host.name} did not answer within {timeout:g} s")
-    except OSError as exc:
-        return RemoteAnswer(None, "", f"ssh cannot be started: {exc.strerror or exc}")
-    if done.returncode == 255:  # ssh's own failure: its one-line reason
-        return RemoteAnswer(255, shown(done.stdout), ssh_reason(done.stderr) or f"ssh could not reach {host.name}")
-    return RemoteAnswer(done.returncode, shown(done.stdout), shown(done.stderr))
+    done = run_once(host, words, timeout=timeout)
+    if done.code is None:
+        return RemoteAnswer(None, "", done.why)
+    if done.code == 255:  # ssh's own failure: its one-line reason
+        return RemoteAnswer(255, shown(done.out), ssh_reason(done.err) or f"ssh could not reach {host.name}")
+    return RemoteAnswer(done.code, shown(done.out), shown(done.err))

@@ -13,7 +13,7 @@ import os
 import shlex
 import tempfile
 from pathlib import Path
-from typing import Sequence
+from typing import NamedTuple, Sequence
 
 from core.config.settings import HostConfig
 
@@ -87,3 +87,73 @@ def ssh_reason(stderr: bytes | str) -> str:
     text = stderr.decode("utf-8", "replace") if isinstance(stderr, bytes) else stderr
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     return visible_controls(lines[-1][:300]) if lines else ""
+
+
+MAX_ANSWER_BYTES = 64 << 20
+"""A one-shot answer larger than this is no pideck answer (a remote printing without end)."""
+KEPT_ERRORS = 64 << 10
+"""How much of a command's stderr is kept (its end: ssh's reason is its last line)."""
+
+
+class Answer(NamedTuple):
+    """What a one-shot command on a host answered: its exit status (255: ssh could not reach the
+    host; None: stopped, ``why`` says why), its stdout and the end of its stderr, as bytes."""
+
+    code: int | None
+    out: bytes
+    err: bytes
+    why: str = ""
+
+
+def run_once(host: HostConfig, words: Sequence[str], *, timeout: float, limit: int = MAX_ANSWER_BYTES) -> Answer:
+    """``pideck WORDS`` on ``host`` over its shared connection, under ``ends_with_input``: its
+    answer, or stopped (there too, its input closed) after ``timeout`` seconds or ``limit`` bytes
+    of output: a hostile or hung host costs a bounded time and memory."""
+    import selectors
+    import subprocess
+    import time
+
+    try:
+        process = subprocess.Popen(ssh_argv(ends_with_input(host), words), stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as exc:
+        return Answer(None, b"", b"", f"ssh cannot be started: {exc.strerror or exc}")
+    assert process.stdout is not None and process.stderr is not None
+    deadline = time.monotonic() + timeout
+    out, err = bytearray(), bytearray()
+    why = ""
+    with selectors.DefaultSelector() as selector:
+        selector.register(process.stdout, selectors.EVENT_READ, out)
+        selector.register(process.stderr, selectors.EVENT_READ, err)
+        # (until stdout ends: a shared connection's master may hold stderr open after the command)
+        while not why and process.stdout in [k.fileobj for k in selector.get_map().values()]:
+            left = deadline - time.monotonic()
+            ready = selector.select(left) if left > 0 else []
+            if not ready:
+                why = f"{host.name} did not answer within {timeout:g} s"
+            for key, _ in ready:
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    continue
+                key.data.extend(chunk)
+                if key.data is err:
+                    del err[:-KEPT_ERRORS]
+                elif len(out) > limit:
+                    why = f"{host.name} answered more than {limit >> 20} MB"
+    try:
+        process.stdin.close()  # type: ignore[union-attr]  # (the command there ends, if it still runs)
+    except OSError:
+        pass
+    try:
+        code: int | None = process.wait(max(0.0, deadline - time.monotonic()) if not why else 2)
+    except subprocess.TimeoutExpired:
+        code = None
+        why = why or f"{host.name} did not answer within {timeout:g} s"
+    if why:
+        process.kill()
+        process.wait()
+        code = None
+    for stream in (process.stdout, process.stderr):
+        stream.close()
+    return Answer(code, bytes(out), bytes(err), why)
