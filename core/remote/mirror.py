@@ -18,10 +18,11 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import shutil
 import subprocess
 import threading
 from pathlib import Path
-from typing import Callable, NamedTuple, Sequence
+from typing import Callable, Iterator, NamedTuple, Sequence
 
 from core.clock import wall_clock_ms
 from core.config.settings import HostConfig
@@ -35,6 +36,10 @@ BACKOFF_S = (0.5, 1.0, 2.0, 4.0)
 """The pauses before each new try after ssh ended, the last one repeated: a host back up is
 caught up within seconds, and one that stays away costs a try every few seconds."""
 CHUNK = 1 << 16
+MAX_COPY_BYTES = 1 << 30
+"""The largest copy kept (the runtime folder is often in memory): a file there growing past it
+stops the copy, said as the reason, rather than fill this machine."""
+KEPT_ERRORS = 8 << 10  # of ``tail``'s and ssh's stderr, the end (ssh's reason is its last line)
 SAFE_NAME = re.compile(r"[^A-Za-z0-9._-]")
 
 
@@ -63,7 +68,8 @@ def mirror_path(host: HostConfig, remote_path: str) -> Path:
     hash of it: the remote path may hold any character), holding a file of the remote file's name
     made safe (letters, digits, ``.``, ``_``, ``-``)."""
     digest = hashlib.sha256(remote_path.encode("utf-8", "surrogateescape")).hexdigest()[:20]
-    return runtime_dir() / "hosts" / host.name / digest / safe_name(remote_path)
+    # (this process's own: two apps, or the app and a served page, each keep theirs)
+    return runtime_dir() / "hosts" / host.name / f"{os.getpid()}-{digest}" / safe_name(remote_path)
 
 
 def safe_name(remote_path: str) -> str:
@@ -91,6 +97,7 @@ class Mirror:
         self._target: int | None = None  # the size ``tail`` said it had sent at its start
         self._size = 0
         self._process: subprocess.Popen[bytes] | None = None
+        self._too_big = False  # the file there passed ``MAX_COPY_BYTES``
         self._thread = threading.Thread(target=self._follow, name=f"pideck-mirror {host.name}", daemon=True)
         self.path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         try:
@@ -126,24 +133,35 @@ class Mirror:
             return self._state
 
     def close(self) -> None:
-        """Stop following (the ssh under way ends); the copy stays until the next mirror of it."""
-        self._closed.set()
-        process = self._process
-        if process is not None and process.poll() is None:
-            assert process.stdin is not None
-            try:
-                process.stdin.close()  # (the tail there ends, then the channel, then ssh here)
-                process.wait(2)
-            except (OSError, subprocess.TimeoutExpired):
-                process.kill()
+        """Stop following (the ssh under way ends) and remove the copy."""
         with self._changed:
+            self._closed.set()
+            process = self._process
             self._changed.notify_all()
+        if process is not None:
+            self._stop(process)
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(5)
+        if self._thread.is_alive():  # (its ssh would not end: its descriptor stays, never reused under it)
+            return
         try:
             os.close(self._fd)
         except OSError:
             pass
+        shutil.rmtree(self.path.parent, ignore_errors=True)
+
+    @staticmethod
+    def _stop(process: subprocess.Popen[bytes]) -> None:
+        """The tail there ends once its input does (``ends_with_input``), then the channel, then
+        ssh here; killed if it does not."""
+        if process.poll() is not None:
+            return
+        try:
+            if process.stdin is not None:
+                process.stdin.close()
+            process.wait(2)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
 
     # -- the thread ---------------------------------------------------------------------------------
 
@@ -161,6 +179,11 @@ class Mirror:
                 tries = 0
                 self._closed.wait(0.2)  # (a file replaced again and again costs no busy loop)
                 continue
+            if self._too_big:  # (again would copy the same bytes again: the copy stops here)
+                with self._changed:
+                    self._state = MirrorState(False, self._clock(), reason, self._state.caught_up)
+                    self._changed.notify_all()
+                return
             tries = 0 if went_live else tries + 1
             with self._changed:
                 since = self._state.since_ms if self._state.since_ms is not None else self._clock()
@@ -180,7 +203,11 @@ class Mirror:
                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         except OSError as exc:  # (no ssh on this machine)
             return None, f"ssh cannot be started: {exc.strerror or exc}", False
-        self._process = process
+        with self._changed:
+            self._process = process
+            closed = self._closed.is_set()
+        if closed:  # (``close`` came while ssh started: it did not see this one)
+            self._stop(process)
         said: list[bytes] = []
         live = threading.Event()
         errors = threading.Thread(target=self._read_errors, args=(process, said, live), daemon=True)
@@ -189,6 +216,10 @@ class Mirror:
         out = process.stdout.fileno()
         try:
             while chunk := os.read(out, CHUNK):
+                if self._size + len(chunk) > MAX_COPY_BYTES:
+                    self._too_big = True
+                    self._stop(process)
+                    break
                 os.write(self._fd, chunk)
                 with self._changed:
                     self._size += len(chunk)
@@ -204,6 +235,8 @@ class Mirror:
             except OSError:
                 pass
         reason = ssh_reason(b"\n".join(line for line in said if not FOLLOWING.fullmatch(line.strip())))
+        if self._too_big:
+            reason = f"the file there passed {MAX_COPY_BYTES >> 20} MB, more than a copy here keeps"
         if not reason:
             reason = f"ssh ended the connection (status {code})" if code == 255 else f"pideck tail ended (status {code})"
         return code, reason, live.is_set()
@@ -211,7 +244,7 @@ class Mirror:
     def _read_errors(self, process: subprocess.Popen[bytes], said: list[bytes], live: threading.Event) -> None:
         """ssh's and ``tail``'s stderr: ``tail``'s line that it follows makes the copy live."""
         assert process.stderr is not None
-        for line in process.stderr:
+        for line in bounded_lines(process.stderr.fileno()):
             said.append(line)
             said[:] = said[-20:]
             found = FOLLOWING.fullmatch(line.strip())
@@ -228,6 +261,18 @@ class Mirror:
         if self._target is not None and self._size >= self._target and not self._state.caught_up:
             self._state = self._state._replace(caught_up=True)
         self._changed.notify_all()
+
+
+def bounded_lines(fd: int) -> Iterator[bytes]:
+    """The lines read from ``fd`` until it ends, each cut to its last ``KEPT_ERRORS`` bytes (a
+    remote writing without a newline costs no more memory than that)."""
+    pending = b""
+    while chunk := os.read(fd, CHUNK):
+        *lines, pending = (pending + chunk).split(b"\n")
+        yield from lines
+        pending = pending[-KEPT_ERRORS:]
+    if pending:
+        yield pending
 
 
 def run_remote(host: HostConfig, words: Sequence[str], timeout: float = 30) -> RemoteAnswer:

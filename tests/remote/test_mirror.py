@@ -150,3 +150,20 @@ def test_a_command_runs_on_the_remote_session_and_answers(make_host) -> None:
     box.kill()
     gone = run_remote(host, ["run", "--session", str(session), "/agent-state status"])
     assert gone == (255, "", f"ssh: connect to host 127.0.0.1 port {box.port}: Connection refused")
+
+
+def test_a_file_there_larger_than_a_copy_keeps_stops_the_copy_and_says_so(make_host, monkeypatch) -> None:
+    from core.remote import mirror as mirrors
+
+    monkeypatch.setattr(mirrors, "MAX_COPY_BYTES", 4096)
+    box = make_host("box")
+    big = box.home / "big.jsonl"
+    big.write_bytes(b'{"type":"x"}\n' * 1000)
+    mirror = Mirror(check_host(box.settings()), str(big), backoff=(0.2,)).start()
+    try:
+        until(lambda: mirror.state.since_ms is not None, "the copy stopped")
+        assert mirror.state.reason == "the file there passed 0 MB, more than a copy here keeps"
+        assert mirror.size <= 4096
+    finally:
+        mirror.close()
+    assert not mirror.path.parent.exists()  # (closed: the copy is gone)

@@ -30,3 +30,18 @@ def test_each_remote_path_has_a_folder_of_its_own(tmp_path: Path, monkeypatch: p
     assert one.parent.parent == tmp_path / "pideck" / "hosts" / "box"
     assert one.name == other.name == "s.jsonl" and one.parent != other.parent
     assert mirror_path(box, "/a/s.jsonl") == one
+
+
+def test_stderr_is_read_in_lines_of_bounded_length() -> None:
+    """A remote writing without a newline costs no more than the line's kept end."""
+    import os
+
+    from core.remote.mirror import KEPT_ERRORS, bounded_lines
+
+    read, write = os.pipe()
+    os.write(write, b"first\n" + b"x" * (3 * KEPT_ERRORS) + b"\nssh: the reason")
+    os.close(write)
+    lines = list(bounded_lines(read))
+    os.close(read)
+    assert lines[0] == b"first" and lines[-1] == b"ssh: the reason"
+    assert len(lines[1]) <= KEPT_ERRORS + (1 << 16)
