@@ -36,6 +36,9 @@ from core.untrusted import visible_controls
 
 MAX_LINE = 4 * 1024 * 1024
 """A feed line longer than this (bytes) is not pideck's feed: a row's JSON is a few kilobytes."""
+MAX_RECORDS = 20_000
+"""The most sessions and conversations one host may list: a feed naming more is not pideck's (a
+hostile one would fill this machine's memory, and every look would copy them all)."""
 SILENCE_S = 4.0
 """A host whose feed printed nothing for this long is taken as hung (the feed ticks every 0.5 s)."""
 FIRST_LINE_S = 10.0
@@ -291,6 +294,8 @@ class Follower:
                         if isinstance(parsed, Hello):
                             return live, "not pideck's feed: a second hello"
                         live = self._take(parsed, incoming, live)
+                        if len(self._records if live else incoming) > MAX_RECORDS:
+                            return live, f"not pideck's feed: more than {MAX_RECORDS} records"
                     if len(buffer) > MAX_LINE:
                         return live, f"not pideck's feed: a line over {MAX_LINE // (1024 * 1024)} MB"
             return live, "closed"

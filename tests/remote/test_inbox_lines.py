@@ -96,3 +96,33 @@ def test_a_host_gone_is_told_once_not_once_per_row() -> None:
     assert len(told) == 1
     assert notification_text(told[0]).startswith("host box unreachable since ")
     assert notification_text(told[0]).endswith(": ssh: gone")
+
+
+def test_a_feed_listing_more_records_than_a_host_may_is_not_pideck_s(monkeypatch, tmp_path) -> None:
+    """A hostile feed naming record after record would fill this machine's memory: past the
+    bound, the host is unreachable with the reason, its records dropped."""
+    import sys
+    import time
+
+    from core import __version__
+    from core.catalog import hosts
+    from core.catalog.hosts import Follower
+    from core.config.settings import HostConfig
+
+    monkeypatch.setattr(hosts, "MAX_RECORDS", 3)
+    lines = [line({"type": "hello", "version": __version__})]
+    for n in range(5):
+        path = f"/p/{n}.jsonl"
+        lines.append(line({"type": "record", "record": {**RECORD, "path": path}, "row": {**ROW, "path": path}}))
+    feed = tmp_path / "feed"
+    feed.write_bytes(b"\n".join(lines) + b"\n")
+    script = f"import sys, time; sys.stdout.buffer.write(open({str(feed)!r}, 'rb').read()); sys.stdout.flush(); time.sleep(60)"
+    follower = Follower(HostConfig("box", "box"), argv=[sys.executable, "-c", script]).start()
+    try:
+        deadline = time.monotonic() + 20
+        while follower.view().reason != "not pideck's feed: more than 3 records":
+            assert time.monotonic() < deadline, follower.view()
+            time.sleep(0.05)
+        assert not follower.view().reachable
+    finally:
+        follower.close()
