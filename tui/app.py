@@ -144,6 +144,10 @@ class PideckApp(App[None]):
         if notify is None:
             notify, problems = load_notify_config()
             warnings = [*warnings, *(f"config: {p}" for p in problems)]
+        if hosts is None:
+            configured, problems = load_hosts()
+            warnings = [*warnings, *(f"config: {p}" for p in problems)]
+            hosts = lambda: configured  # noqa: E731
         self.settings = settings
         self.notify_settings = notify
         self._make_notifications = notifications
@@ -179,7 +183,7 @@ class PideckApp(App[None]):
         self.catalog: CatalogChanged | None = None  # what the catalog last said, for the current scope
         self.jobs = ModelThread(Jobs("app"), self.post_message, poll=1.0, following=False)
         self.host = host
-        self._hosts = hosts or (lambda: load_hosts()[0])
+        self._hosts = hosts
 
     def get_default_screen(self) -> Screen:
         if self.first_deck is None and self.waiting is not None:

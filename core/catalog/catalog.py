@@ -85,7 +85,10 @@ class Catalog:
         self._settled = False  # a look found every row read (``Record.baseline``)
         self.records: dict[str, Record] = {}
         # (a directory here is not one there: the hosts join the catalog of every directory)
-        self.hosts: list[HostConfig] = list(hosts) if hosts is not None else load_hosts()[0] if cwd is None else []
+        self.warnings: list[str] = []  # what was wrong in the ``[[hosts]]`` it read (the commands say it)
+        if hosts is None and cwd is None:
+            hosts, self.warnings = load_hosts()
+        self.hosts: list[HostConfig] = list(hosts or ())
         self._followers: list[Follower] = []
         if self.hosts:
             from core.catalog.hosts import followers

@@ -376,12 +376,13 @@ HOST_KIND = "host"
 """The kind of the row that stands for a host itself (one unreachable with no row known)."""
 
 
-def host_row(name: str, since_ms: int | None) -> OverviewRow:
-    """The row standing for host ``name`` itself, its path ``NAME:``."""
+def host_row(name: str, since_ms: int | None, reason: str | None = None) -> OverviewRow:
+    """The row standing for host ``name`` itself, its path ``NAME:``; its last message says why it
+    is unreachable (ssh's words), where a list shows a row's last message."""
     return OverviewRow(path=f"{name}:", name=name, cwd="", kind=HOST_KIND, read_only=True,  # type: ignore[arg-type]
                        entries=0, todos_settled=0, todos_total=0, lowest_confidence=None,
                        work_items=(0,) * len(WORK_ITEM_STATUSES), milestones=0, recorded=0, packets=0,
-                       last_activity_ms=since_ms, flag=None, warnings=0, host=name)
+                       last_activity_ms=since_ms, flag=None, warnings=0, host=name, last_message=reason)
 
 
 def records_of(view: HostView) -> dict[str, Record]:
@@ -390,8 +391,10 @@ def records_of(view: HostView) -> dict[str, Record]:
     host with no row known one row standing for itself."""
     if view.reachable:
         return view.records
+    if not view.ever and not view.settled:  # (its first connection is still under way: nothing known yet)
+        return {}
     attention = Attention(UNREACHABLE, view.since_ms, view.evidence)
-    rows = [r.row for r in view.records.values() if r.row is not None] or [host_row(view.name, view.since_ms)]
+    rows = [r.row for r in view.records.values() if r.row is not None] or [host_row(view.name, view.since_ms, view.reason)]
     out: dict[str, Record] = {}
     for row in rows:
         row = replace(row, status=UNREACHABLE if row.kind != HOST_KIND else None, flag=None, subagents=0)

@@ -27,6 +27,8 @@ def _catalog(args: argparse.Namespace) -> Any:
     for problem in problems:
         print(f"pideck: config: {problem}", file=sys.stderr)
     catalog = Catalog(None if args.all else os.getcwd(), todo_config=config)
+    for problem in catalog.warnings:
+        print(f"pideck: config: {problem}", file=sys.stderr)
     try:
         catalog.overview.refresh()  # (this machine's rows while the hosts answer)
         catalog.wait_hosts(HOSTS_WAIT_S)

@@ -15,6 +15,7 @@ import argparse
 import hashlib
 import json
 import os
+import sys
 from pathlib import Path
 
 from core.cli.common import EXIT_OK
@@ -147,11 +148,11 @@ def run(args: argparse.Namespace) -> int:
 
     cwd = None if args.all else os.getcwd()
     line, counts = kept_counts(cwd, int(time.time() * 1000))
-    hosts = []
-    if cwd is None and not args.local:
-        from core.config.settings import load_hosts
+    from core.config.settings import load_hosts  # (the settings module is loaded already: kept_counts)
 
-        hosts = load_hosts()[0]
+    hosts, problems = load_hosts() if cwd is None and not args.local else ([], [])
+    for problem in problems:
+        print(f"pideck: config: {problem}", file=sys.stderr)
     if not hosts:
         if args.json:
             from core.cli.common import print_json

@@ -25,6 +25,8 @@ def run(args: argparse.Namespace) -> int:
     if args.feed:
         return feed(args)
     catalog = Catalog(None if args.all else os.getcwd())
+    for problem in catalog.warnings:
+        print(f"pideck: config: {problem}", file=sys.stderr)
     try:
         while True:
             now = int(time.time() * 1000)

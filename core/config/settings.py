@@ -411,14 +411,14 @@ def check_host(raw: object) -> HostConfig:
 
     if not isinstance(raw, dict):
         raise ConfigError("each [[hosts]] entry must be a table")
-    unknown = sorted(set(raw) - HOST_KEYS)
-    if unknown:
-        raise ConfigError(f"unknown key {unknown[0]!r}")
     name, ssh = raw.get("name"), raw.get("ssh")
     if not isinstance(name, str) or not HOST_NAME.fullmatch(name):
         raise ConfigError(f"name must be 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or "
                           f"digit (got {name!r})")
     where = f"host {name!r}: "
+    unknown = sorted(set(raw) - HOST_KEYS)
+    if unknown:
+        raise ConfigError(where + f"unknown key{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}")
     # (a destination starting with '-' would be an option of ssh; whitespace or a control character
     # is never part of one)
     if not isinstance(ssh, str) or not ssh or ssh.startswith("-") or any(c.isspace() or not c.isprintable() for c in ssh):

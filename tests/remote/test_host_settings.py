@@ -35,7 +35,7 @@ def test_hosts_are_read_with_their_defaults(tmp_path: Path) -> None:
     ({"name": "box", "ssh": "box", "pideck": "a 'b"}, "host 'box': pideck cannot be split into words (No closing quotation)"),
     ({"name": "box", "ssh": "box", "pideck": " "}, "host 'box': pideck must be a command such as pideck or \"uv run pideck\" (got ' ')"),
     ({"name": "box", "ssh": "box", "write": "yes"}, "host 'box': write must be true or false (got 'yes')"),
-    ({"name": "box", "ssh": "box", "colour": 1}, "unknown key 'colour'"),
+    ({"name": "box", "ssh": "box", "colour": 1, "prot": 2}, "host 'box': unknown keys 'colour', 'prot'"),
 ])
 def test_a_bad_host_is_left_out_and_said(tmp_path: Path, entry: dict[str, object], said: str) -> None:
     import tomli_w
@@ -85,3 +85,18 @@ def test_ssh_s_reason_is_its_last_line_made_visible() -> None:
         "ssh: connect to host box port 22: Connection refused"
     assert ssh_reason(b"\x1b[31mevil\x1b[0m\n") == "\u241b[31mevil\u241b[0m"
     assert ssh_reason(b"") == ""
+
+
+@pytest.mark.parametrize("command", [["status", "--all"], ["overview", "--all"]])
+def test_a_command_reading_the_hosts_says_what_was_wrong(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys,
+                                                          command: list[str]) -> None:
+    from core.cli.main import main
+    from private_homes import use_private_homes
+
+    use_private_homes(tmp_path, monkeypatch)
+    config = tmp_path / "config.toml"
+    config.write_text('[[hosts]]\nname = "box"\nssh = "-oProxyCommand=x"\n')
+    main(command)
+    assert capsys.readouterr().err == (f"pideck: config: {config}: [[hosts]]: host 'box': ssh must be a destination "
+                                       "such as user@box, without spaces, not starting with '-' (got "
+                                       "'-oProxyCommand=x'); that host is left out.\n")
