@@ -92,6 +92,15 @@ class RowJson(TypedDict):
     host: NotRequired[str]  # the ``[[hosts]]`` name of the machine it is on; absent: this one
 
 
+def host_of(path: str) -> tuple[str | None, str]:
+    """(host, path there) of a catalog path: ``HOST:PATH`` names a file of another machine (an
+    ``OverviewRow`` of a host), any other path (absolute, or a conversation in a database) one here."""
+    host, colon, there = path.partition(":")
+    if colon and host and not path.startswith("/") and all(c.isalnum() or c in "._-" for c in host):
+        return host, there
+    return None, path
+
+
 @dataclass(frozen=True)
 class OverviewRow:
     path: str

@@ -126,3 +126,16 @@ def test_a_feed_listing_more_records_than_a_host_may_is_not_pideck_s(monkeypatch
         assert not follower.view().reachable
     finally:
         follower.close()
+
+
+@pytest.mark.parametrize(("path", "split"), [
+    ("box:/home/u/.claude/projects/p/a.jsonl", ("box", "/home/u/.claude/projects/p/a.jsonl")),
+    ("vm-2.lan:/srv/s.jsonl", ("vm-2.lan", "/srv/s.jsonl")),
+    ("/home/u/odd:name.jsonl", (None, "/home/u/odd:name.jsonl")),
+    ("/home/u/.local/share/opencode/opencode.db#ses_1", (None, "/home/u/.local/share/opencode/opencode.db#ses_1")),
+])
+def test_a_catalog_path_says_its_host(path: str, split: tuple[str | None, str]) -> None:
+    """ctrl+g and Enter open a row by its path: a remote one's deck there, a local one's here."""
+    from core.catalog.rows import host_of
+
+    assert host_of(path) == split

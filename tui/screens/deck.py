@@ -720,7 +720,13 @@ class DeckScreen(ModelScreen):
                     else "Still looking at who needs you.")
             self.app.notify(said, markup=False)
             return
-        self.app.open_in_worker(Path(target))  # type: ignore[attr-defined]
+        from core.catalog.rows import host_of
+
+        host, there = host_of(target)
+        if host is not None:  # (a row of another machine: its deck over a copy, as Enter opens it)
+            self.app.open_remote(host, there)  # type: ignore[attr-defined]
+        else:
+            self.app.open_in_worker(Path(target))  # type: ignore[attr-defined]
 
     def report_warnings(self) -> None:
         """Restore warnings and skipped lines go to the message log once each (the badge counts them)."""
