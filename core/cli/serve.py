@@ -44,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
     allowed_hosts = frozenset(check_host_name(name) for name in args.allow_host or ())
     if (problem := selection_problem(args)) is not None:
         return problem
+    if (taken := cannot_listen(bind, port)) is not None:  # (said before any address is printed)
+        print(f"pideck serve: cannot listen on {url(bind, port)}: {taken}", file=sys.stderr)
+        return EXIT_WARNING
     if not is_loopback(bind):
         print(exposed_warning(bind, port, args.write), file=sys.stderr)
     command = app_command(args)
@@ -207,6 +210,22 @@ def request_refused(host: str, origin: str | None, allowed_hosts: frozenset[str]
             return f"host {host!r} is not an IP address or localhost (--allow-host NAME serves a name)"
     if origin is not None and origin != f"http://{host}":
         return f"origin {origin!r} is not this page's"
+    return None
+
+
+def cannot_listen(bind: str, port: int) -> str | None:
+    """Why ``bind``:``port`` cannot be listened on (the port taken, the address not this
+    machine's), or None: tried once before the server starts, so nothing is printed as served that
+    never was."""
+    import socket
+
+    family = socket.AF_INET6 if ":" in bind else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # (as the server binds it)
+        try:
+            probe.bind((bind, port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
     return None
 
 

@@ -303,3 +303,15 @@ def test_the_switch_refuses_appends_creates_and_exports(session: Path, tmp_path:
     assert session.read_bytes() == before
     assert not (tmp_path / "out.md").exists() and not (tmp_path / "new.jsonl").exists()
     assert deck.apply("/agent-state objective X")[0].level == "info"  # (lifted: the same deck writes again)
+
+
+def test_a_port_another_program_holds_is_said_before_any_address(pideck: Run, served: list[dict[str, Any]]) -> None:
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        assert pideck("serve", "--port", str(port)) == (
+            1, "", f"pideck serve: cannot listen on http://127.0.0.1:{port}: Address already in use\n")
+    assert served == []
