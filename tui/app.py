@@ -474,7 +474,7 @@ class PideckApp(App[None]):
         """Settings and history are written off the UI thread (a slow disk never holds a key); an
         app ``pideck serve`` runs read-only writes neither (a visitor's theme or typed lines are
         not the person's)."""
-        from core.session.access import every_write_refused
+        from core.deck.deck import every_write_refused
 
         if every_write_refused() is not None:
             return

@@ -18,6 +18,7 @@ from core.primitives import state as agent_state
 from core.primitives.host import Notice, ToolResult
 from core.primitives.progress import verdicts
 from core.primitives.todo.adapter import TodoAdapter
+from core.session.access import every_write_refused as every_write_refused  # (the front ends ask the deck)
 from core.session.errors import PI_SESSION_READ_ONLY, SERVED_READ_ONLY, ReadOnlySession, StaleState
 from core.session.writer import AGENT, PERSON
 from core.session.interface import WritableLog

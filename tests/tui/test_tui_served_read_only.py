@@ -56,6 +56,9 @@ def test_every_write_in_the_app_is_refused_and_the_file_is_unchanged(tmp_path, s
     run(app, scenario)
     assert deck.log.path.read_bytes() == before
     assert not (tmp_path / "todos.md").exists()
+    from core.config.history import history_path
+
+    assert not history_path().exists()  # (a visitor's typed lines are not the person's history)
 
 
 def test_a_palette_command_is_marked_and_refused(tmp_path, served_read_only):
