@@ -116,3 +116,4 @@ class AgentObject(TypedDict):
     pideckSession: str | None
     subagents: NotRequired[list[SubagentInfo] | None]  # Claude Code's, once it had one (None in the past)
     cost: NotRequired[float | None]  # USD so far, as the agent's own store counts it (opencode, Copilot; None in the past)
+    host: NotRequired[str]  # a remote deck's: the ``[[hosts]]`` machine the transcript is on (docs/hosts.md)

@@ -242,6 +242,8 @@ def build_view(
         if update.reset or update.new or len(events) != len(activity.events):
             events, epoch = tuple(activity.events), epoch + (1 if update.reset else 0)
     agent = log.agent()
+    if agent is not None and deck.host is not None:  # (a remote deck's copy: named as it is there)
+        agent = {**agent, "host": deck.host, "transcript": f"{deck.host}:{deck.remote_path}"}
     if agent is not None and not has_todos and todo_state.agent_plan is None:
         overlay = no_plan_yet(agent["kind"])
     return DeckView(

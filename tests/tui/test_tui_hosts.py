@@ -190,3 +190,18 @@ def test_pideck_host_opens_the_overview_of_that_host(tmp_path, monkeypatch, caps
     assert capsys.readouterr().err == f"pideck: no host named vm␛[2J in the [[hosts]] of {config} (it names box)\n"
     assert main(["--host", "box", "some.jsonl"], tui=tui) == 2
     assert capsys.readouterr().err == "pideck: --host opens the overview of that host's sessions, not one session\n"
+
+
+def test_a_remote_conversation_says_what_it_shows_and_where_its_transcript_is() -> None:
+    """A deck of another machine copies the transcript alone: its pane names the file there and
+    does not claim the agent never wrote to pideck (its pideck session there is not copied)."""
+    from core.primitives.todo.model import TodoState
+    from tui.widgets.conversation import conversation_text
+
+    agent = {"kind": "claude", "name": "Claude Code", "sessionId": "2aa06482", "cwd": "/srv/app",
+             "transcript": "box:/home/u/.claude/projects/-srv-app/2aa06482.jsonl", "host": "box"}
+    text = conversation_text(agent, TodoState()).plain
+    assert "Transcript box:/home/u/.claude/projects/-srv-app/2aa06482.jsonl\n" in text
+    assert ("pideck     its pideck session on box, if any, is not shown here: a deck of another machine copies "
+            "the agent's transcript alone\n") in text
+    assert "has not written to pideck yet" not in text

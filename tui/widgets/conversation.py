@@ -67,6 +67,10 @@ def conversation_text(agent: Mapping[str, Any], state: TodoState, session: DeckV
     if session is not None:
         short = Path(session.path).stem.rpartition("_")[2][:8]  # (pideck names its files <time>_<session id>)
         fact("pideck", f"session {short}, {session.entries} {plural(session.entries, 'entry', 'entries')}")
+    elif agent.get("host") is not None:  # (a remote deck copies the transcript alone)
+        text.append(f"{'pideck':<11}", "bold")
+        text.append(clean(f"its pideck session on {agent['host']}, if any, is not shown here: a deck of "
+                          "another machine copies the agent's transcript alone") + "\n", "dim italic")
     elif gets_a_session(agent.get("kind")):
         text.append(f"{'pideck':<11}", "bold")
         text.append(clean(not_written_yet(agent)) + "\n", "dim italic")
