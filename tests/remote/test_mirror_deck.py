@@ -66,6 +66,10 @@ def test_enter_on_a_remote_row_opens_its_live_deck(make_host, write: bool) -> No
             assert await wait_for(pilot, lambda: (screen.problem or "").startswith("box cannot be reached since "),
                                   BOUND_S), screen.problem
             assert [t.content for t in screen.view.todo_state.todos] == ["Write the parser", "Test it"]
+            from tui.widgets.header import badges
+
+            assert await wait_for(pilot, lambda: header.info is not None and header.info.problem is not None, BOUND_S)
+            assert badges(header.info)[0] == (" UNREACHABLE ", "bold white on red")
             return
         assert await wait_for(pilot, lambda: screen.model_thread.busy is False, BOUND_S)
         assert screen.query_one(MessageLog).messages[-1][::2] == ("info", 'Agent State: added work item "parse".')

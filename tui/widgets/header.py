@@ -84,7 +84,10 @@ def state_text(state: str, since_ms: int | None, now_ms: int) -> str:
 def badges(info: HeaderInfo) -> list[tuple[str, str]]:
     """(label, style) of every badge that applies."""
     if info.problem is not None:
-        out = [(" FILE GONE " if "gone" in info.problem else " UNREADABLE ", "bold white on red")]
+        # (a remote deck's host away: what it shows is that host's last word, not its state now)
+        label = (" UNREACHABLE " if " cannot be reached since " in info.problem
+                 else " FILE GONE " if "gone" in info.problem else " UNREADABLE ")
+        out = [(label, "bold white on red")]
     elif info.past:
         out = [(" PAST ", "bold black on yellow")]
     elif info.following:
