@@ -71,7 +71,7 @@ def test_the_host_column_names_each_rows_machine() -> None:
         screen = await overview_ready(pilot, 4)
         table = screen.query_one("#overview-rows", KeyedTable)
         assert [str(c.label) for c in table.columns.values()][:5] == ["", "State", "In", "Host", "Kind"]
-        assert cells(screen, f"{CWD}/local.jsonl")[1:4] == ["waiting", "5m", "local"]
+        assert cells(screen, f"{CWD}/local.jsonl")[1:4] == ["waiting", "5m", "here"]
         assert cells(screen, "box:/home/me/.pideck/a.jsonl")[1:4] == ["working", "2m", "box"]
         assert cells(screen, "vm-2:/srv/b.jsonl")[1:5] == ["unreachable", "1m", "vm-2", "pideck"]
         assert cells(screen, "vm-2:/srv/b.jsonl")[5].startswith("evil␛[31m [b]name[/b]")

@@ -30,7 +30,7 @@ from core.catalog.attention import Attention
 from core.catalog.rows import OverviewRow
 from core.config.places import AGENT_KINDS
 from core.views.costs import context_cell, cost_cell, short_count
-from core.views.overview_table import in_state, row_cells
+from core.views.overview_table import HERE, in_state, row_cells
 from core.views.view import Glance, Glances
 from tui.messages import CatalogChanged
 from tui.screens.deck import DeckScreen
@@ -43,8 +43,7 @@ COLUMNS = [("", "mark"), ("State", "state"), ("In", "in"), ("Kind", "kind"), ("S
            ("Todos", "todos"), ("Conf", "conf"), ("Cost", "cost"), ("Ctx", "ctx"), ("Tokens", "tokens"),
            ("Last message", "message")]
 HOST_COLUMNS = [*COLUMNS[:3], ("Host", "host"), *COLUMNS[3:]]
-"""The columns once a row is on another machine: which one (``local``: this one)."""
-LOCAL = "local"
+"""The columns once a row is on another machine: which one (``here``: this one, as the CLI's table says)."""
 STATE_LABELS = {states.NEEDS_YOU: "needs you", states.OVER_BUDGET: "over budget", states.CONTEXT_FULL: "context full",
                 states.OPEN_WORK: "open work", states.WORKING: "working",
                 states.WAITING: "waiting", states.ENDED: "ended", states.UNREACHABLE: "unreachable"}
@@ -79,7 +78,7 @@ def overview_cells(shown: Shown) -> tuple[Text, ...]:
                                                         STATE_STYLES.get(state.state, ""))
     if row.subagents:  # (a Claude Code conversation whose subagents work on)
         label.append(f" +{row.subagents} sub", "dim")
-    host = (one_line(row.host, "bold") if row.host is not None else Text(LOCAL, "dim"),) if shown.with_host else ()
+    host = (one_line(row.host, "bold") if row.host is not None else Text(HERE, "dim"),) if shown.with_host else ()
     return (
         Text(MARK if shown.marked else "", "bold cyan"),
         label,
