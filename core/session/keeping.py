@@ -107,16 +107,40 @@ class Keeper:
 
     def keep_derived(self, name: str, covers: int, value: Callable[[], Any], read: Indexer) -> None:
         """See ``SessionLog.keep_derived``."""
+        branch = read.current_branch()
+        if 0 < covers <= len(branch) and self._due(name, covers):
+            self._keep(name, covers, _branch_digest(branch, covers), value, read)
+
+    def derived_in_file(self, name: str, read: Indexer) -> tuple[Any, int] | None:
+        """See ``SessionLog.derived_in_file``."""
+        kept = self._derived.get(name)
+        if kept is None or kept["branch"] != FILE_ORDER or not 0 < kept["covers"] <= len(read.index):
+            return None
+        self._covers[name] = kept["covers"]
+        return kept["value"], kept["covers"]
+
+    def keep_in_file(self, name: str, covers: int, value: Callable[[], Any], read: Indexer) -> None:
+        """See ``SessionLog.keep_in_file``."""
+        if 0 < covers <= len(read.index) and self._due(name, covers):
+            self._keep(name, covers, FILE_ORDER, value, read)
+
+    def _due(self, name: str, covers: int) -> bool:
+        """Whether a result covering ``covers`` entries is worth writing: none is kept yet, or the
+        kept one covers ``DERIVED_RESAVE`` entries fewer."""
         known = self._covers.get(name)
-        always = sidecar.mode() == "always"
-        if known is not None and 0 <= covers - known < (1 if always else DERIVED_RESAVE):
+        return known is None or not 0 <= covers - known < (1 if sidecar.mode() == "always" else DERIVED_RESAVE)
+
+    def _keep(self, name: str, covers: int, branch: str, value: Callable[[], Any], read: Indexer) -> None:
+        st = self._tail.stat
+        if not self.keeps(read) or st is None:
             return
-        branch, st = read.current_branch(), self._tail.stat
-        if not 0 < covers <= len(branch) or not self.keeps(read) or st is None:
-            return
-        self._derived[name] = {"covers": covers, "branch": _branch_digest(branch, covers), "value": value()}
+        self._derived[name] = {"covers": covers, "branch": branch, "value": value()}
         if sidecar.save_kept(self._path, self._derived, self._tail.consumed, self._tail.first_line, st):
             self._covers[name] = covers
+
+
+FILE_ORDER = "file order"
+"""What a result kept by ``keep_in_file`` has where a branch result has its branch's fingerprint."""
 
 
 def _branch_digest(branch: list[int], covers: int) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import errno
 import gc
 import os
+from itertools import compress
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
@@ -35,7 +36,7 @@ from core.session.append import Appender
 from core.session.bodies import BodyReader
 from core.session.branch import Picked, Wanted, usage_tokens
 from core.session.errors import PATH_PROBLEMS, EmptySession, NotASession, ReadOnlySession, WriteFailed, create_failed
-from core.session.index import EntryIndex
+from core.session.index import EntryIndex, Kind
 from core.session.indexing import Indexer
 from core.session.keeping import Keeper
 from core.session.naming import new_session_path
@@ -216,6 +217,17 @@ class SessionLog:
         only when none is known to be kept yet or the branch grew by ``keeping.DERIVED_RESAVE``
         entries since, and only for a session that keeps its index."""
         self._keeper.keep_derived(name, covers, value, self._read)
+
+    def derived_in_file(self, name: str) -> tuple[Any, int] | None:
+        """A result ``keep_in_file`` kept (in this run or an earlier one): ``(value, covers)``, where
+        ``covers`` counts entries in file order; None when none is kept."""
+        return self._keeper.derived_in_file(name, self._read)
+
+    def keep_in_file(self, name: str, covers: int, value: Callable[[], Any]) -> None:
+        """``keep_derived`` for a result derived from the first ``covers`` entries of the file in
+        file order, whatever their branch (a file only grows, so they stay what they were for as
+        long as the saved index holds)."""
+        self._keeper.keep_in_file(name, covers, value, self._read)
 
     # -- header facts -----------------------------------------------------------------------------
 
@@ -416,6 +428,22 @@ class SessionLog:
         another way than growing)."""
         read = self._read
         return branches.select(read.index, self._records, read.current_branch(), wanted, start, anchor)
+
+    def select(self, wanted: Wanted, start: int = 0) -> list[tuple[int, Kind]]:
+        """(position, kind) of the entries of the whole file, from position ``start`` on, that
+        ``wanted(type, customType, role, toolName)`` picks, in file order, found from the index
+        alone (no record is made): what a fold over the file rather than the branch reads."""
+        index = self._read.index
+        codes, kinds, table = index.codes(wanted), index.kinds, index.kind_table
+        picked = compress(range(start, len(kinds)), map(codes.__contains__, kinds[start:]))
+        return [(i, table[kinds[i]]) for i in picked]
+
+    def lines_at(self, positions: Sequence[int]) -> Iterator[tuple[int, memoryview | None]]:
+        """The raw lines of the entries at ``positions`` (ascending), many in one read
+        (``bodies.py``); None for a line that cannot be read so (the record's ``load`` then says
+        why). For a reader that decodes only the fields it needs; the bytes are the file's,
+        untrusted and not yet checked."""
+        return self._bodies.lines(self._read.index, positions)
 
     def entry(self, entry_id: str) -> Entry | None:
         """The full entry with this id (the later one for a duplicate id), or None."""

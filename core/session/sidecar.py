@@ -75,8 +75,8 @@ if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotat
     class Kept(TypedDict):
         """One derived result kept beside the saved index (``keeping.py``)."""
 
-        covers: int  # branch entries it was derived from
-        branch: str  # their fingerprint (``keeping._branch_digest``)
+        covers: int  # branch entries it was derived from (entries in file order for ``keeping.FILE_ORDER``)
+        branch: str  # their fingerprint (``keeping._branch_digest``), or ``keeping.FILE_ORDER``
         value: Any  # JSON, checked by the code that reads it
 
 FORMAT = b"pideck session index 3\n"

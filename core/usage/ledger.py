@@ -198,23 +198,21 @@ class Ledger:
         gives them: ``isinstance`` of typing's ``Mapping`` costs some 15 µs each, a fifth of a
         second on a long transcript's answers.)"""
         kind = entry.get("type")
-        at = iso_ms(entry.get("timestamp"))
-        if at is not None:
-            self._tick(at)
         if kind == "message":
             message = entry.get("message")
             if not isinstance(message, dict):
-                return
-            role = message.get("role")
-            if role == "assistant":
-                self._answer(at, message.get("usage"), message.get("provider"), message.get("model"), None)
-            elif role == "user":
-                self._turn(entry.get("timestamp"))
-            elif role == "toolResult" and message.get("toolName") == TODO_TOOL:
+                self.add_message(entry.get("timestamp"), None, None, None, None)
+            elif message.get("role") == "toolResult" and message.get("toolName") == TODO_TOOL:
+                at = self._at(entry.get("timestamp"))
                 details = message.get("details")
                 if isinstance(details, dict):
                     self._plan(details.get("todos"), at)
-        elif kind == "usage":
+            else:
+                self.add_message(entry.get("timestamp"), message.get("role"), message.get("usage"),
+                                 message.get("provider"), message.get("model"))
+            return
+        at = self._at(entry.get("timestamp"))
+        if kind == "usage":
             self._answer(at, entry.get("usage"), entry.get("provider"), entry.get("model"), entry.get("contextWindow"))
         elif kind == "compaction":
             self._compacted(entry.get("timestamp"), entry.get("tokensBefore"))
@@ -227,6 +225,23 @@ class Ledger:
             if isinstance(data, dict):
                 self._plan(data.get("todos"), at)
 
+    def add_message(self, timestamp: object, role: object, usage: object, provider: object, model: object) -> None:
+        """Take in the next entry of the file when it is a message other than a todo result, from
+        the fields ``add`` would read of it (a session's reader decodes only those:
+        core/usage/of_log.py)."""
+        at = self._at(timestamp)
+        if role == "assistant":
+            self._answer(at, usage, provider, model, None)
+        elif role == "user":
+            self._turn(timestamp)
+
+    def _at(self, timestamp: object) -> int | None:
+        """The entry's time in milliseconds (None when it has none), the clock moved on to it."""
+        at = iso_ms(timestamp)
+        if at is not None:
+            self._tick(at)
+        return at
+
     def add_event(self, event: Sequence[Any]) -> None:
         """Take in a followed conversation's next event (core/sources/reader.py) as ``add`` takes
         in the entry ``entry_of`` makes of it, without making the entry: a long transcript's
@@ -234,9 +249,7 @@ class Ledger:
         kind = event[0]
         if kind not in EVENTS_READ:
             return
-        at = iso_ms(event[1])
-        if at is not None:
-            self._tick(at)
+        at = self._at(event[1])
         if kind == "u":
             tokens = event[4]
             if isinstance(tokens, list) and len(tokens) == 4:

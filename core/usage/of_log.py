@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, cast
 from core.usage.ledger import EVENTS_READ, TODO_STATE, TODO_TOOL, Ledger
 
 if TYPE_CHECKING:
+    from core.session.log import SessionLog
     from core.session.records import EntryRecord
     from core.sources.reading import Reading
     from core.usage.ledger import Pricer, Saved, UsageJson
@@ -20,11 +21,15 @@ KEPT = "usage"
 
 def wanted(record: EntryRecord) -> bool:
     """Whether the ledger reads the entry (what the index knows of it: only those are loaded)."""
-    kind = record.type
+    return wanted_kind(record.type, record.custom_type, record.role, record.tool_name)
+
+
+def wanted_kind(kind: str | None, custom_type: str | None, role: str | None, tool: str | None) -> bool:
+    """``wanted`` from an entry's kind, as the index keeps it."""
     if kind == "message":
-        return record.role in ("assistant", "user") or record.tool_name == TODO_TOOL
+        return role in ("assistant", "user") or tool == TODO_TOOL
     if kind == "custom":
-        return record.custom_type == TODO_STATE
+        return custom_type == TODO_STATE
     return kind in ("usage", "compaction", "branch_summary")
 
 
@@ -65,10 +70,8 @@ def ledger_of(log: Any, table: bool = True) -> Ledger:
     generation = getattr(log, "generation", 0)
     followed = _followed.get(log)
     if followed is None or followed.generation != generation or (table and not followed.table):
-        followed = _Followed(Ledger(pricer(table)), 0, generation, table)
-        kept = log.derived(KEPT) if table and _followed_conversation(log) else None
-        if kept is not None and isinstance(kept[0], dict):
-            followed.ledger, followed.covered = Ledger(pricer(table), cast("Saved", kept[0])), kept[1]
+        kept = _kept_ledger(log, table)
+        followed = _Followed(*(kept or (Ledger(pricer(table)), 0)), generation, table)
         _followed[log] = followed
     records = log.records
     if len(records) > followed.covered:
@@ -77,19 +80,100 @@ def ledger_of(log: Any, table: bool = True) -> Ledger:
             for i in range(followed.covered, len(records)):
                 if kinds[i] in EVENTS_READ:
                     followed.ledger.add_event(reading.event(i))
+        elif _session_file(log):
+            feed_session(log, followed.ledger, followed.covered)
         else:
             for i in range(followed.covered, len(records)):
                 record = records[i]
                 if wanted(record):
                     followed.ledger.add(record.load())
         followed.covered = len(records)
-        if table and _followed_conversation(log):
-            ledger = followed.ledger
-            log.keep_derived(KEPT, followed.covered, ledger.save)
+        if table and _keep(log, followed):
             from core.usage.prices import prices
 
-            prices().save()
+            prices().save()  # (with the ledger: the rates it was priced at, for a run without the table)
     return followed.ledger
+
+
+def _keep(log: Any, followed: _Followed) -> bool:
+    """Offer the ledger to be kept for later runs where the log keeps results; False where it
+    keeps none (a past point of a session, a log in memory)."""
+    if _followed_conversation(log):
+        log.keep_derived(KEPT, followed.covered, followed.ledger.save)
+    elif _session_file(log):
+        log.keep_in_file(KEPT, followed.covered, followed.ledger.save)
+    else:
+        return False
+    return True
+
+
+def _session_file(log: Any) -> bool:
+    """Whether ``log`` is a session file read through its index (core/session/log.py), whose
+    ledger is read from its lines and kept beside its saved index."""
+    from core.session.log import SessionLog
+
+    return isinstance(log, SessionLog)
+
+
+def _kept_ledger(log: Any, table: bool) -> tuple[Ledger, int] | None:
+    """The ledger an earlier run kept for ``log``, with the entries it covers."""
+    if not table:
+        return None
+    if _followed_conversation(log):
+        kept = log.derived(KEPT)
+    elif _session_file(log):
+        kept = log.derived_in_file(KEPT)
+    else:
+        return None
+    if kept is None or not isinstance(kept[0], dict):
+        return None
+    return Ledger(pricer(table), cast("Saved", kept[0])), kept[1]
+
+
+FIELDS_MIN = 256
+"""Messages from which on ``feed_session`` decodes only the fields the ledger reads (msgspec,
+loaded by then on any session that big) rather than each whole line."""
+
+
+def feed_session(log: SessionLog, ledger: Ledger, start: int) -> None:
+    """Feed ``ledger`` the entries of a session file from position ``start`` on, in file order.
+    Its answers and prompts are most of them, and most of their bytes are what the agent said:
+    those are read many lines at a time and only the timestamp, role, usage, provider and model
+    are decoded (``_Said``); any other entry the ledger reads, and any line that does not decode
+    so, is read whole as ``add`` reads it, so the fold is the same either way."""
+    picked = log.select(wanted_kind, start)
+    records = log.records
+    messages = [i for i, kind in picked if kind[0] == "message" and kind[2] in ("assistant", "user")]
+    if len(messages) < FIELDS_MIN:
+        for i, _ in picked:
+            ledger.add(records[i].load())
+        return
+    said = _said_fields(log, messages)
+    for i, _ in picked:
+        fields = said.get(i)
+        if fields is None:
+            ledger.add(records[i].load())
+        else:
+            ledger.add_message(*fields)
+
+
+def _said_fields(log: SessionLog, positions: list[int]) -> dict[int, tuple[object, object, object, object, object]]:
+    """(timestamp, role, usage, provider, model) of the messages at ``positions`` whose lines
+    decode with ``_Said`` and still hold the entry the index has there."""
+    from core.usage.said import REFUSED, decode_said
+
+    ids, fields = log.index.ids, {}
+    for i, line in log.lines_at(positions):
+        if line is None:
+            continue
+        try:
+            said = decode_said(line)
+        except REFUSED:
+            continue
+        message = said.message
+        if said.id == ids[i] and message is not None:
+            fields[i] = (said.timestamp, message.role, message.usage, message.provider, message.model)
+    return fields
 
 
 def usage_of(log: Any, table: bool = True) -> UsageJson | None:

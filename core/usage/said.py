@@ -1,0 +1,29 @@
+"""What the usage ledger reads of a pi message line, decoded without the rest of it.
+
+An assistant line is mostly what the agent said and the tools it called; the ledger reads its
+timestamp, role, usage, provider and model (core/usage/ledger.py ``add_message``). msgspec checks
+the whole line as JSON and builds only those fields, each as JSON gives it (a duplicate key keeps
+its last value, as JSON.parse does), so they are what a full read of the line gives. A line it
+refuses, or whose ``message`` is not an object, is read whole by the caller instead.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class _Message(msgspec.Struct, gc=False):
+    role: object = None
+    usage: object = None
+    provider: object = None
+    model: object = None
+
+
+class _Said(msgspec.Struct, gc=False):
+    id: object = None
+    timestamp: object = None
+    message: "_Message | None" = None
+
+
+decode_said = msgspec.json.Decoder(_Said).decode
+REFUSED = (msgspec.MsgspecError, RecursionError)
