@@ -139,41 +139,29 @@ def feed_session(log: SessionLog, ledger: Ledger, start: int) -> None:
     """Feed ``ledger`` the entries of a session file from position ``start`` on, in file order.
     Its answers and prompts are most of them, and most of their bytes are what the agent said:
     those are read many lines at a time and only the timestamp, role, usage, provider and model
-    are decoded (``_Said``); any other entry the ledger reads, and any line that does not decode
-    so, is read whole as ``add`` reads it, so the fold is the same either way."""
+    are decoded (``core/usage/said.py``), each folded as it comes (nothing is held for the whole
+    file); any other entry the ledger reads, and any line that does not decode so, is read whole
+    as ``add`` reads it, so the fold is the same either way."""
     picked = log.select(wanted_kind, start)
     records = log.records
-    messages = [i for i, kind in picked if kind[0] == "message" and kind[2] in ("assistant", "user")]
-    if len(messages) < FIELDS_MIN:
+    messages = sum(1 for _, kind in picked if kind[0] == "message" and kind[2] in ("assistant", "user"))
+    if messages < FIELDS_MIN:
         for i, _ in picked:
             ledger.add(records[i].load())
         return
-    said = _said_fields(log, messages)
-    for i, _ in picked:
-        fields = said.get(i)
-        if fields is None:
-            ledger.add(records[i].load())
-        else:
-            ledger.add_message(*fields)
-
-
-def _said_fields(log: SessionLog, positions: list[int]) -> dict[int, tuple[object, object, object, object, object]]:
-    """(timestamp, role, usage, provider, model) of the messages at ``positions`` whose lines
-    decode with ``_Said`` and still hold the entry the index has there."""
     from core.usage.said import REFUSED, decode_said
 
-    ids, fields = log.index.ids, {}
-    for i, line in log.lines_at(positions):
-        if line is None:
-            continue
-        try:
-            said = decode_said(line)
-        except REFUSED:
-            continue
-        message = said.message
-        if said.id == ids[i] and message is not None:
-            fields[i] = (said.timestamp, message.role, message.usage, message.provider, message.model)
-    return fields
+    ids, add_message = log.index.ids, ledger.add_message
+    for (i, kind), (_, line) in zip(picked, log.lines_at([i for i, _ in picked])):
+        if line is not None and kind[0] == "message" and kind[2] in ("assistant", "user"):
+            try:
+                said = decode_said(line)
+            except REFUSED:
+                said = None
+            if said is not None and said.id == ids[i] and (message := said.message) is not None:
+                add_message(said.timestamp, message.role, message.usage, message.provider, message.model)
+                continue
+        ledger.add(records[i].load())
 
 
 def usage_of(log: Any, table: bool = True) -> UsageJson | None:
