@@ -66,6 +66,7 @@ class BodyReader:
         except OSError:
             yield from ((i, None) for i in positions)
             return
+        buffer = bytearray(SPAN)  # (one buffer for every read: no new pages to fault in for each)
         try:
             k, count = 0, len(positions)
             while k < count:
@@ -77,15 +78,17 @@ class BodyReader:
                     if stop - first > SPAN or start - end > GAP:
                         break
                     end, last = stop, last + 1
+                if len(buffer) < end - first:
+                    buffer = bytearray(end - first)
+                view = memoryview(buffer)
                 try:
-                    data = os.pread(fd, end - first, first)
+                    got = os.preadv(fd, [view[:end - first]], first)
                 except OSError:
-                    data = b""
-                view = memoryview(data)
+                    got = 0
                 for j in range(k, last):
                     i = positions[j]
                     at = offsets[i] - first
-                    yield i, view[at:at + lengths[i]] if at + lengths[i] <= len(data) else None
+                    yield i, view[at:at + lengths[i]] if at + lengths[i] <= got else None
                 k = last
         finally:
             os.close(fd)
