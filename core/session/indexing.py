@@ -43,6 +43,9 @@ class Indexer:
         self.cycle_warned: set[str] = set()
         self.legacy = False  # version < 3: every line is parsed in full (ids may be missing)
         self.name_at = -1  # position of the newest session_info entry
+        self.said: dict[int, tuple] = {}
+        """position -> what the usage ledger reads of an answer or a prompt, for the messages
+        scanned in a batch (``scan.Batch.said``); handed over once (``SessionLog.take_said``)."""
 
     @property
     def version(self) -> int:
@@ -180,6 +183,8 @@ class Indexer:
         index.offsets.extend(batch.offsets)
         index.lengths.extend(batch.lengths)
         index.line_nos.extend(range(first_no, first_no + count))
+        if batch.said_at:
+            self.said.update(zip(map(first.__add__, batch.said_at), batch.said))
         named = {ours[code] for code, kind in enumerate(batch.table) if kind[0] == "session_info"}
         if named:
             self.name_at = next((i for i in range(first + count - 1, first - 1, -1) if index.kinds[i] in named),

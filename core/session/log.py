@@ -329,6 +329,8 @@ class SessionLog:
                         self._keeper.forget()
                         first_warning = start = 0
                         result.reset = True
+                    if start == len(self._read.index):  # (the first new lines: what an earlier read
+                        self._read.said = {}          # said is let go, untaken, so it stays one read's)
                     self._read.ingest(chunk, self._scans(chunk.offset))
                     if may_split and self._read.header is not None:  # (once the first line says what the file is)
                         may_split = False
@@ -437,6 +439,16 @@ class SessionLog:
         codes, kinds, table = index.codes(wanted), index.kinds, index.kind_table
         picked = compress(range(start, len(kinds)), map(codes.__contains__, kinds[start:]))
         return [(i, table[kinds[i]]) for i in picked]
+
+    def take_said(self) -> dict[int, tuple]:
+        """What the scan read of each answer and prompt it decoded in a batch (position ->
+        ``(timestamp, role, usage, provider, model)``, as JSON gives them; ``scan.py``), handed
+        over once: the usage ledger folds them without reading those lines again, and the memory
+        goes with it. Only the last read that found entries leaves them (a follower that never asks
+        holds one read's worth); messages read another way (a saved index, a line read on its own)
+        are not in it."""
+        said, self._read.said = self._read.said, {}
+        return said
 
     def lines_at(self, positions: Sequence[int]) -> Iterator[tuple[int, memoryview | None]]:
         """The raw lines of the entries at ``positions`` (ascending), many in one read

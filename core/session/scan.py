@@ -43,6 +43,9 @@ decode_line = msgspec.json.Decoder(_Line).decode
 class _Role(msgspec.Struct, gc=False):
     role: "str | None" = None
     toolName: "str | None" = None
+    usage: object = None
+    provider: object = None
+    model: object = None
 
 
 class _Entry(msgspec.Struct, gc=False):
@@ -51,12 +54,19 @@ class _Entry(msgspec.Struct, gc=False):
     parentId: "str | None" = None
     customType: "str | None" = None
     message: "_Role | None" = None
+    timestamp: object = None
 
 
 decode_entry = msgspec.json.Decoder(_Entry).decode
 """``decode_line`` for an ordinary entry only: every field a string (or null, where pi allows
 it); anything else raises one of ``REFUSED`` (the caller then reads the line with
-``decode_line``). What it returns is what ``decode_line`` gives for the same line."""
+``decode_line``). What it returns is what ``decode_line`` gives for the same line, and besides,
+for a message, what the usage ledger reads of it (``Batch.said``): the validation reads every
+byte of the line anyway, so building those few fields here costs a fraction of reading the line
+again for them."""
+
+SAID_ROLES = ("assistant", "user")
+"""The messages whose ``Said`` fields a batch carries: answers and prompts."""
 
 REFUSED = (msgspec.MsgspecError, RecursionError)
 
@@ -67,12 +77,17 @@ class Batch:
     needs of them, in file order. Their kinds are ``table[codes[i]]`` (the kinds in the order
     they first appear); ``offsets`` are file offsets of the lines."""
 
-    __slots__ = ("ids", "parent_ids", "table", "codes", "offsets", "lengths", "back", "outside")
+    __slots__ = ("ids", "parent_ids", "table", "codes", "offsets", "lengths", "back", "outside", "said_at", "said")
 
     def __init__(self, ids: list, parent_ids: list, table: list, codes: "list[int] | array[int]",
-                 offsets: "list[int] | array[int]", lengths: "list[int] | array[int]") -> None:
+                 offsets: "list[int] | array[int]", lengths: "list[int] | array[int]",
+                 said_at: "list[int] | None" = None, said: "list[tuple] | None" = None) -> None:
         self.ids, self.parent_ids, self.table, self.codes = ids, parent_ids, table, codes
         self.offsets, self.lengths = offsets, lengths
+        self.said_at: list[int] = said_at or []
+        """The entries (places in the batch) that are answers or prompts (``SAID_ROLES``)."""
+        self.said: list[tuple] = said or []
+        """Of each of them, as JSON gives them: (timestamp, role, usage, provider, model)."""
         self.back: "array[int] | None" = None
         """Instead of ``parent_ids`` (``split.py``): how many entries back in the batch each
         entry's parent is, 0 for the entries in ``outside``."""
@@ -113,5 +128,9 @@ def decode_batch(data: "bytes | bytearray", start: int, size: int, base: int) ->
             lengths[i] > SHORT and too_deep(data[starts[i]:ends[i]])
             for i in compress(range(len(codes)), map(set(plain).__contains__, codes))):
         return None
+    said_codes = {code for code, kind in enumerate(table) if kind[0] == "message" and kind[2] in SAID_ROLES}
+    said_at = list(compress(range(len(codes)), map(said_codes.__contains__, codes))) if said_codes else []
+    said = [(e.timestamp, m.role, m.usage, m.provider, m.model)
+            for e in map(entries.__getitem__, said_at) if (m := e.message) is not None]  # (each has one)
     return Batch(list(map(_ID, entries)), list(map(_PARENT_ID, entries)), table, codes,
-                 list(map(base.__add__, starts)), lengths)
+                 list(map(base.__add__, starts)), lengths, said_at, said)

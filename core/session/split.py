@@ -170,7 +170,7 @@ class FarPart:
                 segments.append(("lines", start, stop, count))
                 at, counted = stop, counted + count
                 continue
-            _, ids, parent_ids, back, outside, table, codes, offsets, lengths = one
+            _, ids, parent_ids, back, outside, table, codes, offsets, lengths, said_at, said = one
             code_array, offset_array, length_array = array("i"), array("q"), array("q")
             code_array.frombytes(codes)
             offset_array.frombytes(offsets)
@@ -184,7 +184,13 @@ class FarPart:
                     or offset_array[0] != at or min(length_array) < 0
                     or any(map(ne, offset_array[1:], map(add, offset_array, map((1).__add__, length_array))))):
                 return None  # (each line right after the one before it, from where the last segment ended)
-            batch = Batch(ids, parent_ids, table, code_array, offset_array, length_array)
+            said_array = array("q")
+            said_array.frombytes(said_at)
+            if (type(said) is not list or len(said) != len(said_array)
+                    or any(type(fields) is not tuple or len(fields) != 5 for fields in said)
+                    or (said_array and not (0 <= min(said_array) and max(said_array) < n))):
+                return None  # (what a message said: five fields each, of entries of this batch)
+            batch = Batch(ids, parent_ids, table, code_array, offset_array, length_array, list(said_array), said)
             if back is not None:  # (how far back each parent is: within the batch, or looked up)
                 batch.back = array("q")
                 batch.back.frombytes(back)
@@ -295,8 +301,12 @@ class _Merged:
         self.codes = array("i")
         self.offsets = array("q")
         self.lengths = array("q")
+        self.said_at = array("q")
+        self.said: list[tuple] = []
 
     def add(self, piece: Batch) -> None:
+        self.said_at.extend(map(len(self.ids).__add__, piece.said_at))
+        self.said += piece.said
         self.ids += piece.ids
         self.parent_ids += piece.parent_ids
         ours = [self.kinds.setdefault(kind, len(self.kinds)) for kind in piece.table]
@@ -320,4 +330,4 @@ class _Merged:
                     steps[i] = 0
                 back = steps.tobytes()
         return ("batch", ids, parent_ids if back is None else None, back, outside, list(self.kinds),
-                self.codes.tobytes(), self.offsets.tobytes(), self.lengths.tobytes())
+                self.codes.tobytes(), self.offsets.tobytes(), self.lengths.tobytes(), self.said_at.tobytes(), self.said)

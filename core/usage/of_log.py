@@ -131,37 +131,38 @@ def _kept_ledger(log: Any, table: bool) -> tuple[Ledger, int] | None:
 
 
 FIELDS_MIN = 256
-"""Messages from which on ``feed_session`` decodes only the fields the ledger reads (msgspec,
-loaded by then on any session that big) rather than each whole line."""
+"""Messages from which on ``feed_session`` decodes only the fields the ledger reads of the lines
+the scan did not (msgspec, loaded by then on any session that big) rather than each whole line."""
+SAID_ROLES = ("assistant", "user")
+"""The messages whose fields alone the ledger reads (``Ledger.add_message``): answers and prompts."""
 
 
 def feed_session(log: SessionLog, ledger: Ledger, start: int) -> None:
     """Feed ``ledger`` the entries of a session file from position ``start`` on, in file order.
-    Its answers and prompts are most of them, and most of their bytes are what the agent said:
-    those are read many lines at a time and only the timestamp, role, usage, provider and model
-    are decoded (``core/usage/said.py``), each folded as it comes (nothing is held for the whole
-    file); any other entry the ledger reads, and any line that does not decode so, is read whole
-    as ``add`` reads it, so the fold is the same either way."""
+    Most of them are answers and prompts, and most of their bytes are what the agent said, while
+    the ledger reads five fields of each: those the scan of the file decoded come from it
+    (``SessionLog.take_said``); the others are read many lines at a time and decoded for those
+    fields alone (``core/usage/said.py``). Each is folded as it comes. Any other entry, and a line
+    that does not decode so, is read whole as ``add`` reads it: the fold is the same either way."""
     picked = log.select(wanted_kind, start)
-    records = log.records
-    messages = sum(1 for _, kind in picked if kind[0] == "message" and kind[2] in ("assistant", "user"))
-    if messages < FIELDS_MIN:
-        for i, _ in picked:
-            ledger.add(records[i].load())
-        return
-    from core.usage.said import REFUSED, decode_said
+    records, ids = log.records, log.index.ids
+    said, add_message = log.take_said(), ledger.add_message
+    unread = [(i, kind) for i, kind in picked if i not in said]
+    lines = None
+    if sum(1 for _, kind in unread if kind[0] == "message" and kind[2] in SAID_ROLES) >= FIELDS_MIN:
+        from core.usage.said import fields_of
 
-    ids, add_message = log.index.ids, ledger.add_message
-    for (i, kind), (_, line) in zip(picked, log.lines_at([i for i, _ in picked])):
-        if line is not None and kind[0] == "message" and kind[2] in ("assistant", "user"):
-            try:
-                said = decode_said(line)
-            except REFUSED:
-                said = None
-            if said is not None and said.id == ids[i] and (message := said.message) is not None:
-                add_message(said.timestamp, message.role, message.usage, message.provider, message.model)
-                continue
-        ledger.add(records[i].load())
+        lines = log.lines_at([i for i, _ in unread])
+    for i, kind in picked:
+        fields = said.get(i)
+        if fields is None and lines is not None:
+            line = next(lines)[1]
+            if line is not None and kind[0] == "message" and kind[2] in SAID_ROLES:
+                fields = fields_of(line, ids[i])
+        if fields is not None:
+            add_message(*fields)
+        else:
+            ledger.add(records[i].load())
 
 
 def usage_of(log: Any, table: bool = True) -> UsageJson | None:

@@ -22,7 +22,7 @@ def usage(n: int) -> dict[str, Any]:
             "cost": {"input": 0, "output": 0, "cacheRead": 0, "cacheWrite": 0, "total": 0.001 * (n % 5)}}
 
 
-def lines(count: int, start: int = 0, parent: str | None = None) -> tuple[list[str], str | None]:
+def lines(count: int, start: int = 0, parent: str | None = None, refused: bool = True) -> tuple[list[str], str | None]:
     """``count`` entries: prompts, answers with usage, a todo result now and then, and the odd
     lines a fields reader must read as a whole read does."""
     out = []
@@ -49,7 +49,7 @@ def lines(count: int, start: int = 0, parent: str | None = None) -> tuple[list[s
         text = json.dumps(entry, separators=(",", ":"))
         if n % 61 == 0:  # a key given twice: the later counts, as JSON.parse reads it
             text = text[:-2] + ',"usage":' + json.dumps(usage(n + 1000)) + "}}"
-        if n % 67 == 0:  # a line msgspec refuses and json reads (a lone surrogate): read whole
+        if refused and n % 67 == 0:  # a line msgspec refuses and json reads (a lone surrogate): read whole
             text = text.replace('"content":[', '"note":"\\ud800","content":[', 1)
         out.append(text + "\n")
         parent = eid
@@ -73,12 +73,32 @@ def session(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("scan", [True, False], ids=["scanned", "parsed"])
-def test_the_fields_fold_as_the_whole_entries(session: Path, scan: bool) -> None:
+@pytest.mark.parametrize("scan, split", [(True, "off"), (True, "always"), (False, "off")],
+                         ids=["scanned", "scanned on two cores", "parsed"])
+def test_the_fields_fold_as_the_whole_entries(session: Path, scan: bool, split: str,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether the scan decoded a message's fields (in this process or the child of a split read),
+    they were read of its line afterwards, or the line was read whole, the ledger says the same."""
+    monkeypatch.setenv("PIDECK_SPLIT", split)
     log = SessionLog.open(session, writable=False, saved_index=False, scan=scan)
-    expected = by_whole_entries(SessionLog.open(session, writable=False, saved_index=False))
+    monkeypatch.setenv("PIDECK_SPLIT", "off")
+    expected = by_whole_entries(SessionLog.open(session, writable=False, saved_index=False, scan=False))
     assert usage_of(log) == expected
     assert expected["answers"] > 2 * FIELDS_MIN  # (the fields reader ran: enough messages)
+
+
+def test_the_scan_hands_over_what_each_message_said_once(tmp_path: Path) -> None:
+    session = tmp_path / "clean.jsonl"
+    body, _ = lines(FIELDS_MIN, refused=False)  # (a line msgspec refuses has its chunk read line by line)
+    session.write_text(json.dumps(HEADER) + "\n" + "".join(body))
+    log = SessionLog.open(session, writable=False, saved_index=False, scan=True)
+    said = log.take_said()
+    assert sorted(said) == [i for i, record in enumerate(log.records) if record.role in ("assistant", "user")]
+    first = min(said)
+    entry = log.records[first].load()
+    assert said[first] == (entry["timestamp"], entry["message"]["role"], entry["message"].get("usage"),
+                           entry["message"].get("provider"), entry["message"].get("model"))
+    assert log.take_said() == {}
 
 
 def test_the_ledger_is_kept_and_a_reopen_folds_only_what_was_appended(session: Path,
