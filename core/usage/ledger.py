@@ -155,10 +155,51 @@ def _add(share: Share, tokens: list[int], cost: int | None) -> None:
         share["priced"] += 1
 
 
-def _split(amount: int, n: int) -> list[int]:
-    """``amount`` shared by ``n``, whole units, the remainder to the first ones."""
-    q, r = divmod(amount, n)
-    return [q + 1 if i < r else q for i in range(n)]
+class _Shared:
+    """The answers made while the same several items were in progress, summed as they come so
+    that sharing the sums out (``share_out``) gives each item exactly what sharing out each answer
+    would (each amount divided by the items in whole units, the remainder one each to the first
+    items): item ``k`` gets the sum of the whole parts, plus one for each answer whose remainder
+    was more than ``k``. A long session
+    with many items in progress at once pays one step per answer instead of one per item."""
+
+    __slots__ = ("n", "answers", "priced", "whole", "over")
+
+    def __init__(self, n: int) -> None:
+        self.n, self.answers, self.priced = n, 0, 0
+        self.whole = [0, 0, 0, 0, 0]  # input, output, cacheRead, cacheWrite, cost
+        self.over = [[0] * n for _ in range(5)]  # over[part][r]: answers that left a remainder of r
+
+    def add(self, tokens: list[int], cost: int | None) -> None:
+        n, whole, over = self.n, self.whole, self.over
+        self.answers += 1
+        for part, amount in enumerate(tokens):
+            q, r = divmod(amount, n)
+            whole[part] += q
+            over[part][r] += 1
+        if cost is not None:
+            q, r = divmod(cost, n)
+            whole[4] += q
+            over[4][r] += 1
+            self.priced += 1
+
+    def share_out(self, items: list[Item]) -> None:
+        """Add the sums to ``items``, the items in progress in their order."""
+        extra = []
+        for counts in self.over:  # (extra[part][k]: answers whose remainder was more than k)
+            above, running = [], 0
+            for r in range(self.n - 1, -1, -1):
+                above.append(running)
+                running += counts[r]
+            extra.append(above[::-1])
+        for k, item in enumerate(items):
+            item["answers"] += self.answers
+            kept = item["tokens"]
+            for part in range(4):
+                kept[part] += self.whole[part] + extra[part][k]
+            if self.priced:
+                item["cost"] += self.whole[4] + extra[4][k]
+                item["priced"] += self.priced
 
 
 class Ledger:
@@ -184,8 +225,10 @@ class Ledger:
         self.windows: dict[str, int] = dict(s.get("windows") or {})
         self._rates: dict[tuple[str | None, str], Rates | None] = {}  # (what ``pricer`` said, in this run)
         self._days: dict[int, str] = {}  # a quarter of an hour -> its local date (time zones move by quarters)
+        self._shared: _Shared | None = None  # answers not yet shared out among ``doing`` (more than one)
 
     def save(self) -> Saved:
+        self._share_out()
         return {"total": self.total, "sources": self.sources, "unpriced": self.unpriced, "models": self.models,
                 "days": self.days, "items": self.items, "unplanned": self.unplanned, "doing": self.doing,
                 "plan": self.plan, "turns": self.turns, "context": self.context, "compactions": self.compactions,
@@ -283,6 +326,7 @@ class Ledger:
     def _plan(self, todos: object, at: int | None) -> None:
         if not isinstance(todos, list):
             return
+        self._share_out()  # (what was made while the items in progress were the ones so far)
         keys, doing = [], []
         for todo in todos:
             if not isinstance(todo, dict) or not isinstance(todo.get("content"), str):
@@ -330,11 +374,9 @@ class Ledger:
         if len(self.doing) == 1:
             _add(self.items[self.doing[0]], tokens, cost)
         elif self.doing:
-            n = len(self.doing)
-            parts = [_split(t, n) for t in tokens]
-            costs = _split(cost, n) if cost is not None else [None] * n
-            for i, key in enumerate(self.doing):
-                _add(self.items[key], [p[i] for p in parts], costs[i])
+            if self._shared is None:
+                self._shared = _Shared(len(self.doing))
+            self._shared.add(tokens, cost)
         else:
             _add(self.unplanned, tokens, cost)
         if context:
@@ -367,6 +409,12 @@ class Ledger:
             self._rates[key] = self.pricer(provider, model)
         return self._rates.get(key)
 
+    def _share_out(self) -> None:
+        """The answers summed while several items were in progress, added to those items."""
+        if self._shared is not None:
+            shared, self._shared = self._shared, None
+            shared.share_out([self.items[key] for key in self.doing])
+
     def _from(self, source: str) -> None:
         if source not in self.sources:
             self.sources.append(source)
@@ -396,6 +444,7 @@ class Ledger:
         """What views read. ``plan``: the todo list the log's current branch ends with, when the
         file has branches (pi's ``/tree``): an item's status and whether it was deleted are that
         list's, not the newest list of the file, which may sit on a branch left behind."""
+        self._share_out()
         items: list[ItemJson] = []
         statuses: dict[str, str] | None = None
         if isinstance(plan, list):
