@@ -226,6 +226,7 @@ class Ledger:
         self._rates: dict[tuple[str | None, str], Rates | None] = {}  # (what ``pricer`` said, in this run)
         self._days: dict[int, str] = {}  # a quarter of an hour -> its local date (time zones move by quarters)
         self._shared: _Shared | None = None  # answers not yet shared out among ``doing`` (more than one)
+        self._ms_from = self.last_ms  # the time from which on ``doing`` were in progress, not yet added to them
 
     def save(self) -> Saved:
         self._share_out()
@@ -316,10 +317,10 @@ class Ledger:
                                  "before": before if type(before) is int else None, "after": None})
 
     def _tick(self, at: int) -> None:
-        """Time passed to ``at``: the items in progress were so that long."""
-        if self.last_ms is not None and at > self.last_ms:
-            for key in self.doing:
-                self.items[key]["ms"] += at - self.last_ms
+        """Time passed to ``at``: the items in progress were so that long (added to them when
+        they change or a view reads them: ``_share_out``)."""
+        if self.last_ms is None:
+            self._ms_from = at
         if self.last_ms is None or at > self.last_ms:
             self.last_ms = at
 
@@ -410,7 +411,13 @@ class Ledger:
         return self._rates.get(key)
 
     def _share_out(self) -> None:
-        """The answers summed while several items were in progress, added to those items."""
+        """What the items in progress were given since they last changed, added to them: the time
+        (the clock only moves forward, so the time of each step adds up to the last time less the
+        first) and the answers summed while several were in progress."""
+        if self.doing and self._ms_from is not None and self.last_ms is not None and self.last_ms > self._ms_from:
+            for key in self.doing:
+                self.items[key]["ms"] += self.last_ms - self._ms_from
+        self._ms_from = self.last_ms
         if self._shared is not None:
             shared, self._shared = self._shared, None
             shared.share_out([self.items[key] for key in self.doing])

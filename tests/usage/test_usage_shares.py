@@ -70,3 +70,24 @@ def test_each_item_gets_what_sharing_each_answer_out_gives(seed: int) -> None:
             for key, item in items.items() if item["answers"]} == {key: share[:5] for key, share in expected.items()}
     for key, share in expected.items():
         assert items[key]["cost"] == (share[5] / 1_000_000 if share[6] else None), key
+    assert {key: item["inProgressMs"] for key, item in items.items()} == in_progress_ms(plans)
+
+
+def in_progress_ms(plans: list[tuple[list[str], list[Any]]]) -> dict[str, int]:
+    """How long each item was in progress, the time of each step added as it comes: the todo
+    result at minute:00, its answers at minute:30, the next plan a minute later."""
+    ms: dict[str, int] = {}
+    doing: list[str] = []
+    last = None
+    for minute, (statuses, answers) in enumerate(plans, 1):
+        times = [minute * 60_000] + [minute * 60_000 + 30_000] * len(answers)
+        for step, at in enumerate(times):
+            if last is not None and at > last:
+                for key in doing:
+                    ms[key] = ms.get(key, 0) + at - last
+            last = max(at, last or at)
+            if step == 0:
+                doing = [f"item {k}" for k, status in enumerate(statuses) if status == "in_progress"]
+                for key in doing:
+                    ms.setdefault(key, 0)
+    return ms
