@@ -176,19 +176,27 @@ def branch_plan(log: Any) -> object:
     has none: the ledger's newest list is the branch's then)."""
     if _followed_conversation(log):
         return None  # (its entries are one line)
-    branch, records = log.branch(), log.records
-    if len(branch) == len(records):
+    if len(log.branch()) == len(log.records):
         return None
-    for record in reversed(branch):
-        if record.type == "message" and record.role == "toolResult" and record.tool_name == TODO_TOOL:
-            details = record.load().get("message", {}).get("details")
+    picked, _, record_at, _ = log.branch_select(_plan_entry)  # (from the index: a long branch makes no records)
+    for _, kind, key in reversed(picked):
+        entry = record_at(key)
+        if kind[0] == "message":
+            message = entry.get("message")
+            details = message.get("details") if isinstance(message, dict) else None
             if isinstance(details, dict) and isinstance(details.get("todos"), list):
                 return details["todos"]
-        elif record.type == "custom" and record.custom_type == TODO_STATE:
-            data = record.load().get("data")
+        else:
+            data = entry.get("data")
             if isinstance(data, dict) and isinstance(data.get("todos"), list):
                 return data["todos"]
     return []
+
+
+def _plan_entry(kind: str | None, custom_type: str | None, role: str | None, tool: str | None) -> bool:
+    """A todo result or a todo state entry: what holds a whole list of the plan."""
+    return (kind == "message" and role == "toolResult" and tool == TODO_TOOL) or (kind == "custom"
+                                                                                 and custom_type == TODO_STATE)
 
 
 _folded: weakref.WeakKeyDictionary[Any, _Followed] = weakref.WeakKeyDictionary()
