@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Callable, Iterator, cast
 from core.config import places
 from core.clock import iso_ms
 from core.files import make_private_dirs, read_small_file, replace_private_file
-from core.session.parse import TooDeep, loads_line
+from core.session.log import SCAN_MIN_BYTES
+from core.session.parse import TooDeep, loads_line, too_deep
 from core.session.writer import header_entry
 from core.sources import copilot_db, opencode
 from core.sources.claude import ClaudeReader
@@ -124,7 +125,8 @@ _WANTED: dict[str, re.Pattern[bytes]] = {
     # nothing about the conversation: only lines that can be a user or assistant line (or a
     # compaction's boundary) are parsed.
     # Any JSON writer's spacing is read; the compact form agents write costs nothing more.
-    "claude": re.compile(rb'"type"\s*:\s*"(?:user|assistant)"|"subtype"\s*:\s*"compact_boundary"'),
+    # (Spacing within a line: a match never runs past a line's end, whatever the chunks are.)
+    "claude": re.compile(rb'"type"[^\S\n]*:[^\S\n]*"(?:user|assistant)"|"subtype"[^\S\n]*:[^\S\n]*"compact_boundary"'),
 }
 
 
@@ -629,6 +631,8 @@ class Reading:
         with open(path or self.source, "rb") as f:
             at = f.seek(cursor["offset"] + long)
             size = os.fstat(f.fileno()).st_size  # (what grows meanwhile is the next sync's)
+            # (a few lines are parsed whole: not worth loading msgspec for, as for a session's)
+            decode = _decoder(self.kind) if size - at >= SCAN_MIN_BYTES else None
             pieces: list[bytes] = []  # an unfinished line's bytes so far
             held = 0
             # Never ask for more than the file holds: ``read(n)`` allocates n bytes first, and a
@@ -646,24 +650,24 @@ class Reading:
                         pieces.append(chunk)
                         held += len(chunk)
                     continue
+                begin = 0  # where the chunk's whole lines not told yet start
                 if long:
-                    cut = chunk.find(b"\n") + 1
+                    begin = chunk.find(b"\n") + 1
                     self._warn(state, synced, f"{where}line {cursor['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
                     cursor["lines"] += 1
-                    cursor["offset"] += long + cut
+                    cursor["offset"] += long + begin
                     long = 0
-                    chunk, end = chunk[cut:], end - cut
-                    if end < 0:
-                        pieces, held = [chunk], len(chunk)
+                    if begin > end:  # (its newline was the chunk's last)
+                        pieces, held = ([chunk[begin:]], len(chunk) - begin) if begin < len(chunk) else ([], 0)
                         continue
-                data = b"".join((*pieces, chunk)) if pieces else chunk
-                end += held
-                tail = data[end + 1:]
-                pieces, held = ([tail], len(tail)) if tail else ([], 0)
-                first = cursor["lines"]
-                cursor["lines"] += data.count(b"\n", 0, end + 1)
-                cursor["offset"] += end + 1
-                self._feed_lines(data, end, first, wanted, state, synced, sink, where)
+                elif pieces:  # the unfinished line ends here: it alone is joined, not the whole chunk
+                    begin = chunk.find(b"\n") + 1
+                    line = b"".join((*pieces, chunk[:begin]))
+                    pieces, held = [], 0
+                    self._feed_lines(line, 0, len(line) - 1, wanted, decode, state, cursor, synced, sink, where)
+                self._feed_lines(chunk, begin, end, wanted, decode, state, cursor, synced, sink, where)
+                if end + 1 < len(chunk):
+                    pieces, held = [chunk[end + 1:]], len(chunk) - end - 1
         if long:
             cursor["long"] = long
         return synced
@@ -705,19 +709,24 @@ class Reading:
         self._keep(reader.table(found.todos, found.todos_ms), synced)
         return synced
 
-    def _feed_lines(self, data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None,
-                    state: CacheState, synced: Synced, sink: list[tuple[int, object]] | None = None,
-                    where: str = "") -> None:
-        """Tell the reader the lines of ``data[:end]`` (line ``first + 1`` on), or with ``sink``, put
-        them there parsed."""
-        for number, raw in _numbered_lines(data, end, first, wanted):
+    def _feed_lines(self, data: bytes, begin: int, end: int, wanted: re.Pattern[bytes] | None,
+                    decode: Callable[[bytes], object] | None, state: CacheState, cursor: Cursor, synced: Synced,
+                    sink: list[tuple[int, object]] | None = None, where: str = "") -> None:
+        """Tell the reader the lines of ``data[begin:end]`` (``end``: the newline of the last), or
+        with ``sink``, put them there parsed; the cursor moves past them. ``decode``: what the
+        reader reads of a line, where it has a decoder of its own (``_decoder``)."""
+        first = cursor["lines"]
+        lines, count = _numbered_lines(data, begin, end, first, wanted)
+        cursor["lines"] = first + count
+        cursor["offset"] += end + 1 - begin
+        for number, raw in lines:
             if not raw.strip():
                 continue
             if len(raw) > MAX_LINE_BYTES:
                 self._warn(state, synced, f"{where}line {number}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
                 continue
             try:
-                line = loads_line(raw)
+                line = loads_line(raw) if decode is None else _decoded(raw, decode)
             except (ValueError, RecursionError) as exc:
                 self._warn(state, synced, f"{where}line {number}: {_why(exc)} (skipped)")
                 continue
@@ -789,24 +798,44 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _numbered_lines(data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None) -> Iterator[tuple[int, bytes]]:
-    """The lines of ``data[:end]`` (line ``first + 1`` on) with their numbers; with ``wanted``, only
-    those it finds something in, looked for in the whole chunk at once (a Claude transcript's ~100 KB
-    lines of request shapes are then never split off, let alone parsed)."""
+def _numbered_lines(data: bytes, begin: int, end: int, first: int,
+                    wanted: re.Pattern[bytes] | None) -> tuple[list[tuple[int, bytes]], int]:
+    """The lines of ``data[begin:end]`` (line ``first + 1`` on) with their numbers, and how many
+    there are; with ``wanted``, only those it finds something in, looked for in the whole chunk at
+    once (a Claude transcript's ~100 KB lines of request shapes are then never split off, let alone
+    parsed), the lines between counted as they are passed."""
     if wanted is None:
-        for number, raw in enumerate(data[:end].split(b"\n"), first + 1):
-            yield number, raw
-        return
-    number, counted, last = first, 0, -1
-    for match in wanted.finditer(data, 0, end):
-        start = data.rfind(b"\n", 0, match.start()) + 1
+        lines = data[begin:end].split(b"\n")
+        return list(enumerate(lines, first + 1)), len(lines)
+    found: list[tuple[int, bytes]] = []
+    number, counted, last = first, begin, -1
+    for match in wanted.finditer(data, begin, end):
+        start = max(data.rfind(b"\n", begin, match.start()) + 1, begin)
         if start == last:
             continue  # (another hit in a line already given)
         last = start
-        number += data.count(b"\n", counted, start)
+        number += _newlines(data, counted, start)
         counted = start
         stop = data.find(b"\n", match.end(), end + 1)
-        yield number + 1, data[start:stop if stop >= 0 else end]
+        found.append((number + 1, data[start:stop]))
+    return found, number + _newlines(data, counted, end + 1) - first
+
+
+HOPS = 8
+"""Newlines looked for one by one before the rest of a stretch is counted at once."""
+
+
+def _newlines(data: bytes, start: int, end: int) -> int:
+    """``data.count(b"\\n", start, end)``. The lines between two wanted ones are mostly long (a
+    request's shape, an attachment: kilobytes each), and finding each newline (memchr) is several
+    times faster than counting the bytes one by one; a stretch of many short lines is counted."""
+    find, n, at = data.find, 0, start
+    while n < HOPS:
+        at = find(b"\n", at, end) + 1
+        if not at:
+            return n
+        n += 1
+    return n + data.count(b"\n", at, end)
 
 
 _SOURCE = re.compile(rb'"source"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -823,6 +852,29 @@ def source_of(cache_file: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return value if isinstance(value, str) else None
+
+
+def _decoder(kind: str) -> Callable[[bytes], object] | None:
+    """What the reader of ``kind`` reads of a line, decoded without the rest, where it has such a
+    decoder (Claude Code's: most of a user or assistant line is what the reader never reads)."""
+    if kind != "claude":
+        return None
+    from core.sources.claude_lines import line_of
+
+    return line_of
+
+
+def _decoded(raw: bytes, decode: Callable[[bytes], object]) -> object:
+    """``loads_line(raw)`` as far as the reader reads it: ``decode``'s answer, or where msgspec
+    refuses the line (``claude_lines.REFUSED``), the line parsed in full."""
+    from core.sources.claude_lines import REFUSED
+
+    if too_deep(raw):
+        raise TooDeep()
+    try:
+        return decode(raw)
+    except REFUSED:
+        return loads_line(raw, depth_checked=True)
 
 
 def _why(exc: BaseException) -> str:
