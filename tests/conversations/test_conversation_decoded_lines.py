@@ -2,7 +2,8 @@
 (core/sources/claude_lines.py), and a chunk's lines are told without joining the chunk to the line
 the last one left unfinished: what the reading makes of a transcript (its events, warnings, agent
 object, lines and bytes read, its subagents' too) is the same as with every line parsed in full,
-for the real samples, every hostile Claude line and lines that only a full parse reads right."""
+for the real samples, every hostile Claude line and lines that only a full parse reads right; and
+its cache (whose events a big read writes with msgspec) gives a re-open the same events."""
 
 from __future__ import annotations
 
@@ -88,8 +89,11 @@ def read(path: Path, home: Path, decoded: bool, chunk: int, monkeypatch: pytest.
     monkeypatch.setattr(reading_module, "CHUNK", chunk)
     reading = Reading(path, "claude", home=home)
     reading.sync()
+    again = Reading(path, "claude", home=home)  # (from the cache the first one wrote)
+    again.sync()
+    assert [again.event(i) for i in range(again.count)] == [reading.event(i) for i in range(reading.count)]
     return {"events": [reading.event(i) for i in range(reading.count)], "warnings": reading.warnings,
-            "info": reading.info, "state": {k: v for k, v in reading.state.items() if k not in ("reader", "tail")},
+            "info": reading.info, "state": {k: v for k, v in reading.state.items() if k not in ("reader", "tail", "sizes")},
             "reader": reading.reader.save(), "first": reading.reader.first_ts, "last": reading.reader.last_ts}
 
 
