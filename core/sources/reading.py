@@ -107,28 +107,6 @@ _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
 """An event as the cache keeps it (``json.dumps`` with these options would make an encoder per
 event). ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives.
 A big read encodes with msgspec instead (``_fast_encoder``)."""
-
-
-def _ascii_piece(event: Event) -> bytes:
-    return _encode(event).encode("ascii")
-
-
-def _fast_encoder() -> Callable[[Event], bytes]:
-    """An event's JSON as msgspec writes it, a tenth of the time of ``_encode`` (UTF-8: no raw
-    newline inside either, and ``json.loads`` reads it back the same; an event holds no NaN, which
-    msgspec would write as null). A lone surrogate, which UTF-8 cannot hold, is escaped by
-    ``_encode``."""
-    import msgspec
-
-    encode = msgspec.json.Encoder().encode
-
-    def piece(event: Event) -> bytes:
-        try:
-            return encode(event)
-        except UnicodeEncodeError:
-            return _ascii_piece(event)
-
-    return piece
 SAVE_AFTER = 1 << 20
 """Transcript bytes read without a new event or warning after which the cache is written anyway
 (``Reading._extend``): what a re-open may have to read again."""
@@ -146,10 +124,14 @@ META_BYTES = 1 << 16  # the most read of a subagent's meta.json
 _WANTED: dict[str, re.Pattern[bytes]] = {
     # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
     # nothing about the conversation: only lines that can be a user or assistant line (or a
-    # compaction's boundary) are parsed.
-    # Any JSON writer's spacing is read; the compact form agents write costs nothing more.
-    # (Spacing within a line: a match never runs past a line's end, whatever the chunks are.)
-    "claude": re.compile(rb'"type"[^\S\n]*:[^\S\n]*"(?:user|assistant)"|"subtype"[^\S\n]*:[^\S\n]*"compact_boundary"'),
+    # compaction's boundary) are parsed: those with "type":"user", "type":"assistant" or
+    # "subtype":"compact_boundary" in them.
+    # Any JSON writer's spacing is read; the compact form agents write costs nothing more. Spacing
+    # within a line: a match never runs past a line's end, whatever the chunks are.
+    # (Looked for from ``ype"``, the key's quote checked behind it: a pattern that starts with a
+    # few plain bytes is searched for a third faster than one that starts with a choice.)
+    "claude": re.compile(rb'ype"(?:(?<="type")[^\S\n]*:[^\S\n]*"(?:user|assistant)"'
+                         rb'|(?<="subtype")[^\S\n]*:[^\S\n]*"compact_boundary")'),
 }
 
 
@@ -879,6 +861,28 @@ def source_of(cache_file: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return value if isinstance(value, str) else None
+
+
+def _ascii_piece(event: Event) -> bytes:
+    return _encode(event).encode("ascii")
+
+
+def _fast_encoder() -> Callable[[Event], bytes]:
+    """An event's JSON as msgspec writes it, a tenth of the time of ``_encode`` (UTF-8: no raw
+    newline inside either, and ``json.loads`` reads it back the same; an event holds no NaN, which
+    msgspec would write as null). A lone surrogate, which UTF-8 cannot hold, is escaped by
+    ``_encode``."""
+    import msgspec
+
+    encode = msgspec.json.Encoder().encode
+
+    def piece(event: Event) -> bytes:
+        try:
+            return encode(event)
+        except UnicodeEncodeError:
+            return _ascii_piece(event)
+
+    return piece
 
 
 def _decoder(kind: str) -> Callable[[bytes], object] | None:
