@@ -723,6 +723,8 @@ class Reading:
         """Tell the reader the lines of ``data[begin:end]`` (``end``: the newline of the last), or
         with ``sink``, put them there parsed; the cursor moves past them. ``decode``: what the
         reader reads of a line, where it has a decoder of its own (``_decoder``)."""
+        if begin > end:  # (no line: the chunk's one newline ended the line held before it)
+            return
         first = cursor["lines"]
         lines, count = _numbered_lines(data, begin, end, first, wanted)
         cursor["lines"] = first + count

@@ -3,7 +3,8 @@
 the last one left unfinished: what the reading makes of a transcript (its events, warnings, agent
 object, lines and bytes read, its subagents' too) is the same as with every line parsed in full,
 for the real samples, every hostile Claude line and lines that only a full parse reads right; and
-its cache (whose events a big read writes with msgspec) gives a re-open the same events."""
+its cache (whose events a big read writes with msgspec) gives a re-open the same events. Every
+other agent's transcript reads the same in chunks of any size too."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from hostile_transcripts import FORMATS, serialise, transcript
-from transcript_samples import BY_NAME, FIXTURES
+from transcript_samples import BY_NAME, FIXTURES, SAMPLES
 
 from core.sources import reading as reading_module
 from core.sources.reading import Reading
@@ -82,14 +83,15 @@ TRICKY: list[bytes] = [
 ]
 
 
-def read(path: Path, home: Path, decoded: bool, chunk: int, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def read(path: Path, home: Path, decoded: bool, chunk: int, monkeypatch: pytest.MonkeyPatch,
+         kind: str = "claude") -> dict[str, Any]:
     """What a first read of ``path`` makes of it, every line parsed in full or (``decoded``) decoded
     for the reader's fields, ``chunk`` bytes read at a time."""
     monkeypatch.setattr(reading_module, "SCAN_MIN_BYTES", 0 if decoded else 1 << 62)
     monkeypatch.setattr(reading_module, "CHUNK", chunk)
-    reading = Reading(path, "claude", home=home)
+    reading = Reading(path, kind, home=home)
     reading.sync()
-    again = Reading(path, "claude", home=home)  # (from the cache the first one wrote)
+    again = Reading(path, kind, home=home)  # (from the cache the first one wrote)
     again.sync()
     assert [again.event(i) for i in range(again.count)] == [reading.event(i) for i in range(reading.count)]
     return {"events": [reading.event(i) for i in range(reading.count)], "warnings": reading.warnings,
@@ -131,3 +133,15 @@ def test_lines_only_a_full_parse_reads_right_read_the_same(tmp_path: Path, monke
     path.write_bytes(b"".join(TRICKY))
     whole = same_both_ways(path, tmp_path, monkeypatch)
     assert len(whole["warnings"]) >= 5 and whole["state"]["lines"] == len(TRICKY)
+
+
+@pytest.mark.parametrize("name", [s.name for s in SAMPLES if s.kind != "claude"])
+def test_another_agents_transcript_reads_the_same_in_chunks_of_any_size(name: str, tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    sample = BY_NAME[name]
+    path = sample.copy_home(tmp_path / "agent")
+    whole = read(path, tmp_path / "whole", False, 8 << 20, monkeypatch, sample.kind)
+    for chunk in (4096, 97):
+        got = read(path, tmp_path / f"chunks-{chunk}", False, chunk, monkeypatch, sample.kind)
+        assert json.dumps(got, sort_keys=True) == json.dumps(whole, sort_keys=True), chunk
+    assert whole["events"] and whole["state"]["lines"] == len(sample.lines)
