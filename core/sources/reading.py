@@ -665,9 +665,6 @@ class Reading:
                     cursor["lines"] += 1
                     cursor["offset"] += long + begin
                     long = 0
-                    if begin > end:  # (its newline was the chunk's last)
-                        pieces, held = ([chunk[begin:]], len(chunk) - begin) if begin < len(chunk) else ([], 0)
-                        continue
                 elif pieces:  # the unfinished line ends here: it alone is joined, not the whole chunk
                     begin = chunk.find(b"\n") + 1
                     line = b"".join((*pieces, chunk[:begin]))
