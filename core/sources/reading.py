@@ -35,7 +35,8 @@ from typing import TYPE_CHECKING, Callable, Iterator, cast
 from core.config import places
 from core.clock import iso_ms
 from core.files import make_private_dirs, read_small_file, replace_private_file
-from core.session.parse import TooDeep, loads_line
+from core.session.log import SCAN_MIN_BYTES
+from core.session.parse import TooDeep, loads_line, too_deep
 from core.session.writer import header_entry
 from core.sources import copilot_db, opencode
 from core.sources.claude import ClaudeReader
@@ -104,7 +105,8 @@ FORMAT = 6  # of the cache; another number is read again from the transcript's s
 # 6: every answer's tokens as a ``u`` event, compactions as ``c``: the answers' usage moved there)
 _encode = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True).encode
 """An event as the cache keeps it (``json.dumps`` with these options would make an encoder per
-event). ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives."""
+event). ASCII escapes: no raw newline inside, and a lone surrogate a transcript held survives.
+A big read encodes with msgspec instead (``_fast_encoder``)."""
 SAVE_AFTER = 1 << 20
 """Transcript bytes read without a new event or warning after which the cache is written anyway
 (``Reading._extend``): what a re-open may have to read again."""
@@ -122,9 +124,14 @@ META_BYTES = 1 << 16  # the most read of a subagent's meta.json
 _WANTED: dict[str, re.Pattern[bytes]] = {
     # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
     # nothing about the conversation: only lines that can be a user or assistant line (or a
-    # compaction's boundary) are parsed.
-    # Any JSON writer's spacing is read; the compact form agents write costs nothing more.
-    "claude": re.compile(rb'"type"\s*:\s*"(?:user|assistant)"|"subtype"\s*:\s*"compact_boundary"'),
+    # compaction's boundary) are parsed: those with "type":"user", "type":"assistant" or
+    # "subtype":"compact_boundary" in them.
+    # Any JSON writer's spacing is read; the compact form agents write costs nothing more. Spacing
+    # within a line: a match never runs past a line's end, whatever the chunks are.
+    # (Looked for from ``ype"``, the key's quote checked behind it: a pattern that starts with a
+    # few plain bytes is searched for a third faster than one that starts with a choice.)
+    "claude": re.compile(rb'ype"(?:(?<="type")[^\S\n]*:[^\S\n]*"(?:user|assistant)"'
+                         rb'|(?<="subtype")[^\S\n]*:[^\S\n]*"compact_boundary")'),
 }
 
 
@@ -185,6 +192,7 @@ class Reading:
         """Copilot's session database beside the log: the truth about its plan (``_reconcile``)."""
         self._session_db_at: tuple[object, ...] | None = None  # the database as last read (``change_key``)
         self._folds: dict[str, Callable[[Reading], tuple[int, object] | None]] = {}  # ``keep_with_cache``
+        self._piece: Callable[[Event], bytes] = _ascii_piece  # an event's JSON (msgspec's once a big read loaded it)
 
     @property
     def info(self) -> AgentInfo:
@@ -629,6 +637,10 @@ class Reading:
         with open(path or self.source, "rb") as f:
             at = f.seek(cursor["offset"] + long)
             size = os.fstat(f.fileno()).st_size  # (what grows meanwhile is the next sync's)
+            # (a few lines are parsed whole: not worth loading msgspec for, as for a session's)
+            decode = _decoder(self.kind) if size - at >= SCAN_MIN_BYTES else None
+            if decode is not None and self._piece is _ascii_piece:
+                self._piece = _fast_encoder()
             pieces: list[bytes] = []  # an unfinished line's bytes so far
             held = 0
             # Never ask for more than the file holds: ``read(n)`` allocates n bytes first, and a
@@ -646,24 +658,21 @@ class Reading:
                         pieces.append(chunk)
                         held += len(chunk)
                     continue
+                begin = 0  # where the chunk's whole lines not told yet start
                 if long:
-                    cut = chunk.find(b"\n") + 1
+                    begin = chunk.find(b"\n") + 1
                     self._warn(state, synced, f"{where}line {cursor['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
                     cursor["lines"] += 1
-                    cursor["offset"] += long + cut
+                    cursor["offset"] += long + begin
                     long = 0
-                    chunk, end = chunk[cut:], end - cut
-                    if end < 0:
-                        pieces, held = [chunk], len(chunk)
-                        continue
-                data = b"".join((*pieces, chunk)) if pieces else chunk
-                end += held
-                tail = data[end + 1:]
-                pieces, held = ([tail], len(tail)) if tail else ([], 0)
-                first = cursor["lines"]
-                cursor["lines"] += data.count(b"\n", 0, end + 1)
-                cursor["offset"] += end + 1
-                self._feed_lines(data, end, first, wanted, state, synced, sink, where)
+                elif pieces:  # the unfinished line ends here: it alone is joined, not the whole chunk
+                    begin = chunk.find(b"\n") + 1
+                    line = b"".join((*pieces, chunk[:begin]))
+                    pieces, held = [], 0
+                    self._feed_lines(line, 0, len(line) - 1, wanted, decode, state, cursor, synced, sink, where)
+                self._feed_lines(chunk, begin, end, wanted, decode, state, cursor, synced, sink, where)
+                if end + 1 < len(chunk):
+                    pieces, held = [chunk[end + 1:]], len(chunk) - end - 1
         if long:
             cursor["long"] = long
         return synced
@@ -705,19 +714,26 @@ class Reading:
         self._keep(reader.table(found.todos, found.todos_ms), synced)
         return synced
 
-    def _feed_lines(self, data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None,
-                    state: CacheState, synced: Synced, sink: list[tuple[int, object]] | None = None,
-                    where: str = "") -> None:
-        """Tell the reader the lines of ``data[:end]`` (line ``first + 1`` on), or with ``sink``, put
-        them there parsed."""
-        for number, raw in _numbered_lines(data, end, first, wanted):
+    def _feed_lines(self, data: bytes, begin: int, end: int, wanted: re.Pattern[bytes] | None,
+                    decode: Callable[[bytes], object] | None, state: CacheState, cursor: Cursor, synced: Synced,
+                    sink: list[tuple[int, object]] | None = None, where: str = "") -> None:
+        """Tell the reader the lines of ``data[begin:end]`` (``end``: the newline of the last), or
+        with ``sink``, put them there parsed; the cursor moves past them. ``decode``: what the
+        reader reads of a line, where it has a decoder of its own (``_decoder``)."""
+        if begin > end:  # (no line: the chunk's one newline ended the line held before it)
+            return
+        first = cursor["lines"]
+        lines, count = _numbered_lines(data, begin, end, first, wanted)
+        cursor["lines"] = first + count
+        cursor["offset"] += end + 1 - begin
+        for number, raw in lines:
             if not raw.strip():
                 continue
             if len(raw) > MAX_LINE_BYTES:
                 self._warn(state, synced, f"{where}line {number}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
                 continue
             try:
-                line = loads_line(raw)
+                line = loads_line(raw) if decode is None else _decoded(raw, decode)
             except (ValueError, RecursionError) as exc:
                 self._warn(state, synced, f"{where}line {number}: {_why(exc)} (skipped)")
                 continue
@@ -750,11 +766,12 @@ class Reading:
         state = self.state
         state["kinds"] += "".join(cast(str, event[0]) for event in events)
         self._events += events
+        encode, pieces, sizes = self._piece, self._pieces, state["sizes"]
         for event in events:
-            piece = _encode(event).encode("ascii")
-            self._pieces.append(piece)
+            piece = encode(event)
+            pieces.append(piece)
             self._bytes += len(piece)
-            state["sizes"].append(len(piece))
+            sizes.append(len(piece))
         synced.events += len(events)
 
     def _warn(self, state: CacheState, synced: Synced, text: str) -> None:
@@ -789,24 +806,44 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
         return False
 
 
-def _numbered_lines(data: bytes, end: int, first: int, wanted: re.Pattern[bytes] | None) -> Iterator[tuple[int, bytes]]:
-    """The lines of ``data[:end]`` (line ``first + 1`` on) with their numbers; with ``wanted``, only
-    those it finds something in, looked for in the whole chunk at once (a Claude transcript's ~100 KB
-    lines of request shapes are then never split off, let alone parsed)."""
+def _numbered_lines(data: bytes, begin: int, end: int, first: int,
+                    wanted: re.Pattern[bytes] | None) -> tuple[list[tuple[int, bytes]], int]:
+    """The lines of ``data[begin:end]`` (line ``first + 1`` on) with their numbers, and how many
+    there are; with ``wanted``, only those it finds something in, looked for in the whole chunk at
+    once (a Claude transcript's ~100 KB lines of request shapes are then never split off, let alone
+    parsed), the lines between counted as they are passed."""
     if wanted is None:
-        for number, raw in enumerate(data[:end].split(b"\n"), first + 1):
-            yield number, raw
-        return
-    number, counted, last = first, 0, -1
-    for match in wanted.finditer(data, 0, end):
-        start = data.rfind(b"\n", 0, match.start()) + 1
+        lines = data[begin:end].split(b"\n")
+        return list(enumerate(lines, first + 1)), len(lines)
+    found: list[tuple[int, bytes]] = []
+    number, counted, last = first, begin, -1
+    for match in wanted.finditer(data, begin, end):
+        start = max(data.rfind(b"\n", begin, match.start()) + 1, begin)
         if start == last:
             continue  # (another hit in a line already given)
         last = start
-        number += data.count(b"\n", counted, start)
+        number += _newlines(data, counted, start)
         counted = start
         stop = data.find(b"\n", match.end(), end + 1)
-        yield number + 1, data[start:stop if stop >= 0 else end]
+        found.append((number + 1, data[start:stop]))
+    return found, number + _newlines(data, counted, end + 1) - first
+
+
+HOPS = 8
+"""Newlines looked for one by one before the rest of a stretch is counted at once."""
+
+
+def _newlines(data: bytes, start: int, end: int) -> int:
+    """``data.count(b"\\n", start, end)``. The lines between two wanted ones are mostly long (a
+    request's shape, an attachment: kilobytes each), and finding each newline (memchr) is several
+    times faster than counting the bytes one by one; a stretch of many short lines is counted."""
+    find, n, at = data.find, 0, start
+    while n < HOPS:
+        at = find(b"\n", at, end) + 1
+        if not at:
+            return n
+        n += 1
+    return n + data.count(b"\n", at, end)
 
 
 _SOURCE = re.compile(rb'"source"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -823,6 +860,51 @@ def source_of(cache_file: Path) -> str | None:
     except (OSError, ValueError):
         return None
     return value if isinstance(value, str) else None
+
+
+def _ascii_piece(event: Event) -> bytes:
+    return _encode(event).encode("ascii")
+
+
+def _fast_encoder() -> Callable[[Event], bytes]:
+    """An event's JSON as msgspec writes it, a tenth of the time of ``_encode`` (UTF-8: no raw
+    newline inside either, and ``json.loads`` reads it back the same; an event holds no NaN, which
+    msgspec would write as null). A lone surrogate, which UTF-8 cannot hold, is escaped by
+    ``_encode``."""
+    import msgspec
+
+    encode = msgspec.json.Encoder().encode
+
+    def piece(event: Event) -> bytes:
+        try:
+            return encode(event)
+        except UnicodeEncodeError:
+            return _ascii_piece(event)
+
+    return piece
+
+
+def _decoder(kind: str) -> Callable[[bytes], object] | None:
+    """What the reader of ``kind`` reads of a line, decoded without the rest, where it has such a
+    decoder (Claude Code's: most of a user or assistant line is what the reader never reads)."""
+    if kind != "claude":
+        return None
+    from core.sources.claude_lines import line_of
+
+    return line_of
+
+
+def _decoded(raw: bytes, decode: Callable[[bytes], object]) -> object:
+    """``loads_line(raw)`` as far as the reader reads it: ``decode``'s answer, or where msgspec
+    refuses the line (``claude_lines.REFUSED``), the line parsed in full."""
+    from core.sources.claude_lines import REFUSED
+
+    if too_deep(raw):
+        raise TooDeep()
+    try:
+        return decode(raw)
+    except REFUSED:
+        return loads_line(raw, depth_checked=True)
 
 
 def _why(exc: BaseException) -> str:
