@@ -110,8 +110,9 @@ def _keyed(
         elif fields is None:
             if was != item:
                 changes.append(Change(part, subject, k, "changed", "", was, item))
-        else:
-            changes += _fields(part, subject, k, was, item, fields)
+        elif was != item:  # (an item equal as a whole has no changed field: compared in C at once)
+            changes += [Change(part, subject, k, "changed", f, was.get(f), item.get(f))
+                        for f in fields if was.get(f) != item.get(f)]
     return changes
 
 
@@ -126,14 +127,16 @@ def _progress(a: Point, b: Point) -> list[Change]:
     changes: list[Change] = []
     was, now = a.progress, b.progress
     declared, recorded = was["currentMilestones"], was["recordedMilestones"]
-    changes += [Change(PROGRESS, "milestone", m, "removed") for m in declared if m not in now["currentMilestones"]]
-    changes += [Change(PROGRESS, "milestone", m, "added") for m in now["currentMilestones"] if m not in declared]
+    # (milestones are names, restored as strings: sets tell which are in the other list)
+    declared_now, recorded_now = set(now["currentMilestones"]), set(now["recordedMilestones"])
+    declared_set, recorded_set = set(declared), set(recorded)
+    changes += [Change(PROGRESS, "milestone", m, "removed") for m in declared if m not in declared_now]
+    changes += [Change(PROGRESS, "milestone", m, "added") for m in now["currentMilestones"] if m not in declared_set]
     if was["hasBaseline"] != now["hasBaseline"]:
         changes.append(Change(PROGRESS, "baseline", "", "added" if now["hasBaseline"] else "removed"))
-    changes += [Change(PROGRESS, "recorded milestone", m, "removed")
-                for m in recorded if m not in now["recordedMilestones"]]
+    changes += [Change(PROGRESS, "recorded milestone", m, "removed") for m in recorded if m not in recorded_now]
     changes += [Change(PROGRESS, "recorded milestone", m, "added")
-                for m in now["recordedMilestones"] if m not in recorded]
+                for m in now["recordedMilestones"] if m not in recorded_set]
     return changes
 
 
