@@ -174,7 +174,9 @@ class TimelineScreen(ModelScreen):
         if not self.events:
             self.query_one("#timeline-preview", Static).update(Text(
                 "No state-changing entries on this branch yet.", "dim italic"))
-        if (self.selected_event(), message.entries) != self._previewed:  # (not again for older rows below)
+        previewed = self._previewed  # (not again for the same row, as older rows come in below it)
+        if message.reset or previewed is None or previewed[0] is not self.selected_event() or \
+                previewed[1] != message.entries:
             self._preview()
 
     def _draw_title(self) -> None:
