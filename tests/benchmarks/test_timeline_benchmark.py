@@ -6,9 +6,9 @@ interleaved rounds (medians of ``ROUNDS``). Not in the default run, and it asser
 1. First rows: the app holds the deck of a 50,000-entry session of ``session_shape.generate``'s
    shape (about 134 MB); F8 goes to it as a terminal's key does (as test_screen_open_benchmark.py
    sends it), and the clock stops at the first refresh after the timeline's event list has a first
-   row and a size. Baseline: ``naive_load`` of the same file (``session_shape.NAIVE``'s work: every
-   line read and ``json.loads``-ed, indexed by id, the branch walked from the last entry), in this
-   process. Target <= 0.3x.
+   row and a size. Baseline: ``session_shape.NAIVE`` run on the same file in this process (every
+   line read and ``json.loads``-ed, indexed by id, the branch walked from the last entry, the
+   newest state of each primitive found). Target <= 0.3x.
 2. Complete: the app holds the deck of a 100,000-entry session of the same shape with short
    messages (``session_shape.generate_short``); F8, until the walk is over (the screen's last
    ``TimelineChanged`` says it is not loading, every event of it is in the list, and the title
@@ -24,10 +24,12 @@ view and activity walk are waited for.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
-import json
+import io
 import os
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -37,7 +39,7 @@ import pytest
 from core.deck.deck import Deck
 from core.session.log import SessionLog
 from core.views.view import build_view
-from session_shape import generate, generate_short, generate_timed
+from session_shape import NAIVE, generate, generate_short, generate_timed
 from test_screen_open_benchmark import CWD, back_to, find, has_rows, opened, screen_named, send
 from tui.app import PideckApp
 
@@ -47,23 +49,18 @@ ROUNDS = 5
 TIMEOUT = 300.0
 
 
-def naive_load(path: Path) -> int:
-    """``session_shape.NAIVE``'s work in this process: the branch's length."""
-    entries = []
-    with open(path, "rb") as fh:
-        json.loads(fh.readline())
-        for raw in fh:
-            if raw.strip():
-                value = json.loads(raw)
-                if isinstance(value, dict) and isinstance(value.get("id"), str):
-                    entries.append(value)
-    by_id = {e["id"]: e for e in entries}
-    branch, node, seen = [], entries[-1] if entries else None, set()
-    while node is not None and node["id"] not in seen:
-        seen.add(node["id"])
-        branch.append(node)
-        node = by_id.get(node.get("parentId"))
-    return len(branch)
+NAIVE_CODE = compile(NAIVE, "session_shape.NAIVE", "exec")
+
+
+def naive_load(path: Path) -> None:
+    """``session_shape.NAIVE`` run in this process (its one line of output set aside)."""
+    argv = sys.argv
+    sys.argv = ["naive", str(path)]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            exec(NAIVE_CODE, {"__name__": "__main__"})
+    finally:
+        sys.argv = argv
 
 
 def cold_open(path: Path, home: Path) -> None:
