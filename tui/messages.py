@@ -96,6 +96,7 @@ class TimelineChanged(Message):
     loading: bool = False  # the walk of the branch goes on: later events follow
     walked: int = 0  # entries of the branch walked so far
     usage: UsageJson | None = None  # what the whole file's answers cost, per turn too (the preview says the turn's)
+    older: int = 0  # the first events are new, before those shown (a walk that reads the newest first)
 
 
 @dataclass

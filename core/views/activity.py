@@ -26,7 +26,7 @@ from core.primitives.todo.replay import Replay, followup_kind, message_text
 from core.session.interface import ReadableLog
 from core.session.writer import AGENT, PERSON, WRITER_KEY
 from core.views.diff import PART_TITLES, Change, diff_points
-from core.views.points import Point, Restorer
+from core.views.points import RESTORED_TYPES, Point, Restorer
 
 SESSION = "session"
 """The part of labels, branch summaries and session names: no derived state, but the timeline's."""
@@ -57,6 +57,17 @@ class Update:
     new: list[Event] = field(default_factory=list)
     reset: bool = False
     pending: bool = False  # ``limit`` stopped the walk before the branch's end: update again for the rest
+    older: bool = False  # the new events go before the others (a newest-first walk's earlier piece)
+
+
+class _Older:
+    """What is left of a newest-first walk: the first walk's selection, the piece taken last
+    starting at ``start``, and the parts no entry before it restores (nor before any later piece)."""
+
+    def __init__(self, picked: Sequence[tuple[int, Any, Any]], record_at: Callable[[Any], Mapping[str, Any]],
+                 start: int) -> None:
+        self.picked, self.record_at, self.start = picked, record_at, start
+        self.absent: set[str] = set()
 
 
 class Activity:
@@ -75,16 +86,23 @@ class Activity:
         self._anchor: Mapping[str, Any] | None = None  # the last of them
         self._last_message: tuple[str | None, Callable[[int], Mapping[str, Any]], int] | None = None
         self._user_arm_at = -2  # position of the last cycle entry a person's /todos poke wrote
+        self._older: _Older | None = None  # a newest-first walk's pieces still to take, before those taken
+        self._front = 0  # the branch position the walked entries start at
 
     @property
     def walked(self) -> int:
         """How many entries of the branch the walk has taken in."""
-        return self._count
+        return self._count - self._front
 
-    def update(self, limit: int | None = None) -> Update:
+    def update(self, limit: int | None = None, newest_first: bool = False) -> Update:
         """Take in what the branch gained since the last call (the log is refreshed first).
         ``limit``: take in at most that many of the entries the walk looks at, so a long session's
-        first walk can be shown in pieces (``Update.pending`` says more is left)."""
+        first walk can be shown in pieces (``Update.pending`` says more is left). With
+        ``newest_first`` a first walk takes the branch's last piece first, then each piece before
+        the ones taken (``Update.older``), so the newest events are there at once; appends are
+        taken in once every older piece is."""
+        if self._older is not None:
+            return self._older_piece(limit)
         self.log.refresh()
         result = Update()
         selection = self.log.branch_select(picked_by_activity, self._count, self._anchor) if self._count else None
@@ -94,20 +112,82 @@ class Activity:
             selection = self.log.branch_select(picked_by_activity)
             assert selection is not None  # a selection from the start always answers
         picked, length, record_at, last = selection
-        if limit is not None and len(picked) > limit:
+        if limit is not None and len(picked) > limit and newest_first and not self._count:
+            start = len(picked) - limit
+            self._older = _Older(picked, record_at, start)
+            self._seed(self._older, start)
+            self._front = picked[start][0]
+            picked = picked[start:]
+            result.pending = True
+        elif limit is not None and len(picked) > limit:
             position, _, key = picked[limit - 1]
             picked, length, last = picked[:limit], position + 1, record_at(key)  # (where the next piece starts)
             result.pending = True
+        result.new = self._take(picked, record_at)
+        self._count, self._anchor = length, last
+        self.events += result.new
+        return result
+
+    def _take(self, picked: Sequence[tuple[int, Any, Any]], record_at: Callable[[Any], Mapping[str, Any]]) -> list[Event]:
+        new: list[Event] = []
         for position, kind, key in picked:
             if kind[0] == "message":
                 self._last_message = (kind[2], record_at, key)
                 if kind[2] == "toolResult" and kind[3] == c.TOOL_NAME:
-                    result.new += self._todo_result(position, record_at(key))
+                    new += self._todo_result(position, record_at(key))
                 continue
-            result.new += self._entry(position, record_at(key))
-        self._count, self._anchor = length, last
-        self.events += result.new
-        return result
+            new += self._entry(position, record_at(key))
+        return new
+
+    def _older_piece(self, limit: int | None) -> Update:
+        """The piece of the first walk before those taken: walked from the state the entries
+        before it leave (``_seed``), the walk's own state at the branch's end kept as it was."""
+        older = self._older
+        assert older is not None
+        end = older.start
+        start = max(0, end - limit) if limit is not None else 0
+        kept = self.point, self._last_message, self._user_arm_at
+        self._seed(older, start)
+        new = self._take(older.picked[start:end], older.record_at)
+        self.point, self._last_message, self._user_arm_at = kept
+        older.start = start
+        self._front = older.picked[start][0] if start else 0
+        if not start:
+            self._older = None
+        self.events[:0] = new
+        return Update(new, pending=bool(start), older=True)
+
+    def _seed(self, older: _Older, at: int) -> None:
+        """The walk's state as walking ``older.picked[:at]`` would leave it: each part restored
+        from the last entry before ``at`` that restores it (restoring reads nothing but the entry),
+        the last message, and whether the entry just before is a person's arming of the gates.
+        Found looking back from ``at``, as far as the nearest of each."""
+        picked, record_at = older.picked, older.record_at
+        wanted = {*RESTORED_TYPES, TODO, "message"} - older.absent
+        point, self._last_message = Point(), None
+        k = at - 1
+        while wanted and k >= 0:
+            _, kind, key = picked[k]
+            k -= 1
+            if kind[0] == "message":
+                if "message" in wanted:
+                    wanted.discard("message")
+                    self._last_message = (kind[2], record_at, key)
+                if kind[2] != "toolResult" or kind[3] != c.TOOL_NAME:
+                    continue
+            elif kind[0] != "custom" or (kind[1] not in wanted and kind[1] != c.STATE_CUSTOM_TYPE):
+                continue
+            part = kind[1] if kind[0] == "custom" and kind[1] != c.STATE_CUSTOM_TYPE else TODO
+            if part in wanted and (restored := self._restorer.apply(point, record_at(key))) is not None:
+                point = restored.point
+                wanted.discard(part)
+        older.absent |= wanted  # (none before ``at``: none before any piece further back either)
+        self.point = point
+        self._user_arm_at = -2
+        if at:
+            position, kind, key = picked[at - 1]
+            if kind[0] == "custom" and kind[1] == c.CYCLE_CUSTOM_TYPE and position == picked[at][0] - 1:
+                self._cycle(position, record_at(key))  # (only its mark is kept)
 
     # -- one entry ---------------------------------------------------------------------------------
 

@@ -46,15 +46,22 @@ GOAL_FIELDS = ("feedback_loop", "closed_feedback_loop", "end_to_end_ownership")
 def diff_points(a: Point, b: Point) -> list[Change]:
     """Every change from ``a`` to ``b``, part by part in ``PART_ORDER``."""
     changes: list[Change] = []
-    changes += _objective(a.state.get("objective"), b.state.get("objective"))
-    changes += _keyed(STATE, "work item", a.state["workItems"], b.state["workItems"], WORK_ITEM_FIELDS)
-    changes += _keyed(STATE, "decision", a.state["decisions"], b.state["decisions"], ("content",))
-    changes += _progress(a, b)
-    changes += _keyed(HANDOFF, "packet", a.packets, b.packets, None)
-    changes += _keyed(TODO, "todo", a.todos["todos"], b.todos["todos"], TODO_FIELDS)
-    changes += _fields(TODO, "plan", "", a.todos["plan"], b.todos["plan"], PLAN_FIELDS)
-    changes += _explanation(a.todos.get("agentPlan"), b.todos.get("agentPlan"))
-    changes += _keyed(TODO, "goal", a.todos["goals"], b.todos["goals"], GOAL_FIELDS, key="group")
+    # A part that is the same object on both sides has no change (a log holds no NaN, the one
+    # value unequal to itself: core/session/parse.py), so the activity walk, whose entries each
+    # restore one part, compares only that one.
+    if a.state is not b.state:
+        changes += _objective(a.state.get("objective"), b.state.get("objective"))
+        changes += _keyed(STATE, "work item", a.state["workItems"], b.state["workItems"], WORK_ITEM_FIELDS)
+        changes += _keyed(STATE, "decision", a.state["decisions"], b.state["decisions"], ("content",))
+    if a.progress is not b.progress:
+        changes += _progress(a, b)
+    if a.packets is not b.packets:
+        changes += _keyed(HANDOFF, "packet", a.packets, b.packets, None)
+    if a.todos is not b.todos:
+        changes += _keyed(TODO, "todo", a.todos["todos"], b.todos["todos"], TODO_FIELDS)
+        changes += _fields(TODO, "plan", "", a.todos["plan"], b.todos["plan"], PLAN_FIELDS)
+        changes += _explanation(a.todos.get("agentPlan"), b.todos.get("agentPlan"))
+        changes += _keyed(TODO, "goal", a.todos["goals"], b.todos["goals"], GOAL_FIELDS, key="group")
     return changes
 
 
@@ -103,8 +110,9 @@ def _keyed(
         elif fields is None:
             if was != item:
                 changes.append(Change(part, subject, k, "changed", "", was, item))
-        else:
-            changes += _fields(part, subject, k, was, item, fields)
+        elif was != item:  # (an item equal as a whole has no changed field: compared in C at once)
+            changes += [Change(part, subject, k, "changed", f, was.get(f), item.get(f))
+                        for f in fields if was.get(f) != item.get(f)]
     return changes
 
 
@@ -119,14 +127,16 @@ def _progress(a: Point, b: Point) -> list[Change]:
     changes: list[Change] = []
     was, now = a.progress, b.progress
     declared, recorded = was["currentMilestones"], was["recordedMilestones"]
-    changes += [Change(PROGRESS, "milestone", m, "removed") for m in declared if m not in now["currentMilestones"]]
-    changes += [Change(PROGRESS, "milestone", m, "added") for m in now["currentMilestones"] if m not in declared]
+    # (milestones are names, restored as strings: sets tell which are in the other list)
+    declared_now, recorded_now = set(now["currentMilestones"]), set(now["recordedMilestones"])
+    declared_set, recorded_set = set(declared), set(recorded)
+    changes += [Change(PROGRESS, "milestone", m, "removed") for m in declared if m not in declared_now]
+    changes += [Change(PROGRESS, "milestone", m, "added") for m in now["currentMilestones"] if m not in declared_set]
     if was["hasBaseline"] != now["hasBaseline"]:
         changes.append(Change(PROGRESS, "baseline", "", "added" if now["hasBaseline"] else "removed"))
-    changes += [Change(PROGRESS, "recorded milestone", m, "removed")
-                for m in recorded if m not in now["recordedMilestones"]]
+    changes += [Change(PROGRESS, "recorded milestone", m, "removed") for m in recorded if m not in recorded_now]
     changes += [Change(PROGRESS, "recorded milestone", m, "added")
-                for m in now["recordedMilestones"] if m not in recorded]
+                for m in now["recordedMilestones"] if m not in recorded_set]
     return changes
 
 

@@ -66,6 +66,11 @@ class Restored:
     valid: bool
 
 
+RESTORED_TYPES = (AgentStateAdapter.ENTRY_TYPE, AgentProgressAdapter.ENTRY_TYPE, AgentHandoffAdapter.ENTRY_TYPE)
+"""The custom types whose newest entry is the whole state of a primitive (the todos' come from
+``pi-jtodo/state`` entries and the todo tool's results)."""
+
+
 class Restorer:
     """Restores one entry at a time into the point it makes, with the adapters' own load code."""
 

@@ -26,20 +26,16 @@ from typing import Callable, TypedDict
 
 from core.config.settings import TodoConfig
 from core.deck.deck import Deck
-from core.primitives.handoff.adapter import AgentHandoffAdapter
-from core.primitives.progress.adapter import AgentProgressAdapter
-from core.primitives.state.adapter import AgentStateAdapter
 from core.primitives.todo.replay import Replayer, read_by_fold
 from core.session.cut import CutLog, cut_branch
 from core.session.interface import IndexedLog
 from core.session.records import EntryRecord
-from core.views.points import Point, point_of
+from core.views.points import RESTORED_TYPES, Point, point_of
 
 CHECKPOINT_EVERY = 4096
 """Branch entries between two checkpoints of the todo fold: the most a step replays."""
 BRANCHES_KEPT = 8
 
-RESTORED_TYPES = (AgentStateAdapter.ENTRY_TYPE, AgentProgressAdapter.ENTRY_TYPE, AgentHandoffAdapter.ENTRY_TYPE)
 
 
 class UnknownEntry(LookupError):

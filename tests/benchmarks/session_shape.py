@@ -104,8 +104,14 @@ def _size(rng: random.Random, short: tuple[int, int], long: tuple[int, int]) -> 
     return rng.randint(*short) if rng.random() < 0.4 else rng.randint(*long)
 
 
-def generate(path: Path, n: int = 100_000, seed: int = 12) -> None:
+def generate(path: Path, n: int = 100_000, seed: int = 12, scale: float = 1.0) -> None:
+    """``n`` entries of the shape above; ``scale`` shrinks what the messages say (prompts, answers,
+    commands, tool output) and leaves every other entry as it is (``generate_short``)."""
     rng = random.Random(seed)
+
+    def said(size: int) -> str:
+        return text(rng, max(1, int(size * scale)))
+
     with open(path, "w", encoding="utf-8") as fh:
         fh.write(_dumps(HEADER) + "\n")
         w = _Writer(fh, rng)
@@ -113,7 +119,7 @@ def generate(path: Path, n: int = 100_000, seed: int = 12) -> None:
         while w.n < n:
             turn += 1
             if turn % 20 == 1:
-                w.put(_message("user", rng, w.n, content=[{"type": "text", "text": text(rng, rng.randint(60, 400))}]))
+                w.put(_message("user", rng, w.n, content=[{"type": "text", "text": said(rng.randint(60, 400))}]))
             if turn % 7 == 3:
                 kind = PRIMITIVES[turn % 3]
                 w.put({"type": "custom", "customType": kind, "data": _state(kind, w.n, rng)})
@@ -130,12 +136,21 @@ def generate(path: Path, n: int = 100_000, seed: int = 12) -> None:
                        "content": "You have 34 incomplete todos. Continue working, or update the todo tool.",
                        "display": True, "details": {"kind": "poke", "ids": ["t0", "t1"]}})
                 continue
-            command = {"type": "toolCall", "id": call_id, "name": "bash", "arguments": {"command": text(rng, 60)}}
-            w.put(_assistant(rng, w.n, _size(rng, (100, 700), (1000, 3600)), command))
+            command = {"type": "toolCall", "id": call_id, "name": "bash", "arguments": {"command": said(60)}}
+            w.put(_assistant(rng, w.n, int(_size(rng, (100, 700), (1000, 3600)) * scale), command))
             big = rng.random() < 0.04
             size = rng.randint(15_000, 28_000) if big else _size(rng, (100, 700), (1400, 4500))
             w.put(_message("toolResult", rng, w.n, toolCallId=call_id, toolName="bash",
-                           content=[{"type": "text", "text": text(rng, size)}], isError=False))
+                           content=[{"type": "text", "text": said(size)}], isError=False))
+
+
+def generate_short(path: Path, n: int = 100_000) -> None:
+    """``generate``'s shape with short messages: the same entries, primitive states and todo writes,
+    with what the messages say cut to a twentieth; 100,000 entries make about 40 MB."""
+    generate(path, n, scale=SHORT)
+
+
+SHORT = 0.05
 
 
 def generate_timed(path: Path, n: int = 100_000, write: Callable[[Path, int], None] = generate) -> Path:

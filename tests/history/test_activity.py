@@ -299,3 +299,55 @@ def test_the_walk_picks_no_plain_custom_entries():
     assert not picked_by_activity("custom", "other-ext/state", None, None)
     assert not picked_by_activity("model_change", None, None, None)
     assert picked_by_activity("message", None, "assistant", None)
+
+
+def newest_first(log: SessionLog, first: int, piece: int) -> tuple[Activity, list[list[str]]]:
+    """A walk of ``log`` that takes its last ``first`` picked entries, then ``piece`` at a time
+    before them; with the texts of each piece's events."""
+    activity = Activity(log)
+    update = activity.update(first, newest_first=True)
+    pieces = [[e.text for e in update.new]]
+    while update.pending:
+        update = activity.update(piece, newest_first=True)
+        assert update.older
+        pieces.append([e.text for e in update.new])
+    return activity, pieces
+
+
+def gate_session(path: Path) -> Path:
+    """Pokes right after a person's arming and after the gates' own, at every place a piece can start."""
+    s = pi_session(path)
+    s.todo_write("c2", [todo("t1"), todo("t2", "in_progress")])
+    for n in range(3):
+        s.custom("pi-jtodo/cycle", {"armed": True, "reason": "user"})
+        s.followup("You have 2 incomplete todos.", "poke", ["t1", "t2"])
+        s.custom("pi-jtodo/cycle", {"armed": True, "reason": "write"})
+        s.followup("You have 2 incomplete todos.", "poke", ["t1"])
+        s.state([{"id": "parse", "content": f"Parse {n}", "status": "in_progress"}])
+        s.assistant("Packing.", ("c9", "agent_handoff_create", {}))
+        s.packets({"schemaVersion": 1, "id": f"h{n}", "source": "a", "goal": "g"})
+    return s.path
+
+
+@pytest.mark.parametrize("source", ["branched", "demo", "gates"])
+def test_a_newest_first_walk_finds_the_same_events(tmp_path, source):
+    """Taken from the end in pieces of any size, each seeded with what the entries before it leave,
+    the walk finds the events one walk from the start finds, and is then where that walk is."""
+    if source == "branched":
+        path = BRANCHED
+    elif source == "demo":
+        write_demo(path := tmp_path / "demo.jsonl", cwd="/p", ids=counter_ids())
+    else:
+        path = gate_session(tmp_path / "gates.jsonl")
+    log = SessionLog.open(path, writable=False)
+    whole = Activity(log)
+    whole.update()
+    picked = len(log.branch_select(picked_by_activity)[0])
+    for first in range(1, picked + 1):
+        for piece in (1, 2, 3, 5, picked):
+            activity, pieces = newest_first(log, first, piece)
+            assert activity.events == whole.events, (first, piece)
+            assert activity.point == whole.point and activity.walked == whole.walked
+            assert [text for texts in reversed(pieces) for text in texts] == [e.text for e in whole.events]
+    activity, _ = newest_first(log, 2, 3)
+    assert activity.update().new == []  # then it takes in appends as the one walk does

@@ -68,3 +68,30 @@ def test_a_long_walk_leaves_room_for_the_preview(tmp_path, monkeypatch):
         assert first_point < len(order) - 1 and "walk" in order[first_point + 1:]  # (answered mid-walk)
 
     run(app, scenario)
+
+
+def test_the_newest_rows_come_first_and_stay_while_older_ones_fill_in(tmp_path, monkeypatch):
+    """The first piece is the branch's end: its rows are the top of the list and stay there (the
+    cursor on the newest, previewed once) while each older piece goes below them."""
+    monkeypatch.setattr(timeline_model, "FIRST_PIECE", 2)
+    monkeypatch.setattr(timeline_model, "PIECE", 3)
+    tops: list[object] = []
+    changed = TimelineScreen.on_timeline_changed
+    monkeypatch.setattr(TimelineScreen, "on_timeline_changed", lambda self, message: (
+        changed(self, message), tops.append(self.query_one(TimelineEvents).event_at(0))))
+    asked: list[str] = []
+    point = timeline_model.TimelineModel.point
+    monkeypatch.setattr(timeline_model.TimelineModel, "point", lambda self, ticket, entry, open_deck: (
+        asked.append(entry), point(self, ticket, entry, open_deck)))
+    app = timeline_app(tmp_path)
+
+    async def scenario(pilot):
+        await pilot.press("f8")
+        screen = await shown(pilot)
+        assert await wait_for(pilot, lambda: screen.changed is not None and not screen.changed.loading)
+        await shown(pilot)
+        assert len(tops) > 2 and all(top is tops[0] for top in tops)  # (the newest event, from the first piece on)
+        assert tops[0] is screen.events[-1] and screen.query_one(TimelineEvents).selected is tops[0]
+        assert asked == [screen.events[-1].entry_id]
+
+    run(app, scenario)

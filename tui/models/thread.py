@@ -164,14 +164,18 @@ class ModelThread(Generic[M]):
     takes it (``release``), and after the first job (the open) the thread waits until the screen
     says that view is on screen (``resume``, at the latest after ``FIRST_PAINT_S``): nothing else
     it could do (the rest of the opening, the looks beyond the file) competes with the first frame
-    for the interpreter."""
+    for the interpreter.
+
+    ``paint_first``: only the wait (the screen takes what the model posts as it comes, and calls
+    ``resume`` once the first view is on screen): a long walk's next piece does not compete for the
+    interpreter with the drawing of its first rows (the timeline)."""
 
     FIRST_PAINT_S = 1.0
     """(``first_paint``) The longest the thread waits after the open for the screen's word that
     its first view is on screen (a screen that is never shown must not hold its jobs up)."""
 
     def __init__(self, model: M, post: Callable[[Message], object], *, poll: float, following: bool = True,
-                 first_paint: bool = False) -> None:
+                 first_paint: bool = False, paint_first: bool = False) -> None:
         self.model = model
         model.post = self._post
         model.trouble = self._trouble
@@ -181,7 +185,7 @@ class ModelThread(Generic[M]):
         self._held_lock = threading.Lock()
         self._first_held = threading.Event()
         self._painted = threading.Event()
-        if not first_paint:
+        if not (first_paint or paint_first):
             self._painted.set()
         self._poll = poll
         self._following = following
@@ -232,7 +236,8 @@ class ModelThread(Generic[M]):
         return self._first_held.wait(timeout)
 
     def resume(self) -> None:
-        """(``first_paint``) The first view is on screen, or the open failed: go on with the jobs."""
+        """(``first_paint``, ``paint_first``) The first view is on screen, or the open failed: go
+        on with the jobs."""
         self._painted.set()
 
     def _post(self, message: Message) -> None:

@@ -13,19 +13,20 @@ from typing import Any
 from core.catalog.opening import open_log
 from core.config.settings import TodoConfig
 from core.views.activity import Activity
-from core.views.costs import usage_of
+from core.views.costs import UsageJson, usage_of
 from core.views.diff import diff_points
 from core.views.points import point_of
 from core.views.timetravel import TimeMachine
-from core.views.tree import read_tree
+from core.views.tree import SessionTree, read_tree
 from core.views.view import build_view
 from tui.messages import DiffShown, PointShown, TimelineChanged
 from tui.models.thread import FileWatch, Model, file_problem
 
-FIRST_PIECE = 1_500
-"""Entries of the branch the first view of the events walks (a few tenths of a second on a long
-session), so the first rows show at once; the rest follow in ``PIECE``s, each queued behind what
-the person asked for meanwhile (a preview waits for one piece at most)."""
+FIRST_PIECE = 500
+"""Entries at the end of the branch the first view of the events walks (a few hundredths of a
+second on a long session, more rows than a screen holds there), so the newest rows show at once;
+the older ones follow in ``PIECE``s, each added below those shown and queued behind what the
+person asked for meanwhile (a preview waits for one piece at most)."""
 PIECE = 4_000
 
 
@@ -43,6 +44,8 @@ class TimelineModel(Model):
         self._branch: str | None = None  # the leaf of the branch shown, None: the current one
         self._files = FileWatch()
         self._loading = False  # the walk of the events has more to read
+        self._read_of: tuple[int, int] | None = None  # (generation, entries) of the log ``_read`` holds
+        self._read: tuple[SessionTree, UsageJson | None] | None = None
 
     def open(self) -> None:
         """The log, then the first piece of its events; when it fails, ``idle`` tries again."""
@@ -59,12 +62,12 @@ class TimelineModel(Model):
         if activity is not self._activity:
             return  # (another branch was chosen meanwhile: its own walk goes on)
         try:
-            update = activity.update(limit)
+            update = activity.update(limit, newest_first=True)
         except Exception:
             self._loading = False  # (``idle`` takes in the rest: the walk goes on where it stopped)
             raise
         self._loading = update.pending
-        self._post_timeline(reset=reset or update.reset)
+        self._post_timeline(reset=reset or update.reset, older=len(update.new) if update.older else 0)
         if update.pending:
             self.later(lambda: self._walk(activity, PIECE, False))
 
@@ -107,8 +110,19 @@ class TimelineModel(Model):
         changes = diff_points(point_of(machine.deck_at(a)), point_of(machine.deck_at(b)))
         self.post(DiffShown(machine.as_of(a), machine.as_of(b), tuple(changes)))
 
-    def _post_timeline(self, reset: bool = True) -> None:
+    def _post_timeline(self, reset: bool = True, older: int = 0) -> None:
         assert self._log is not None and self._activity is not None
-        self.post(TimelineChanged(tuple(self._activity.events), read_tree(self._log),
+        tree, usage = self._whole_log()
+        self.post(TimelineChanged(tuple(self._activity.events), tree,
                                   self._log.name or self._log.shown_path.name, len(self._log.records), self._branch,
-                                  reset, self._loading, self._activity.walked, usage_of(self._log)))
+                                  reset, self._loading, self._activity.walked, usage, older))
+
+    def _whole_log(self) -> tuple[SessionTree, UsageJson | None]:
+        """The tree and the usage, which read the whole log, not the walk: read again only when
+        the log changed (not at each piece of a walk)."""
+        log = self._log
+        assert log is not None
+        read_of = (getattr(log, "generation", 0), len(log.records))
+        if self._read is None or self._read_of != read_of:
+            self._read, self._read_of = (read_tree(log), usage_of(log)), read_of
+        return self._read

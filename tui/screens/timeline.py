@@ -127,8 +127,9 @@ class TimelineScreen(ModelScreen):
         self.changed: TimelineChanged | None = None  # the events and tree shown
         self.epoch = 0  # bumped when the events shown are no longer those before plus new ones
         self._ticket = 0
+        self._previewed: tuple[Event | None, int] | None = None  # (the event, the file's entries) asked for last
         self.model = TimelineModel(path, todo_config)  # (only its methods are handed to the thread)
-        self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow)
+        self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow, paint_first=True)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="timeline-title")
@@ -151,26 +152,32 @@ class TimelineScreen(ModelScreen):
     def problem_changed(self) -> None:
         """Said in the title, which keeps what was read (docs/tui.md#one-thread-per-screen)."""
         self._draw_title()
+        self.call_after_refresh(self.model_thread.resume)  # (the open failed: its later tries go on)
 
     def say_error(self, text: str) -> None:
         super().say_error(f"Timeline: {text}")
+        self.call_after_refresh(self.model_thread.resume)
 
     @on(TimelineChanged)
     def on_timeline_changed(self, message: TimelineChanged) -> None:
         self.events, self.branch = message.events, message.branch
         self.epoch += 1 if message.reset else 0
         events = self.query_one(TimelineEvents)
-        events.show(message.events, self.epoch)  # (newest first)
+        events.show(message.events, self.epoch, older=message.older)  # (newest first)
         self.query_one("#timeline-heads", Static).update(column_heads(events.dated))
         self.changed = message
         self._draw_title()
+        self.call_after_refresh(self.model_thread.resume)  # (the first rows drawn: the walk goes on)
         if self.session_tree != message.tree:
             self.session_tree = message.tree
             self._draw_tree(message.tree)
         if not self.events:
             self.query_one("#timeline-preview", Static).update(Text(
                 "No state-changing entries on this branch yet.", "dim italic"))
-        self._preview()
+        previewed = self._previewed  # (not again for the same row, as older rows come in below it)
+        if message.reset or previewed is None or previewed[0] is not self.selected_event() or \
+                previewed[1] != message.entries:
+            self._preview()
 
     def _draw_title(self) -> None:
         message = self.changed
@@ -224,6 +231,7 @@ class TimelineScreen(ModelScreen):
 
     def _preview(self) -> None:
         event = self.selected_event()
+        self._previewed = (event, self.changed.entries if self.changed is not None else 0)
         if event is None:
             return
         self._ticket += 1

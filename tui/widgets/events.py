@@ -90,9 +90,10 @@ class EventList(ScrollView, can_focus=True):
 
     # -- data ---------------------------------------------------------------------------------------
 
-    def show(self, events: tuple[Event, ...], epoch: int, words: Sequence[str] = ()) -> None:
+    def show(self, events: tuple[Event, ...], epoch: int, words: Sequence[str] = (), older: int = 0) -> None:
         """Move to ``events``; only the events after the ones shown are looked at, unless the
-        epoch or the filter changed."""
+        epoch or the filter changed. ``older``: the first ``older`` events are new, older than
+        those shown (they go below them: the rows on screen stay where they are)."""
         words = tuple(words)
         if epoch == self.epoch and words == self.words and events is self.events:
             return
@@ -100,6 +101,14 @@ class EventList(ScrollView, can_focus=True):
         if dated != self.dated:
             self.dated = dated
             self._lines.clear()
+        if older and epoch == self.epoch and words == self.words and len(events) == len(self.events) + older:
+            self.events = events
+            below = [i for i in range(older) if not words or event_matches(events[i], words)]
+            self.shown = below + [i + older for i in self.shown]
+            self.flash = {i + older for i in self.flash}
+            self._lines = {i + older: line for i, line in self._lines.items()}
+            self._resize()
+            return
         if epoch != self.epoch or words != self.words or len(events) < len(self.events):
             fresh = epoch == self.epoch and words == self.words
             self.events, self.epoch, self.words = events, epoch, words

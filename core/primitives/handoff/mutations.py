@@ -7,7 +7,6 @@ state as is and "append only on change" is a single ``if result.changed``.
 # (No ``from __future__ import annotations``: typing would compile the string annotations of the
 # NamedTuples below, and inspect, run, tool and the hooks compile nothing: core/slotted.py.)
 
-import copy
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from core.jsutil import is_non_empty_string
@@ -34,7 +33,11 @@ def empty_state() -> HandoffState:
 
 
 def copy_state(state: HandoffState) -> HandoffState:
-    return {"packets": copy.deepcopy(state["packets"])}
+    """A copy sharing nothing that can change: a packet holds strings, an int and lists of strings
+    (``core.create_handoff`` made it so), so new dicts and lists are the deep copy, made without
+    ``copy.deepcopy``'s walk (the activity walk restores thousands of states: core/views/points.py)."""
+    return {"packets": [cast("Packet", {k: list(v) if isinstance(v, list) else v for k, v in packet.items()})
+                        for packet in state["packets"]]}
 
 
 def validated_packet(raw: Any) -> "Packet":
