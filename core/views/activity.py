@@ -23,7 +23,7 @@ from core.deck.entries import GATE_GAVE_UP, GAVE_UP_WHY, PRIMITIVE_TOOLS, SUBAGE
 from core.primitives.progress import verdicts
 from core.primitives.todo import constants as c
 from core.primitives.todo.replay import Replay, followup_kind, message_text
-from core.session.interface import ReadableLog
+from core.session.interface import ReadableLog, Selection
 from core.session.writer import AGENT, PERSON, WRITER_KEY
 from core.views.diff import PART_TITLES, Change, diff_points
 from core.views.points import RESTORED_TYPES, Point, Restorer
@@ -64,9 +64,9 @@ class _Older:
     """What is left of a newest-first walk: the first walk's selection, the piece taken last
     starting at ``start``, and the parts no entry before it restores (nor before any later piece)."""
 
-    def __init__(self, picked: Sequence[tuple[int, Any, Any]], record_at: Callable[[Any], Mapping[str, Any]],
-                 start: int) -> None:
-        self.picked, self.record_at, self.start = picked, record_at, start
+    def __init__(self, selection: Selection, start: int) -> None:
+        self.selection, self.start = selection, start
+        self.picked, self.record_at = selection[0], selection[2]
         self.absent: set[str] = set()
 
 
@@ -114,23 +114,27 @@ class Activity:
         picked, length, record_at, last = selection
         if limit is not None and len(picked) > limit and newest_first and not self._count:
             start = len(picked) - limit
-            self._older = _Older(picked, record_at, start)
+            self._older = _Older(selection, start)
             self._seed(self._older, start)
             self._front = picked[start][0]
-            picked = picked[start:]
+            begin, end = start, len(picked)
             result.pending = True
         elif limit is not None and len(picked) > limit:
             position, _, key = picked[limit - 1]
-            picked, length, last = picked[:limit], position + 1, record_at(key)  # (where the next piece starts)
+            begin, end, length, last = 0, limit, position + 1, record_at(key)  # (where the next piece starts)
             result.pending = True
-        result.new = self._take(picked, record_at)
+        else:
+            begin, end = 0, len(picked)
+        result.new = self._take(selection, begin, end)
         self._count, self._anchor = length, last
         self.events += result.new
         return result
 
-    def _take(self, picked: Sequence[tuple[int, Any, Any]], record_at: Callable[[Any], Mapping[str, Any]]) -> list[Event]:
+    def _take(self, selection: Selection, begin: int, end: int) -> list[Event]:
+        """The events of the entries ``selection`` picked, from the ``begin``-th to before the ``end``-th."""
         new: list[Event] = []
-        for position, kind, key in picked:
+        picked, _, record_at, _ = selection
+        for position, kind, key in picked[begin:end]:
             if kind[0] == "message":
                 self._last_message = (kind[2], record_at, key)
                 if kind[2] == "toolResult" and kind[3] == c.TOOL_NAME:
@@ -148,7 +152,7 @@ class Activity:
         start = max(0, end - limit) if limit is not None else 0
         kept = self.point, self._last_message, self._user_arm_at
         self._seed(older, start)
-        new = self._take(older.picked[start:end], older.record_at)
+        new = self._take(older.selection, start, end)
         self.point, self._last_message, self._user_arm_at = kept
         older.start = start
         self._front = older.picked[start][0] if start else 0
