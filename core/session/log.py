@@ -431,13 +431,15 @@ class SessionLog:
         read = self._read
         return branches.select(read.index, self._records, read.current_branch(), wanted, start, anchor)
 
-    def select(self, wanted: Wanted, start: int = 0) -> list[tuple[int, Kind]]:
-        """(position, kind) of the entries of the whole file, from position ``start`` on, that
+    def select(self, wanted: Wanted, start: int = 0, end: int | None = None) -> list[tuple[int, Kind]]:
+        """(position, kind) of the entries of the whole file, from position ``start`` on (to before
+        ``end``), that
         ``wanted(type, customType, role, toolName)`` picks, in file order, found from the index
         alone (no record is made): what a fold over the file rather than the branch reads."""
         index = self._read.index
         codes, kinds, table = index.codes(wanted), index.kinds, index.kind_table
-        picked = compress(range(start, len(kinds)), map(codes.__contains__, kinds[start:]))
+        end = len(kinds) if end is None else min(end, len(kinds))
+        picked = compress(range(start, end), map(codes.__contains__, kinds[start:end]))
         return [(i, table[kinds[i]]) for i in picked]
 
     def take_said(self) -> dict[int, tuple]:

@@ -82,6 +82,8 @@ def ledger_of(log: Any, table: bool = True) -> Ledger:
                     followed.ledger.add_event(reading.event(i))
         elif _session_file(log):
             feed_session(log, followed.ledger, followed.covered)
+        elif (past := _past_of_session_file(log)) is not None:  # (its entries are the file's, up to the point)
+            feed_session(past[0], followed.ledger, followed.covered, end=past[1])
         else:
             for i in range(followed.covered, len(records)):
                 record = records[i]
@@ -115,6 +117,17 @@ def _session_file(log: Any) -> bool:
     return isinstance(log, SessionLog)
 
 
+def _past_of_session_file(log: Any) -> tuple[SessionLog, int] | None:
+    """(the session file, how many of its entries) when ``log`` is a session file as it was at an
+    earlier entry (core/session/cut.py: the timeline's preview, ``inspect --at``)."""
+    from core.session.cut import CutLog
+    from core.session.log import SessionLog
+
+    if isinstance(log, CutLog) and isinstance(log.live, SessionLog):
+        return log.live, log.position + 1
+    return None
+
+
 def _kept_ledger(log: Any, table: bool) -> tuple[Ledger, int] | None:
     """The ledger an earlier run kept for ``log``, with the entries it covers."""
     if not table:
@@ -137,16 +150,18 @@ SAID_ROLES = ("assistant", "user")
 """The messages whose fields alone the ledger reads (``Ledger.add_message``): answers and prompts."""
 
 
-def feed_session(log: SessionLog, ledger: Ledger, start: int) -> None:
+def feed_session(log: SessionLog, ledger: Ledger, start: int, end: int | None = None) -> None:
     """Feed ``ledger`` the entries of a session file from position ``start`` on, in file order.
     Most of them are answers and prompts, and most of their bytes are what the agent said, while
     the ledger reads five fields of each: those the scan of the file decoded come from it
     (``SessionLog.take_said``); the others are read many lines at a time and decoded for those
     fields alone (``core/usage/said.py``). Each is folded as it comes. Any other entry, and a line
-    that does not decode so, is read whole as ``add`` reads it: the fold is the same either way."""
-    picked = log.select(wanted_kind, start)
+    that does not decode so, is read whole as ``add`` reads it: the fold is the same either way.
+    ``end``: only the entries before it (a past point of the file, which leaves the scan's fields
+    to the file's own ledger)."""
+    picked = log.select(wanted_kind, start, end)
     records, ids = log.records, log.index.ids
-    said, add_message = log.take_said(), ledger.add_message
+    said, add_message = log.take_said() if end is None else {}, ledger.add_message
     unread = [(i, kind) for i, kind in picked if i not in said]
     lines = None
     if sum(1 for _, kind in unread if kind[0] == "message" and kind[2] in SAID_ROLES) >= FIELDS_MIN:

@@ -130,3 +130,17 @@ def test_a_kept_ledger_of_another_file_is_not_taken(session: Path, tmp_path: Pat
     log = SessionLog.open(session, writable=False)
     assert log.derived_in_file(KEPT) is None
     assert usage_of(log) == by_whole_entries(SessionLog.open(session, writable=False, saved_index=False))
+
+
+def test_a_past_point_folds_the_entries_up_to_it(session: Path) -> None:
+    """The timeline's preview and ``inspect --at``: the usage of the file as it was at an entry."""
+    from core.session.cut import CutLog
+
+    log = SessionLog.open(session, writable=False, saved_index=False)
+    point = len(log.records) // 2
+    ledger = Ledger(pricer())
+    for record in log.records[:point + 1]:
+        if wanted(record):
+            ledger.add(record.load())
+    assert usage_of(CutLog(log, point)) == ledger.json()
+    assert usage_of(CutLog(log, point))["answers"] < usage_of(log)["answers"]
