@@ -30,7 +30,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator, cast
+from typing import TYPE_CHECKING, Callable, cast
 
 from core.config import places
 from core.clock import iso_ms
