@@ -14,6 +14,7 @@ docs/activity.md for what each entry gives and how its source is told.
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
@@ -24,6 +25,7 @@ from core.primitives.progress import verdicts
 from core.primitives.todo import constants as c
 from core.primitives.todo.replay import Replay, followup_kind, message_text
 from core.session.interface import ReadableLog, Selection
+from core.session.records import EntryRecord
 from core.session.writer import AGENT, PERSON, WRITER_KEY
 from core.views.diff import PART_TITLES, Change, diff_points
 from core.views.points import RESTORED_TYPES, Point, Restorer
@@ -75,6 +77,7 @@ class Activity:
 
     def __init__(self, log: ReadableLog) -> None:
         self.log = log
+        self._lock = threading.Lock()  # (``fork`` is called from another screen's thread)
         self._start()
 
     def _start(self) -> None:
@@ -101,6 +104,10 @@ class Activity:
         ``newest_first`` a first walk takes the branch's last piece first, then each piece before
         the ones taken (``Update.older``), so the newest events are there at once; appends are
         taken in once every older piece is."""
+        with self._lock:
+            return self._update(limit, newest_first)
+
+    def _update(self, limit: int | None, newest_first: bool) -> Update:
         if self._older is not None:
             return self._older_piece(limit)
         self.log.refresh()
@@ -129,6 +136,33 @@ class Activity:
         self._count, self._anchor = length, last
         self.events += result.new
         return result
+
+    def fork(self, log: ReadableLog) -> Activity | None:
+        """This walk as it stands, carried on over ``log``: another reading of the same file (the
+        timeline's, on its own thread, of the file whose walk the deck has done), so the events
+        found are not found again. None when this walk is not whole yet (a newest-first walk with
+        older pieces to take) or ``log``'s branch does not hold the entry this walk ended at, in
+        its place: then ``log`` is walked from the start. What the twin shares with this walk
+        (its events, its points) is never changed in place; what it reads, it reads from ``log``."""
+        with self._lock:
+            if not self._count or self._older is not None or self._anchor is None:
+                return None
+            branch = log.branch()
+            if len(branch) < self._count:
+                return None
+            anchor = branch[self._count - 1]
+            if _place(anchor) is None or _place(anchor) != _place(self._anchor):
+                return None
+            selection = log.branch_select(picked_by_activity, self._count, anchor)
+            if selection is None:
+                return None
+            twin = Activity(log)
+            twin.events, twin.point = list(self.events), self.point
+            twin._count, twin._anchor, twin._user_arm_at = self._count, anchor, self._user_arm_at
+            if self._last_message is not None:
+                role, _, key = self._last_message
+                twin._last_message = (role, selection[2], key)  # (the same key, read from ``log``)
+            return twin
 
     def _take(self, selection: Selection, begin: int, end: int) -> list[Event]:
         """The events of the entries ``selection`` picked, from the ``begin``-th to before the ``end``-th."""
@@ -313,6 +347,15 @@ class Activity:
         timestamp = entry.get("timestamp")
         return Event(str(entry.get("id")), timestamp if isinstance(timestamp, str) else None, position, part,
                      source, text, tuple(changes))
+
+
+def _place(record: Mapping[str, Any]) -> tuple[object, ...] | None:
+    """Where an entry sits in its file and what the index says of it, read from the record alone
+    (the body of a record of another thread's log is never read here); None for an entry that
+    is no index record."""
+    if not isinstance(record, EntryRecord):
+        return None
+    return record.id, record.parent_id, record.type, record.offset, record.length, record.line_no
 
 
 def _calls(assistant: Mapping[str, Any], prefix: str) -> bool:

@@ -12,7 +12,7 @@ from core.deck.deck import Deck
 from core.cli.demo import counter_ids, write_demo
 from core.views.points import point_of
 from core.session.log import SessionLog
-from history_helpers import BRANCHED, BRANCHED_084, PI_FIXTURES, PiSession, cut, todo
+from history_helpers import BRANCHED, BRANCHED_084, PI_FIXTURES, PiSession, cut, random_session, todo
 
 
 def rows(activity: Activity) -> list[tuple[int, str, str, str | None, str]]:
@@ -351,3 +351,63 @@ def test_a_newest_first_walk_finds_the_same_events(tmp_path, source):
             assert [text for texts in reversed(pieces) for text in texts] == [e.text for e in whole.events]
     activity, _ = newest_first(log, 2, 3)
     assert activity.update().new == []  # then it takes in appends as the one walk does
+
+
+def walked(log: SessionLog) -> Activity:
+    activity = Activity(log)
+    activity.update()
+    return activity
+
+
+@pytest.mark.parametrize("source", ["branched", "demo", "gates", "random"])
+def test_a_fork_over_another_reading_of_the_file_is_the_walk_of_that_file(tmp_path, source):
+    """The timeline carries the deck's walk on over its own reading of the file: the twin holds
+    the events and the state one walk of that reading finds, and goes on from there alike."""
+    if source == "branched":
+        path = BRANCHED
+    elif source == "demo":
+        write_demo(path := tmp_path / "demo.jsonl", cwd="/p", ids=counter_ids())
+    elif source == "gates":
+        path = gate_session(tmp_path / "gates.jsonl")
+    else:
+        path = random_session(tmp_path / "random.jsonl", 300, seed=7).path
+    deck_walk = walked(SessionLog.open(path, writable=False))
+    twin = deck_walk.fork(SessionLog.open(path, writable=False))
+    own = walked(SessionLog.open(path, writable=False))
+    assert twin is not None and twin.events == own.events
+    assert twin.point == own.point and twin.walked == own.walked
+    assert twin.update().new == [] and twin.events == own.events
+
+
+def test_a_fork_reads_what_follows_from_its_own_log_and_leaves_the_walk_it_came_from_alone(tmp_path):
+    """The fork is made between a tool call and the entry the tool writes: the entry's source is
+    still told from the call (read again from the twin's log), and the deck's walk and the twin
+    each take in the appends once."""
+    s = pi_session(tmp_path / "pi.jsonl")
+    s.assistant("Packing.", ("c9", "agent_handoff_create", {}))
+    deck_walk = walked(SessionLog.open(s.path, writable=False))
+    twin = deck_walk.fork(SessionLog.open(s.path, writable=False))
+    assert twin is not None
+    before = list(deck_walk.events)
+    s.packets({"schemaVersion": 1, "id": "h1", "source": "a", "goal": "g"})
+    s.state([{"id": "parse", "content": "Parse", "status": "done"}])
+    new = [(e.part, e.source, e.text) for e in twin.update().new]
+    assert new == [("handoff", "tool", "packet h1 created"), ("state", None, "work item parse: open → done")]
+    assert deck_walk.events == before  # (the twin's appends are its own)
+    assert [(e.part, e.source, e.text) for e in deck_walk.update().new] == new
+    assert twin.events == deck_walk.events == walked(SessionLog.open(s.path, writable=False)).events
+
+
+def test_no_fork_of_a_walk_that_is_not_whole_or_of_another_file(tmp_path):
+    """Nothing to carry on before the walk is whole, and nothing from a file that no longer holds
+    the entry the walk ended at in its place: the timeline then walks its log from the start."""
+    path = gate_session(tmp_path / "gates.jsonl")
+    assert Activity(SessionLog.open(path, writable=False)).fork(SessionLog.open(path, writable=False)) is None
+    pieces = Activity(SessionLog.open(path, writable=False))
+    assert pieces.update(2, newest_first=True).pending  # (older pieces still to take)
+    assert pieces.fork(SessionLog.open(path, writable=False)) is None
+    whole = walked(SessionLog.open(path, writable=False))
+    other = random_session(tmp_path / "other.jsonl", 60, seed=3).path
+    assert whole.fork(SessionLog.open(other, writable=False)) is None
+    shorter = cut(path, "e0000004", tmp_path / "shorter.jsonl")
+    assert whole.fork(SessionLog.open(shorter, writable=False)) is None

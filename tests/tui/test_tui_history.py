@@ -212,6 +212,31 @@ def test_the_timeline_follows_appends(tmp_path):
     run(make_app(open_deck(path, writable=False), follow=True), scenario)
 
 
+def test_f8_after_the_decks_walk_carries_it_on_and_follows_appends(tmp_path):
+    """Once the deck has walked its activity, the timeline takes that walk's events (the same
+    events, not found again) and goes on over its own reading of the file."""
+    path = branched_copy(tmp_path)
+
+    async def scenario(pilot):
+        deck_screen = pilot.app.screen
+        assert await wait_for(pilot, lambda: deck_screen.model.walked is not None)
+        walked = deck_screen.model.walked.events
+        screen = await timeline_ready(pilot)
+        assert len(screen.events) == len(walked) == 32
+        assert all(shown is event for shown, event in zip(screen.events, walked))
+        assert timeline_column(screen, "Event")[:2] == ["label cleared on 5b1e7958", "session named Streaming parser"]
+        line = {"type": "custom", "customType": "agent-handoff-state", "data": {"schemaVersion": 1, "packets": [
+            {"schemaVersion": 1, "id": "h9", "source": "s", "goal": "Later"}]}, "id": "ffff0001",
+            "parentId": "83e8628a", "timestamp": "2026-11-30T16:00:00.000Z"}
+        with path.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(line) + "\n")
+        assert await wait_for(pilot, lambda: len(screen.events) == 33)
+        await pilot.pause()
+        assert timeline_column(screen, "Event")[0] == "packet h9 created"
+
+    run(make_app(open_deck(path, writable=False), follow=True), scenario)
+
+
 def test_the_overview_lists_sessions_who_needs_you_first_and_opens_one():
     demo, pi = overview_sessions()
 

@@ -69,6 +69,12 @@ class DeckModel(Model):
         self._writes: WriteWatch | None = None
 
     @property
+    def walked(self) -> Activity | None:
+        """The activity of the deck's own log once its first walk is whole (None before): the
+        timeline of the same file carries it on instead of walking it again (``Activity.fork``)."""
+        return self._activity
+
+    @property
     def view(self) -> DeckView:
         """What the screen shows: a followed conversation joined with its pideck session."""
         if self.own.agent is None:

@@ -34,9 +34,10 @@ class TimelineModel(Model):
     name = "timeline"
     look_s = 0.5  # (how often a failed first read is tried again)
 
-    def __init__(self, path: Path, todo_config: TodoConfig | None) -> None:
+    def __init__(self, path: Path, todo_config: TodoConfig | None, walked: Activity | None = None) -> None:
         super().__init__()
         self.path = path
+        self._walked = walked  # the deck's own walk of the same file, when it has done it
         self._todo_config = todo_config
         self._log: Any = None  # (the log ``open_log`` opened, once it is open)
         self._machine: TimeMachine | None = None
@@ -52,7 +53,10 @@ class TimelineModel(Model):
         keys = self._files.keys([self.path])  # (before reading: an append meanwhile is news)
         log = open_log(self.path, writable=False)  # (an agent's transcript too)
         self._machine = TimeMachine(log, todo_config=self._todo_config)
-        self._activity = Activity(log)
+        # (the deck's walk of this file, carried on over this log: its events are not walked again)
+        forked = self._walked.fork(log) if self._walked is not None else None
+        self._walked = None
+        self._activity = forked or Activity(log)
         self._log = log
         self._files.take(keys)
         self._walk(self._activity, FIRST_PIECE, reset=True)
