@@ -518,7 +518,7 @@ class PideckApp(App[None]):
 
             screen = self.screen
             self.push_screen(TimelineScreen(Path(screen.view.path), clock=self.clock, todo_config=screen.todo_config,
-                                            follow=self.following, walked=screen.model.walked))
+                                            follow=self.following, deck=screen.model))
 
     def action_overview(self) -> None:
         if isinstance(self.screen, DeckScreen):

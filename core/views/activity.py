@@ -349,7 +349,7 @@ class Activity:
                      source, text, tuple(changes))
 
 
-def _place(record: Mapping[str, Any]) -> tuple[object, ...] | None:
+def _place(record: object) -> tuple[object, ...] | None:
     """Where an entry sits in its file and what the index says of it, read from the record alone
     (the body of a record of another thread's log is never read here); None for an entry that
     is no index record."""

@@ -195,16 +195,21 @@ def test_diff_without_a_mark_starts_at_the_live_leaf(tmp_path):
     run(timeline_app(tmp_path), scenario)
 
 
+def append_packet_h9(path: Path) -> None:
+    """A packet h9 appended to the branched fixture's current branch, as another writer would."""
+    line = {"type": "custom", "customType": "agent-handoff-state", "data": {"schemaVersion": 1, "packets": [
+        {"schemaVersion": 1, "id": "h9", "source": "s", "goal": "Later"}]}, "id": "ffff0001",
+        "parentId": "83e8628a", "timestamp": "2026-11-30T16:00:00.000Z"}
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(json.dumps(line) + "\n")
+
+
 def test_the_timeline_follows_appends(tmp_path):
     path = branched_copy(tmp_path)
 
     async def scenario(pilot):
         screen = await timeline_ready(pilot)
-        line = {"type": "custom", "customType": "agent-handoff-state", "data": {"schemaVersion": 1, "packets": [
-            {"schemaVersion": 1, "id": "h9", "source": "s", "goal": "Later"}]}, "id": "ffff0001",
-            "parentId": "83e8628a", "timestamp": "2026-11-30T16:00:00.000Z"}
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(line) + "\n")
+        append_packet_h9(path)
         assert await wait_for(pilot, lambda: len(screen.events) == 33)
         await pilot.pause()
         assert timeline_column(screen, "Event")[0] == "packet h9 created"
@@ -225,11 +230,7 @@ def test_f8_after_the_decks_walk_carries_it_on_and_follows_appends(tmp_path):
         assert len(screen.events) == len(walked) == 32
         assert all(shown is event for shown, event in zip(screen.events, walked))
         assert timeline_column(screen, "Event")[:2] == ["label cleared on 5b1e7958", "session named Streaming parser"]
-        line = {"type": "custom", "customType": "agent-handoff-state", "data": {"schemaVersion": 1, "packets": [
-            {"schemaVersion": 1, "id": "h9", "source": "s", "goal": "Later"}]}, "id": "ffff0001",
-            "parentId": "83e8628a", "timestamp": "2026-11-30T16:00:00.000Z"}
-        with path.open("a", encoding="utf-8") as fh:
-            fh.write(json.dumps(line) + "\n")
+        append_packet_h9(path)
         assert await wait_for(pilot, lambda: len(screen.events) == 33)
         await pilot.pause()
         assert timeline_column(screen, "Event")[0] == "packet h9 created"

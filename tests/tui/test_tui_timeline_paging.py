@@ -6,10 +6,22 @@ from __future__ import annotations
 import re
 import time
 
+import pytest
+
 from history_fixtures import shown, timeline_app
 from tui.models import timeline as timeline_model
+from tui.models.deck import DeckModel
 from tui.screens.timeline import TimelineEvents, TimelineScreen
 from tui_fixtures import run, wait_for
+
+
+@pytest.fixture(autouse=True)
+def walked_by_the_timeline(request, monkeypatch):
+    """The timeline walks its pieces itself here: the deck offers no walk of its own to carry on
+    (as when F8 comes before the deck has started its walk); the last test gives it one."""
+    if "decks_walk" not in request.node.name:
+        monkeypatch.setattr(DeckModel, "walked", property(lambda model: None))
+        monkeypatch.setattr(DeckModel, "walking", property(lambda model: False))
 
 
 def test_the_events_come_in_pieces_with_reading_in_the_title(tmp_path, monkeypatch):
@@ -95,3 +107,51 @@ def test_the_newest_rows_come_first_and_stay_while_older_ones_fill_in(tmp_path, 
         assert asked == [screen.events[-1].entry_id]
 
     run(app, scenario)
+
+
+class DeckWalking:
+    """The deck's walk as the timeline reads it (``DeckModel.walking``/``walked``), set by the test."""
+
+    def __init__(self) -> None:
+        self.walking, self.walked = True, None
+
+
+def test_while_the_decks_walk_goes_on_the_timeline_waits_for_it_instead_of_walking_twice(tmp_path, monkeypatch):
+    """F8 during the deck's first walk of the same file: the timeline walks its newest piece, then
+    walks no older one but waits, and once the deck's walk is whole lists its events below the
+    rows shown; a deck whose walk stopped without a result leaves the timeline to walk on."""
+    from core.session.log import SessionLog
+    from core.views.activity import Activity
+    from history_fixtures import branched_copy
+
+    monkeypatch.setattr(timeline_model, "FIRST_PIECE", 2)
+    monkeypatch.setattr(timeline_model, "PIECE", 3)
+    monkeypatch.setattr(timeline_model, "WAIT_S", 0)
+    path = branched_copy(tmp_path)
+    whole = Activity(SessionLog.open(path, writable=False))
+    whole.update()
+    for gives_up in (False, True):
+        deck = DeckWalking()
+        model = timeline_model.TimelineModel(path, None, deck)
+        posted, jobs = [], []
+        model.post, model.later = posted.append, jobs.append
+        model.open()
+        assert posted[-1].loading and len(posted[-1].events) < 32  # the newest piece
+        newest = posted[-1].events
+        for _ in range(3):  # (the deck still walking: waited for, nothing walked)
+            jobs.pop(0)()
+            assert len(posted) == 1 and len(jobs) == 1
+        if gives_up:
+            deck.walking = False
+            while jobs:
+                jobs.pop(0)()
+            assert len(posted) > 2  # (the older pieces walked here)
+            assert not any(a is b for a, b in zip(posted[-1].events, whole.events))
+        else:
+            deck.walked, deck.walking = whole, False
+            jobs.pop(0)()
+            assert not jobs and len(posted) == 2
+            last = posted[-1]
+            assert not last.loading and not last.reset and last.older == 32 - len(newest)
+            assert all(a is b for a, b in zip(last.events, whole.events[:last.older]))
+        assert posted[-1].events == tuple(whole.events) and not posted[-1].loading

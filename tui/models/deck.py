@@ -64,6 +64,7 @@ class DeckModel(Model):
         self._todo_later = False
         self._walk_wanted = False  # the activity's first walk waits for the first view, or failed
         self._activity: Activity | None = None  # the first walk may take a while: after the first view
+        self._walking = False  # the first walk is under way
         self._bound_activity: Activity | None = None
         self._counted = 0  # entries whose writer is known (the agent's time looks at the rest)
         self._writes: WriteWatch | None = None
@@ -73,6 +74,11 @@ class DeckModel(Model):
         """The activity of the deck's own log once its first walk is whole (None before): the
         timeline of the same file carries it on instead of walking it again (``Activity.fork``)."""
         return self._activity
+
+    @property
+    def walking(self) -> bool:
+        """The first walk of the activity is under way (``walked`` is there once it is over)."""
+        return self._walking
 
     @property
     def view(self) -> DeckView:
@@ -118,6 +124,7 @@ class DeckModel(Model):
         if not self._opened:
             self._walk_wanted = True  # (once the first view is there)
             return
+        self._walking = True
         self._walk(Activity(self.deck.log))
 
     def _walk(self, activity: Activity) -> None:
@@ -125,11 +132,13 @@ class DeckModel(Model):
             pending = activity.update(PIECE).pending
         except Exception:
             self._walk_wanted = True  # (``idle`` starts the walk again)
+            self._walking = False
             raise
         if pending:
             self.later(lambda: self._walk(activity))
             return
         self._activity = activity
+        self._walking = False  # (after ``_activity``: a reader that sees it False finds the walk there)
         if not self._counted:
             self._note_writers()
         self.own = build_view(self.deck, self.own, frozenset(), activity=self._activity)

@@ -7,8 +7,9 @@ preview ticket): the model never reads the screen, and the screen never touches 
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from core.catalog.opening import open_log
 from core.config.settings import TodoConfig
@@ -28,16 +29,29 @@ second on a long session, more rows than a screen holds there), so the newest ro
 the older ones follow in ``PIECE``s, each added below those shown and queued behind what the
 person asked for meanwhile (a preview waits for one piece at most)."""
 PIECE = 4_000
+WAIT_S = 0.05
+"""How long the walk waits at a time for the deck's walk of the same file to be whole (its
+older pieces are not walked twice meanwhile); a job the person asks for waits that long at most."""
+
+
+class DeckWalk(Protocol):
+    """The deck's own walk of its activity (``DeckModel``), read from the timeline's thread."""
+
+    @property
+    def walking(self) -> bool: ...
+
+    @property
+    def walked(self) -> Activity | None: ...
 
 
 class TimelineModel(Model):
     name = "timeline"
     look_s = 0.5  # (how often a failed first read is tried again)
 
-    def __init__(self, path: Path, todo_config: TodoConfig | None, walked: Activity | None = None) -> None:
+    def __init__(self, path: Path, todo_config: TodoConfig | None, deck: DeckWalk | None = None) -> None:
         super().__init__()
         self.path = path
-        self._walked = walked  # the deck's own walk of the same file, when it has done it
+        self._deck = deck  # the deck's walk of the same file, until this walk is whole
         self._todo_config = todo_config
         self._log: Any = None  # (the log ``open_log`` opened, once it is open)
         self._machine: TimeMachine | None = None
@@ -53,9 +67,9 @@ class TimelineModel(Model):
         keys = self._files.keys([self.path])  # (before reading: an append meanwhile is news)
         log = open_log(self.path, writable=False)  # (an agent's transcript too)
         self._machine = TimeMachine(log, todo_config=self._todo_config)
-        # (the deck's walk of this file, carried on over this log: its events are not walked again)
-        forked = self._walked.fork(log) if self._walked is not None else None
-        self._walked = None
+        # (the deck's walk of this file, once whole, carried on over this log: not walked again)
+        whole = self._deck.walked if self._deck is not None else None
+        forked = whole.fork(log) if whole is not None else None
         self._activity = forked or Activity(log)
         self._log = log
         self._files.take(keys)
@@ -65,6 +79,8 @@ class TimelineModel(Model):
         """One piece of ``activity``'s walk; the next is queued while the walk has more."""
         if activity is not self._activity:
             return  # (another branch was chosen meanwhile: its own walk goes on)
+        if not reset and self._carried_on(activity):
+            return
         try:
             update = activity.update(limit, newest_first=True)
         except Exception:
@@ -74,6 +90,31 @@ class TimelineModel(Model):
         self._post_timeline(reset=reset or update.reset, older=len(update.new) if update.older else 0)
         if update.pending:
             self.later(lambda: self._walk(activity, PIECE, False))
+
+    def _carried_on(self, activity: Activity) -> bool:
+        """Instead of the walk's next older piece: the deck's walk of the file, when it is under
+        way (wait for it) or whole (carry it on over this log: the rows shown stay, the older
+        ones come below them at once). False when there is none to wait for: this walk goes on."""
+        deck = self._deck
+        if deck is None or self._branch is not None:
+            return False
+        walking = deck.walking  # (read first: the deck sets ``walked`` before it stops walking)
+        whole = deck.walked
+        if whole is None and walking:
+            time.sleep(WAIT_S)
+            self.later(lambda: self._walk(activity, PIECE, False))
+            return True
+        self._deck = None  # (whole or given up: not asked again)
+        forked = whole.fork(self._log) if whole is not None else None
+        if forked is None:
+            return False
+        newest = len(activity.events)
+        self._activity, self._loading = forked, False
+        if forked.events[len(forked.events) - newest:] == activity.events:
+            self._post_timeline(reset=False, older=len(forked.events) - newest)
+        else:  # (the deck's walk is of another state of the file: its events replace these)
+            self._post_timeline(reset=True)
+        return True
 
     def idle(self, look: bool) -> None:
         """Take in what the session gained, when the current branch is shown and read to its end;

@@ -20,13 +20,13 @@ from textual.widgets import Footer, Static, Tree
 from textual.widgets.tree import TreeNode
 
 from core.config.settings import TodoConfig
-from core.views.activity import Activity, Event
+from core.views.activity import Event
 from core.views.costs import cost_words, share_words, turn_at
 from core.views.tree import SessionTree
 from core.views.view import DeckView
 from tui.messages import DiffShown, PointShown, TimelineChanged
 from tui.models.thread import ModelThread
-from tui.models.timeline import TimelineModel
+from tui.models.timeline import DeckWalk, TimelineModel
 from tui.screens.base import ModelScreen
 from tui.screens.diff import PART_STYLES, DiffScreen
 from tui.screens.past import PastScreen
@@ -115,7 +115,7 @@ class TimelineScreen(ModelScreen):
     ]
 
     def __init__(self, path: Path, *, clock: Callable[[], int], todo_config: TodoConfig | None = None,
-                 poll: float = 0.2, follow: bool = True, walked: Activity | None = None) -> None:
+                 poll: float = 0.2, follow: bool = True, deck: DeckWalk | None = None) -> None:
         super().__init__()
         self.path = path
         self.clock = clock
@@ -128,7 +128,7 @@ class TimelineScreen(ModelScreen):
         self.epoch = 0  # bumped when the events shown are no longer those before plus new ones
         self._ticket = 0
         self._previewed: tuple[Event | None, int] | None = None  # (the event, the file's entries) asked for last
-        self.model = TimelineModel(path, todo_config, walked)  # (only its methods are handed to the thread)
+        self.model = TimelineModel(path, todo_config, deck)  # (only its methods are handed to the thread)
         self.model_thread = ModelThread(self.model, self.post_message, poll=poll, following=follow, paint_first=True)
 
     def compose(self) -> ComposeResult:
