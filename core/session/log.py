@@ -19,7 +19,6 @@ questions a front end asks.
 from __future__ import annotations
 
 import errno
-import gc
 import os
 from itertools import compress
 from collections.abc import Mapping, Sequence
@@ -27,6 +26,7 @@ from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator
 
+from core.collector import paused_collector
 from core.config import places
 from core.files import fill_empty_file, is_empty_file, make_private_dirs, write_private_file
 from core.session import branch as branches
@@ -304,11 +304,7 @@ class SessionLog:
         result = Refresh()
         first_warning = len(self.warnings)
         start = len(self._read.index)
-        # Indexing allocates little and nothing cyclic: pausing the cycle collector meanwhile saves
-        # the repeated full-heap scans that would otherwise dominate a big open.
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with paused_collector():  # (indexing allocates nothing cyclic: core/collector.py)
             far: split.FarPart | None = None  # a child scanning the far part of this read (split.py)
             may_split = self._tail.stat is None  # the first read of the file, or of what a saved index left
             try:
@@ -338,9 +334,6 @@ class SessionLog:
             finally:
                 if far is not None:
                     far.end_now()
-        finally:
-            if gc_was_enabled:
-                gc.enable()
         result.new = self._records.picked(range(start, len(self._read.index)))
         result.warnings = self.warnings[first_warning:]
         return result

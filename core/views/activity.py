@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
+from core.collector import paused_collector
 from core.deck.deck import PROGRESS, TODO
 from core.deck.entries import GATE_GAVE_UP, GAVE_UP_WHY, PRIMITIVE_TOOLS, SUBAGENT_ENTRY, picked_by_activity
 from core.primitives.progress import verdicts
@@ -104,7 +105,7 @@ class Activity:
         ``newest_first`` a first walk takes the branch's last piece first, then each piece before
         the ones taken (``Update.older``), so the newest events are there at once; appends are
         taken in once every older piece is."""
-        with self._lock:
+        with self._lock, paused_collector():  # (a walk makes events by the hundred thousand, none cyclic)
             return self._update(limit, newest_first)
 
     def _update(self, limit: int | None, newest_first: bool) -> Update:
