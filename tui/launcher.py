@@ -227,6 +227,11 @@ class Opening:
         return self._opened
 
 
+ONE_SHOT = (["inspect"], ["diff"], ["gate"], ["run"], ["tool"], ["hook"])
+"""Commands that read one session, answer once and exit (never a command that reads every session
+of a folder, or goes on: those let the collector free what each read leaves)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     import gc
 
@@ -236,8 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     # The app's start creates the objects of its modules, its session's index and its widgets, most
     # of which live as long as it does: the collector would walk them again and again for nothing
-    # (about a tenth of the start). It is off until the first frame is on screen (``run_tui``).
-    collecting = gc.isenabled() and (opens_tui(words) or words[:1] == ["demo"])
+    # (about a tenth of the start). It is off until the first frame is on screen (``run_tui``). A
+    # command that reads one session, answers and exits (``ONE_SHOT``) keeps it off: what it made
+    # is let go at the exit, and the walks cost a cold ``inspect`` of a big session a fifteenth.
+    collecting = gc.isenabled() and (opens_tui(words) or words[:1] == ["demo"] or words[:1] in ONE_SHOT)
     if collecting:
         gc.disable()
     try:

@@ -215,6 +215,21 @@ def test_the_collector_is_off_while_the_app_starts_and_on_again_after(tmp_path, 
     assert gc.isenabled()
 
 
+@pytest.mark.parametrize("words, collecting", [
+    (["inspect", "--json"], False), (["diff", "a", "b"], False), (["gate"], False), (["hook", "claude"], False),
+    (["run", "/todos"], False), (["tool", "todo"], False),
+    (["status"], True), (["sessions"], True), (["usage"], True), (["watch"], True), (["mcp"], True), (["serve"], True),
+])
+def test_a_command_that_reads_one_session_and_exits_runs_without_the_collector(monkeypatch, words, collecting):
+    """Its objects go at the exit; a command that reads a whole folder, or goes on, collects."""
+    import core.cli.main
+
+    seen: list[bool] = []
+    monkeypatch.setattr(core.cli.main, "main", lambda argv, tui: seen.append(gc.isenabled()) or 0)
+    assert launcher.main(words) == 0
+    assert seen == [collecting] and gc.isenabled()
+
+
 def test_the_app_is_told_of_its_first_frame(tmp_path):
     told: list[int] = []
     app = PideckApp(demo_deck(tmp_path), follow=False, flash=0, started=lambda: told.append(1))
