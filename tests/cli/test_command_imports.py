@@ -59,7 +59,7 @@ SETTLES = STARTS | {
     # inside an agent's database by its name (no SQLite loaded for that)
     "core.sources", "core.sources.detect", "core.sources.in_database",
     "core.session.access", "core.session.append", "core.session.bodies", "core.session.branch",
-    "core.catalog.sessions", "core.files", "core.session.index", "core.session.indexing",
+    "core.catalog.sessions", "core.collector", "core.files", "core.session.index", "core.session.indexing",
     "core.session.interface", "core.session.keeping", "core.session.log", "core.session.parse",
     "core.session.records", "core.session.sidecar", "core.session.split", "core.session.tail",
     "core.session.writer",
