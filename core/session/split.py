@@ -29,7 +29,7 @@ import sys
 from array import array
 from itertools import compress, repeat
 from operator import add, ge, gt, lt, ne, sub
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from core.session.scan import Batch
@@ -82,11 +82,14 @@ class FarPart:
         self.end = begin  # where the child's last complete line ends (known once taken)
 
     @classmethod
-    def start(cls, path: os.PathLike[str] | str, offset: int, size: int, inode: int) -> FarPart | None:
-        """Start scanning the far part of ``path[offset:size]``, or None when there is no line
-        start to split at or the child cannot be started. The child is handed the file already
-        open (the regular file of inode ``inode`` the log reads), never its path: whatever is put
-        at the path meanwhile, both read the same bytes."""
+    def start(cls, path: os.PathLike[str] | str, offset: int, size: int, inode: int, child: str = "",
+              share: float = CHILD_SHARE, args: tuple[str, ...] = ()) -> FarPart | None:
+        """Start scanning the far part (``share`` of it) of ``path[offset:size]``, or None when
+        there is no line start to split at or the child cannot be started. The child is handed
+        the file already open (the regular file of inode ``inode`` the log reads), never its path:
+        whatever is put at the path meanwhile, both read the same bytes. ``child``: the code of
+        another child (given ``args``, then ``begin`` and ``size``; ``take_value`` reads what it
+        writes), for a reader with another use for a second core (core/sources/wanted.py)."""
         if not sys.executable or not hasattr(os, "posix_spawn"):
             return None
         try:
@@ -97,7 +100,7 @@ class FarPart:
             st = os.fstat(fd)
             if not stat.S_ISREG(st.st_mode) or st.st_ino != inode:
                 return None
-            begin = _line_start_after(fd, offset + int((size - offset) * (1 - CHILD_SHARE)), size)
+            begin = _line_start_after(fd, offset + int((size - offset) * (1 - share)), size)
             if begin >= size:
                 return None
             import msgspec
@@ -109,7 +112,8 @@ class FarPart:
             try:
                 pid = os.posix_spawn(
                     sys.executable,
-                    [sys.executable, "-I", "-S", "-c", _CHILD, str(len(roots)), *roots, str(begin), str(size)],
+                    [sys.executable, "-I", "-S", "-c", child or _CHILD, str(len(roots)), *roots, *args, str(begin),
+                     str(size)],
                     os.environ,
                     file_actions=[(os.POSIX_SPAWN_DUP2, write_end, 1), (os.POSIX_SPAWN_DUP2, fd, _FILE),
                                   (os.POSIX_SPAWN_CLOSE, read_end),
@@ -127,11 +131,9 @@ class FarPart:
             os.close(fd)
         return cls(pid, read_end, begin)
 
-    def take(self) -> list[tuple] | None:
-        """The child's segments in file order, once it has ended: ``("batch", Batch)`` for lines
-        it decoded, ``("lines", start, end, count)`` for lines the log must read itself. None when
-        the child failed or what it sent is not what this module's child sends (the log then
-        reads the whole far part itself)."""
+    def take_value(self) -> object:
+        """What the child wrote (marshal), once it has ended; None when it failed or wrote no
+        such value."""
         out = bytearray()
         try:
             while piece := os.read(self._out, 1 << 20):
@@ -142,8 +144,18 @@ class FarPart:
         if self._reap(kill=False) not in (0, None):  # (None: SIGCHLD ignored, the status is unknown)
             return None
         try:
-            end, lines, raw = marshal.loads(out)
-            del out  # (peak memory: the bytes go before the batches are built)
+            return marshal.loads(out)
+        except (ValueError, EOFError, TypeError):
+            return None
+
+    def take(self) -> list[tuple] | None:
+        """The child's segments in file order, once it has ended: ``("batch", Batch)`` for lines
+        it decoded, ``("lines", start, end, count)`` for lines the log must read itself. None when
+        the child failed or what it sent is not what this module's child sends (the log then
+        reads the whole far part itself)."""
+        value: Any = self.take_value()  # (any shape: ``_checked`` refuses what is not the child's)
+        try:
+            end, lines, raw = value
             segments = self._checked(end, lines, raw)
         except (ValueError, EOFError, TypeError, IndexError, KeyError, OverflowError):
             return None

@@ -30,13 +30,16 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, cast
+from typing import TYPE_CHECKING, BinaryIO, Callable, cast
 
+from core.collector import paused_collector
 from core.config import places
 from core.clock import iso_ms
 from core.files import make_private_dirs, read_small_file, replace_private_file
 from core.session.log import SCAN_MIN_BYTES
 from core.session.parse import TooDeep, loads_line, too_deep
+from core.session.split import SPLIT_MIN_BYTES, FarPart
+from core.session.split import mode as split_mode
 from core.session.writer import header_entry
 from core.sources import copilot_db, opencode
 from core.sources.claude import ClaudeReader
@@ -47,6 +50,7 @@ from core.sources.in_database import split
 from core.sources.qwen import QwenReader
 from core.sources.reader import Event, Reader
 from core.sources.sqlite_ro import Busy, NotNow, change_key
+from core.sources.wanted import WANTED, numbered_lines
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from typing import TypedDict
@@ -120,20 +124,6 @@ MAX_LINE_BYTES = 32 << 20
 finished or not, is passed over without being held, and skipped with a warning."""
 MAX_WARNINGS = 200
 META_BYTES = 1 << 16  # the most read of a subagent's meta.json
-
-_WANTED: dict[str, re.Pattern[bytes]] = {
-    # Claude's transcript is mostly request shapes and prompt snapshots (~100 KB lines) that say
-    # nothing about the conversation: only lines that can be a user or assistant line (or a
-    # compaction's boundary) are parsed: those with "type":"user", "type":"assistant" or
-    # "subtype":"compact_boundary" in them.
-    # Any JSON writer's spacing is read; the compact form agents write costs nothing more. Spacing
-    # within a line: a match never runs past a line's end, whatever the chunks are.
-    # (Looked for from ``ype"``, the key's quote checked behind it: a pattern that starts with a
-    # few plain bytes is searched for a third faster than one that starts with a choice.)
-    "claude": re.compile(rb'ype"(?:(?<="type")[^\S\n]*:[^\S\n]*"(?:user|assistant)"'
-                         rb'|(?<="subtype")[^\S\n]*:[^\S\n]*"compact_boundary")'),
-}
-
 
 class _Replaced(Exception):
     """A subagent's transcript was replaced or cut, or the parts of a conversation in a database
@@ -290,7 +280,7 @@ class Reading:
         if key == self._synced_at and side == self._side_at and session_db == self._session_db_at:
             return Synced()
         make_private_dirs(self.path.parent)
-        with self._locked():
+        with self._locked(), paused_collector():  # (a read makes events by the thousand, none cyclic)
             st = os.stat(self.database[0] if self.database else self.source)
             side = self._side_key()
             known = bool(self.state)
@@ -632,7 +622,7 @@ class Reading:
         much of such a line has been passed over, so the next sync goes on from there."""
         synced = synced if synced is not None else Synced()
         cursor = at_ if at_ is not None else cast("Cursor", state)
-        wanted = _WANTED.get(self.kind)
+        wanted = WANTED.get(self.kind)
         long = cursor.pop("long", 0)  # bytes passed over of a too-long line starting at the offset
         with open(path or self.source, "rb") as f:
             at = f.seek(cursor["offset"] + long)
@@ -643,39 +633,93 @@ class Reading:
                 self._piece = _fast_encoder()
             pieces: list[bytes] = []  # an unfinished line's bytes so far
             held = 0
-            # Never ask for more than the file holds: ``read(n)`` allocates n bytes first, and a
-            # follower syncing small files 8 MiB at a time would grow its heap for nothing.
-            while at < size and (chunk := f.read(min(CHUNK, size - at))):
-                at += len(chunk)
-                end = chunk.rfind(b"\n")
-                if end < 0:
-                    if long:
-                        long += len(chunk)
-                    elif held + len(chunk) > MAX_LINE_BYTES:
-                        long, held = held + len(chunk), 0
-                        pieces.clear()
-                    else:
-                        pieces.append(chunk)
-                        held += len(chunk)
-                    continue
-                begin = 0  # where the chunk's whole lines not told yet start
-                if long:
-                    begin = chunk.find(b"\n") + 1
-                    self._warn(state, synced, f"{where}line {cursor['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
-                    cursor["lines"] += 1
-                    cursor["offset"] += long + begin
-                    long = 0
-                elif pieces:  # the unfinished line ends here: it alone is joined, not the whole chunk
-                    begin = chunk.find(b"\n") + 1
-                    line = b"".join((*pieces, chunk[:begin]))
-                    pieces, held = [], 0
-                    self._feed_lines(line, 0, len(line) - 1, wanted, decode, state, cursor, synced, sink, where)
-                self._feed_lines(chunk, begin, end, wanted, decode, state, cursor, synced, sink, where)
-                if end + 1 < len(chunk):
-                    pieces, held = [chunk[end + 1:]], len(chunk) - end - 1
+            far = self._far_part(path or self.source, f, at, size, wanted) if not long else None
+            try:
+                for stop in (far.begin, size) if far is not None else (size,):
+                    at, long, held = self._read_to(f, at, stop, long, pieces, held, wanted, decode, state, cursor,
+                                                   synced, sink, where)
+                    if far is not None and stop == far.begin:
+                        at = self._take_far(far, f, at, bool(pieces) or bool(long), decode, state, cursor, synced,
+                                            sink, where)
+            finally:
+                if far is not None:
+                    far.end_now()
         if long:
             cursor["long"] = long
         return synced
+
+    def _far_part(self, path: Path, f: BinaryIO, at: int, size: int, wanted: re.Pattern[bytes] | None) -> FarPart | None:
+        """A second process looking through the far part of a big first read for the lines the
+        reader wants (core/sources/wanted.py), while this one reads the near part; None when the
+        read is too small for it to pay (``PIDECK_SPLIT`` as for a session's read), or it
+        cannot start."""
+        how = split_mode()
+        if wanted is None or how == "off" or size - at < (2 if how == "always" else SPLIT_MIN_BYTES):
+            return None
+        from core.sources import wanted as wanted_lines
+
+        return FarPart.start(path, at, size, os.fstat(f.fileno()).st_ino, wanted_lines.CHILD,
+                             wanted_lines.FAR_SHARE, (self.kind,))
+
+    def _take_far(self, far: FarPart, f: BinaryIO, at: int, pending: bool, decode: Callable[[bytes], object] | None,
+                  state: CacheState, cursor: Cursor, synced: Synced, sink: list[tuple[int, object]] | None,
+                  where: str) -> int:
+        """The wanted lines the child found, told to the reader as if read here, the cursor moved
+        past its part: where to read on from. When the near part did not end where the far part
+        begins (the file changed meanwhile, a line still open), or the child failed, nothing is
+        taken and the far part is read here."""
+        from core.sources import wanted as wanted_lines
+
+        answer = far.take_value()
+        if pending or at != far.begin or cursor["offset"] != far.begin:
+            return at
+        taken = wanted_lines.checked(answer, far.begin, os.fstat(f.fileno()).st_size)
+        if taken is None:
+            return at
+        end, count, found = taken
+        first = cursor["lines"]
+        for number, raw in found:
+            self._feed_line(first + number, raw, decode, state, synced, sink, where)
+        cursor["lines"], cursor["offset"] = first + count, end
+        return f.seek(end)
+
+    def _read_to(self, f: BinaryIO, at: int, size: int, long: int, pieces: list[bytes], held: int,
+                 wanted: re.Pattern[bytes] | None, decode: Callable[[bytes], object] | None, state: CacheState,
+                 cursor: Cursor, synced: Synced, sink: list[tuple[int, object]] | None,
+                 where: str) -> tuple[int, int, int]:
+        """``_read``'s loop from ``at`` to ``size``: ``(at, long, held)`` where it stopped."""
+        # Never ask for more than the file holds: ``read(n)`` allocates n bytes first, and a
+        # follower syncing small files 8 MiB at a time would grow its heap for nothing.
+        while at < size and (chunk := f.read(min(CHUNK, size - at))):
+            at += len(chunk)
+            end = chunk.rfind(b"\n")
+            if end < 0:
+                if long:
+                    long += len(chunk)
+                elif held + len(chunk) > MAX_LINE_BYTES:
+                    long, held = held + len(chunk), 0
+                    pieces.clear()
+                else:
+                    pieces.append(chunk)
+                    held += len(chunk)
+                continue
+            begin = 0  # where the chunk's whole lines not told yet start
+            if long:
+                begin = chunk.find(b"\n") + 1
+                self._warn(state, synced, f"{where}line {cursor['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+                cursor["lines"] += 1
+                cursor["offset"] += long + begin
+                long = 0
+            elif pieces:  # the unfinished line ends here: it alone is joined, not the whole chunk
+                begin = chunk.find(b"\n") + 1
+                line = b"".join((*pieces, chunk[:begin]))
+                pieces.clear()
+                held = 0
+                self._feed_lines(line, 0, len(line) - 1, wanted, decode, state, cursor, synced, sink, where)
+            self._feed_lines(chunk, begin, end, wanted, decode, state, cursor, synced, sink, where)
+            if end + 1 < len(chunk):
+                pieces[:], held = [chunk[end + 1:]], len(chunk) - end - 1
+        return at, long, held
 
     def _read_database(self, state: CacheState) -> Synced:
         """The parts of the conversation settled since the last look, told to the reader in the
@@ -723,24 +767,29 @@ class Reading:
         if begin > end:  # (no line: the chunk's one newline ended the line held before it)
             return
         first = cursor["lines"]
-        lines, count = _numbered_lines(data, begin, end, first, wanted)
+        lines, count = numbered_lines(data, begin, end, first, wanted)
         cursor["lines"] = first + count
         cursor["offset"] += end + 1 - begin
         for number, raw in lines:
-            if not raw.strip():
-                continue
-            if len(raw) > MAX_LINE_BYTES:
-                self._warn(state, synced, f"{where}line {number}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
-                continue
-            try:
-                line = loads_line(raw) if decode is None else _decoded(raw, decode)
-            except (ValueError, RecursionError) as exc:
-                self._warn(state, synced, f"{where}line {number}: {_why(exc)} (skipped)")
-                continue
-            if sink is not None:
-                sink.append((number, line))
-            else:
-                self._feed_value(line, f"{where}line {number}", state, synced)
+            self._feed_line(number, raw, decode, state, synced, sink, where)
+
+    def _feed_line(self, number: int, raw: bytes, decode: Callable[[bytes], object] | None, state: CacheState,
+                   synced: Synced, sink: list[tuple[int, object]] | None, where: str) -> None:
+        """Tell the reader line ``number`` (or put it in ``sink``), or warn why it is skipped."""
+        if not raw.strip():
+            return
+        if len(raw) > MAX_LINE_BYTES:
+            self._warn(state, synced, f"{where}line {number}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+            return
+        try:
+            line = loads_line(raw) if decode is None else _decoded(raw, decode)
+        except (ValueError, RecursionError) as exc:
+            self._warn(state, synced, f"{where}line {number}: {_why(exc)} (skipped)")
+            return
+        if sink is not None:
+            sink.append((number, line))
+        else:
+            self._feed_value(line, f"{where}line {number}", state, synced)
 
     def _feed_value(self, line: object, where: str, state: CacheState, synced: Synced) -> None:
         """Tell the reader one parsed line (``where`` names it in a warning) and keep its events."""
@@ -804,46 +853,6 @@ def _is_file(entry: os.DirEntry[str]) -> bool:
         return entry.is_file(follow_symlinks=False)
     except OSError:
         return False
-
-
-def _numbered_lines(data: bytes, begin: int, end: int, first: int,
-                    wanted: re.Pattern[bytes] | None) -> tuple[list[tuple[int, bytes]], int]:
-    """The lines of ``data[begin:end]`` (line ``first + 1`` on) with their numbers, and how many
-    there are; with ``wanted``, only those it finds something in, looked for in the whole chunk at
-    once (a Claude transcript's ~100 KB lines of request shapes are then never split off, let alone
-    parsed), the lines between counted as they are passed."""
-    if wanted is None:
-        lines = data[begin:end].split(b"\n")
-        return list(enumerate(lines, first + 1)), len(lines)
-    found: list[tuple[int, bytes]] = []
-    number, counted, last = first, begin, -1
-    for match in wanted.finditer(data, begin, end):
-        start = max(data.rfind(b"\n", begin, match.start()) + 1, begin)
-        if start == last:
-            continue  # (another hit in a line already given)
-        last = start
-        number += _newlines(data, counted, start)
-        counted = start
-        stop = data.find(b"\n", match.end(), end + 1)
-        found.append((number + 1, data[start:stop]))
-    return found, number + _newlines(data, counted, end + 1) - first
-
-
-HOPS = 8
-"""Newlines looked for one by one before the rest of a stretch is counted at once."""
-
-
-def _newlines(data: bytes, start: int, end: int) -> int:
-    """``data.count(b"\\n", start, end)``. The lines between two wanted ones are mostly long (a
-    request's shape, an attachment: kilobytes each), and finding each newline (memchr) is several
-    times faster than counting the bytes one by one; a stretch of many short lines is counted."""
-    find, n, at = data.find, 0, start
-    while n < HOPS:
-        at = find(b"\n", at, end) + 1
-        if not at:
-            return n
-        n += 1
-    return n + data.count(b"\n", at, end)
 
 
 _SOURCE = re.compile(rb'"source"\s*:\s*("(?:[^"\\]|\\.)*")')
