@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from core import __version__
 from core.clock import wall_clock_ms
+from core.collector import paused_collector
 from core.config.settings import TodoConfig
 from core.jsutil import js_split
 from core.primitives.host import Notice, ToolDef, ToolResult
@@ -126,7 +127,8 @@ class TodoAdapter:
         assert picked is not None  # a selection from the start of the branch always answers
         entries_picked, length, record_at, last = picked
         if length != fold.count or fold.result is None:
-            fold.replayer.feed_picked(entries_picked, length, record_at, last)
+            with paused_collector():  # (a long branch's fold restores thousands of states, nothing cyclic)
+                fold.replayer.feed_picked(entries_picked, length, record_at, last)
             fold.anchor = last
             fold.result = fold.replayer.result()
             self.log.keep_derived(FOLD, fold.count, lambda: {**self._fold_key(), "fold": fold.replayer.dump()})
