@@ -20,6 +20,9 @@ if TYPE_CHECKING:  # (for the type checker alone: a TypedDict made at run time c
 
         schemaVersion: int
 
+    Earlier = tuple[list[Any], TodoState]
+    """A candidate restored before: its ``todos`` as the log holds them, and the state they gave."""
+
 # The dicts below are read from the log as they were written (JSON): each value is checked before
 # it is kept.
 
@@ -151,13 +154,33 @@ def _goal(raw: Any) -> TodoGoal:
     )
 
 
-def _state(todos: Any, plan: Any, goals: Any, agent_plan: AgentPlanJson | None = None) -> TodoState | None:
+_NUMBERS = frozenset(("confidence", "completion_confidence", "confidence_history"))
+"""An item's keys whose values must be integers: where ``==`` is not enough (``_items``)."""
+
+
+def _items(todos: list[Any], agent: bool, earlier: Earlier | None) -> list[TodoItem]:
+    """The items of ``todos``. A plan told again and again (an agent's every plan call restates
+    its whole list, most of it unchanged) would be checked item by item each time: an item equal
+    to the one at its place in ``earlier``'s list is that one's item again, as ``_item`` is a pure
+    function of the item's values. Equality is enough where a value must be a string, a list of
+    strings or null (nothing else equals one), but not where it must be an integer (``1.0`` and
+    ``True`` equal ``1``): an item with a score or a history is always checked. The items are
+    shared, never changed (a state is replaced, not changed, docs/todo-replay.md)."""
+    if earlier is None or (earlier[1].agent_plan is not None) != agent:
+        return [_item(t, agent) for t in todos]
+    raws, items = earlier[0], earlier[1].todos
+    known = len(raws)
+    return [items[i] if i < known and raw == raws[i] and raw.keys().isdisjoint(_NUMBERS) else _item(raw, agent)
+            for i, raw in enumerate(todos)]
+
+
+def _state(todos: Any, plan: Any, goals: Any, agent_plan: AgentPlanJson | None = None,
+           earlier: Earlier | None = None) -> TodoState | None:
     if not isinstance(todos, list) or not isinstance(plan, dict) or not isinstance(goals, list):
         return None
-    agent = agent_plan is not None
     try:
         return TodoState(
-            todos=[_item(t, agent) for t in todos], plan=_plan(plan), goals=[_goal(g) for g in goals],
+            todos=_items(todos, agent_plan is not None, earlier), plan=_plan(plan), goals=[_goal(g) for g in goals],
             agent_plan=agent_plan,
         )
     except _Invalid:
@@ -178,11 +201,13 @@ def is_state_details(details: Any) -> bool:
     return isinstance(details, dict) and isinstance(details.get("todos"), list)
 
 
-def restore_tool_details(details: dict[str, object]) -> TodoState | None:
-    """A ``todo`` tool result's details (plan and goals may be absent), or None when invalid."""
+def restore_tool_details(details: dict[str, object], earlier: Earlier | None = None) -> TodoState | None:
+    """A ``todo`` tool result's details (plan and goals may be absent), or None when invalid.
+    ``earlier``: a candidate restored before, whose unchanged items are taken over (``_items``):
+    the same state, made faster."""
     plan, goals = details.get("plan"), details.get("goals")
     plan = {} if plan is None else plan
-    return _state(details.get("todos"), plan, [] if goals is None else goals, _agent_plan(details))
+    return _state(details.get("todos"), plan, [] if goals is None else goals, _agent_plan(details), earlier)
 
 
 def _agent_plan(data: dict[str, object]) -> AgentPlanJson | None:
