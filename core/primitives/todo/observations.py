@@ -29,6 +29,8 @@ def record_reframe_observations(
     opened = open_items(todos)
     if opened and _low(plan.understands_user_intent):
         found.append(Observation("intent_understanding", None, plan.understands_user_intent))
+    if not goals:  # (an agent's own plan has none: a fold of 2,000 of its changes looks no further)
+        return found
     closed_now = closed_groups(previous, todos)
     open_groups = {t.group for t in opened}
     for goal in goals:
