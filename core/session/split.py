@@ -70,6 +70,27 @@ def _line_start_after(fd: int, at: int, size: int) -> int:
     return size
 
 
+def _widen(pipe: int) -> None:
+    """Let the pipe hold a megabyte (Linux): a child's answer of a few megabytes then goes over in
+    a few writes, where 64 KiB at a time waits for the parent to be scheduled fifty times."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):
+        pass  # (another system, or a lower limit: the pipe as it is)
+
+
+def send_and_exit(out: bytes) -> None:
+    """Write ``out`` to the parent, whole (a child's answer), and end at once: the parent reads
+    until the pipe closes, which the interpreter's shutdown (freeing everything the child made)
+    would hold back by milliseconds."""
+    view = memoryview(out)
+    while view:
+        view = view[os.write(1, view):]
+    os._exit(0)
+
+
 _STR, _STR_OR_NONE = {str}, {str, type(None)}
 
 
@@ -109,6 +130,7 @@ class FarPart:
 
             roots = [os.path.dirname(os.path.dirname(p)) for p in (core.__file__, msgspec.__file__) if p]
             read_end, write_end = os.pipe()
+            _widen(write_end)
             try:
                 pid = os.posix_spawn(
                     sys.executable,
@@ -250,10 +272,7 @@ def child_main(argv: list[str]) -> None:
     """Scan the file handed over as descriptor ``_FILE`` from ``begin`` to ``size`` and write
     the segments to stdout (``take``)."""
     begin, size = int(argv[0]), int(argv[1])
-    out = marshal.dumps(scan_far(_FILE, begin, size))
-    view = memoryview(out)
-    while view:
-        view = view[os.write(1, view):]
+    send_and_exit(marshal.dumps(scan_far(_FILE, begin, size)))
 
 
 def scan_far(fd: int, begin: int, size: int) -> tuple[int, int, list[tuple]]:
