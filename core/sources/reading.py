@@ -704,18 +704,20 @@ class Reading:
                     held += len(chunk)
                 continue
             begin = 0  # where the chunk's whole lines not told yet start
-            if long:
+            if long or pieces:  # the line started before the chunk ends here
                 begin = chunk.find(b"\n") + 1
-                self._warn(state, synced, f"{where}line {cursor['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
-                cursor["lines"] += 1
-                cursor["offset"] += long + begin
-                long = 0
-            elif pieces:  # the unfinished line ends here: it alone is joined, not the whole chunk
-                begin = chunk.find(b"\n") + 1
-                line = b"".join((*pieces, chunk[:begin]))
+                # (too long whether it grew past the limit in an earlier chunk or in this one: what
+                # becomes of a line never depends on where the reads fall, nor where a read began)
+                if long or held + begin - 1 > MAX_LINE_BYTES:
+                    self._warn(state, synced, f"{where}line {cursor['lines'] + 1}: longer than {MAX_LINE_BYTES >> 20} MiB (skipped)")
+                    cursor["lines"] += 1
+                    cursor["offset"] += (long or held) + begin
+                    long = 0
+                else:  # it alone is joined, not the whole chunk
+                    line = b"".join((*pieces, chunk[:begin]))
+                    self._feed_lines(line, 0, len(line) - 1, wanted, decode, state, cursor, synced, sink, where)
                 pieces.clear()
                 held = 0
-                self._feed_lines(line, 0, len(line) - 1, wanted, decode, state, cursor, synced, sink, where)
             self._feed_lines(chunk, begin, end, wanted, decode, state, cursor, synced, sink, where)
             if end + 1 < len(chunk):
                 pieces[:], held = [chunk[end + 1:]], len(chunk) - end - 1

@@ -138,3 +138,24 @@ def test_a_transcript_with_spaces_reads_as_the_compact_one(sample: Any, home: Pa
     assert len(entries_b) == len(entries_a) > 3
     assert entries_b == entries_a
     assert Deck(b).todo.state.to_json() == Deck(a).todo.state.to_json()
+
+
+def test_a_line_just_over_the_limit_is_said_to_be_wherever_the_reads_fall(home: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """A line the reader would not read, a little longer than the limit: skipped with its warning
+    whether it grew past the limit in a read before the one it ends in or in that one (it used to
+    pass without a word in the second case), so a read that begins elsewhere (a second process's
+    part, a later sync) says the same."""
+    limit = 3000
+    monkeypatch.setattr(reading_module, "MAX_LINE_BYTES", limit)
+    head = b'{"type":"api-request-shape","body":"'
+    other = head + b"y" * (limit + 200 - len(head) - 3) + b'"}\n'  # (limit + 199 bytes before its newline)
+    lines = [_user_line(f"prompt {i}") for i in range(6)]
+    path = _transcript(home, b"".join([*lines[:3], other, *lines[3:]]))
+    said = []
+    for chunk in (97, 1000, 2900, limit - 1):
+        monkeypatch.setattr(reading_module, "CHUNK", chunk)
+        reading = Reading(path, "claude", home=home / f"home-{chunk}")
+        said.append(reading.sync().warnings)
+        assert reading.state["lines"] == 7 and reading.count == 6
+    assert said == [["line 4: longer than 0 MiB (skipped)"]] * 4
