@@ -29,9 +29,12 @@ import sys
 from array import array
 from itertools import compress, repeat
 from operator import add, ge, gt, lt, ne, sub
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # (typing's own constant, without importing typing: a conversation's child loads this module)
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
     from core.session.scan import Batch
 
 SPLIT_MIN_BYTES = 64 << 20
@@ -81,13 +84,25 @@ def _widen(pipe: int) -> None:
         pass  # (another system, or a lower limit: the pipe as it is)
 
 
+def send_value(value: Any) -> None:
+    """Send ``value`` to the parent as one of several (``FarPart.values``): the length of its
+    marshal bytes, then those bytes."""
+    out = marshal.dumps(value)
+    _write(len(out).to_bytes(8, "little"))
+    _write(out)
+
+
+def _write(out: bytes) -> None:
+    view = memoryview(out)
+    while view:
+        view = view[os.write(1, view):]
+
+
 def send_and_exit(out: bytes) -> None:
     """Write ``out`` to the parent, whole (a child's answer), and end at once: the parent reads
     until the pipe closes, which the interpreter's shutdown (freeing everything the child made)
     would hold back by milliseconds."""
-    view = memoryview(out)
-    while view:
-        view = view[os.write(1, view):]
+    _write(out)
     os._exit(0)
 
 
@@ -109,8 +124,8 @@ class FarPart:
         there is no line start to split at or the child cannot be started. The child is handed
         the file already open (the regular file of inode ``inode`` the log reads), never its path:
         whatever is put at the path meanwhile, both read the same bytes. ``child``: the code of
-        another child (given ``args``, then ``begin`` and ``size``; ``take_value`` reads what it
-        writes), for a reader with another use for a second core (core/sources/wanted.py)."""
+        another child (given ``args``, then ``begin`` and ``size``; ``take_value`` or ``values`` reads
+        what it writes), for a reader with another use for a second core (core/sources/wanted.py)."""
         if not sys.executable or not hasattr(os, "posix_spawn"):
             return None
         try:
@@ -169,6 +184,26 @@ class FarPart:
             return marshal.loads(out)
         except (ValueError, EOFError, TypeError):
             return None
+
+    def values(self) -> Iterator[object]:
+        """Each value the child sends (``send_value``), as soon as it is whole, until the child's
+        end of the pipe closes or what comes is not such a value (a child that failed: what it
+        left half sent is dropped). The caller ends with ``end_now``: the child may still run."""
+        while (head := self._exactly(8)) is not None and (body := self._exactly(int.from_bytes(head, "little"))) is not None:
+            try:
+                yield marshal.loads(body)
+            except (ValueError, EOFError, TypeError):
+                return
+
+    def _exactly(self, n: int) -> bytes | None:
+        """The next ``n`` bytes from the child, or None when the pipe closes first."""
+        got = bytearray()
+        while len(got) < n:
+            piece = os.read(self._out, min(n - len(got), 1 << 20))
+            if not piece:
+                return None
+            got += piece
+        return bytes(got)
 
     def take(self) -> list[tuple] | None:
         """The child's segments in file order, once it has ended: ``("batch", Batch)`` for lines

@@ -639,8 +639,9 @@ class Reading:
                     at, long, held = self._read_to(f, at, stop, long, pieces, held, wanted, decode, state, cursor,
                                                    synced, sink, where)
                     if far is not None and stop == far.begin:
-                        at = self._take_far(far, f, at, bool(pieces) or bool(long), decode, state, cursor, synced,
-                                            sink, where)
+                        at = self._take_far(far, f, at, bool(pieces) or bool(long), size, decode, state, cursor,
+                                            synced, sink, where)
+                        far.end_now()  # (still running when a piece was refused)
             finally:
                 if far is not None:
                     far.end_now()
@@ -658,30 +659,32 @@ class Reading:
             return None
         from core.sources import wanted as wanted_lines
 
-        return FarPart.start(path, at, size, os.fstat(f.fileno()).st_ino, wanted_lines.CHILD,
-                             wanted_lines.FAR_SHARE, (self.kind,))
+        share = max(0.5, 1 - wanted_lines.NEAR_BYTES / (size - at))  # (half of a read too small to pay: the tests')
+        return FarPart.start(path, at, size, os.fstat(f.fileno()).st_ino, wanted_lines.CHILD, share,
+                             (self.kind, str(MAX_LINE_BYTES)))
 
-    def _take_far(self, far: FarPart, f: BinaryIO, at: int, pending: bool, decode: Callable[[bytes], object] | None,
-                  state: CacheState, cursor: Cursor, synced: Synced, sink: list[tuple[int, object]] | None,
-                  where: str) -> int:
-        """The wanted lines the child found, told to the reader as if read here, the cursor moved
-        past its part: where to read on from. When the near part did not end where the far part
-        begins (the file changed meanwhile, a line still open), or the child failed, nothing is
-        taken and the far part is read here."""
+    def _take_far(self, far: FarPart, f: BinaryIO, at: int, pending: bool, size: int,
+                  decode: Callable[[bytes], object] | None, state: CacheState, cursor: Cursor, synced: Synced,
+                  sink: list[tuple[int, object]] | None, where: str) -> int:
+        """The wanted lines the child finds, told to the reader as if read here a piece at a time,
+        as the child sends them, the cursor moved past each piece: where to read on from. When
+        the near part did not end where the far part begins (the file changed meanwhile, a line
+        still open), nothing is taken; when the child stops (done, failed, or before a line too
+        long for it) or sends what is not the next piece, what is left is read here."""
         from core.sources import wanted as wanted_lines
 
-        answer = far.take_value()
         if pending or at != far.begin or cursor["offset"] != far.begin:
             return at
-        taken = wanted_lines.checked(answer, far.begin, os.fstat(f.fileno()).st_size)
-        if taken is None:
-            return at
-        end, count, found = taken
-        first = cursor["lines"]
-        for number, raw in found:
-            self._feed_line(first + number, raw, decode, state, synced, sink, where)
-        cursor["lines"], cursor["offset"] = first + count, end
-        return f.seek(end)
+        for piece in far.values():
+            taken = wanted_lines.checked(piece, cursor["offset"], size)
+            if taken is None:
+                break
+            end, count, found = taken
+            first = cursor["lines"]
+            for number, raw in found:
+                self._feed_line(first + number, raw, decode, state, synced, sink, where)
+            cursor["lines"], cursor["offset"] = first + count, end
+        return f.seek(cursor["offset"])
 
     def _read_to(self, f: BinaryIO, at: int, size: int, long: int, pieces: list[bytes], held: int,
                  wanted: re.Pattern[bytes] | None, decode: Callable[[bytes], object] | None, state: CacheState,

@@ -1,19 +1,25 @@
 """The lines of a transcript its reader wants, found without parsing the rest, and, for a big
-first read, found in the far part of the file by a second process meanwhile
+first read, found in the rest of the file by a second process meanwhile
 (docs/agent-conversations.md#how-pideck-reads-them).
 
+The child looks through all of the read but its first ``NEAR_BYTES`` and sends what it finds a
+piece (``PIECE`` bytes of the file) at a time, as soon as it has looked through it: the reader
+takes the pieces' lines in turn while the child looks through the next ones. It only looks, the
+reader also parses, so the child keeps ahead, and the reader, once past the first megabytes,
+never looks through a byte itself.
+
 This module is also the child's whole program (``child_main``, run with ``-I -S``): it imports
-nothing of pideck's and nothing beyond the standard library's ``re``, ``os`` and ``marshal``.
+nothing beyond the standard library's ``re``, ``os`` and ``marshal`` but how a value is sent
+(core/session/split.py ``send_value``).
 """
 
 from __future__ import annotations
 
-import marshal
 import os
 import re
-import sys
 TYPE_CHECKING = False  # (typing is not loaded in the child, only read by the type checker)
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import TypeVar
 
     Bytes = TypeVar("Bytes", bytes, bytearray)
@@ -31,14 +37,18 @@ WANTED: dict[str, re.Pattern[bytes]] = {
                          rb'|(?<="subtype")[^\S\n]*:[^\S\n]*"compact_boundary")'),
 }
 
-FAR_SHARE = 0.55
-"""The part of a big first read the child looks through, from the far end. More than half: the
-reader itself (the parent's) is busy with every wanted line of the file meanwhile, while the
-child only looks for those of its part."""
+NEAR_BYTES = 10 << 20
+"""What the reader reads of a big first read itself, before it takes the child's pieces: about as
+long as the child takes to start. (The 105 MB transcript of tests/benchmarks/test_conversation_benchmark.py
+opened in 133 ms with 10 MiB; 141 with 5, 146 with 16, 167 with 32, 187 with 47, about the
+far 55% the child took in one answer at the end before; medians of 7 taken in turn.)"""
+
+PIECE = 1 << 20
+"""Bytes of the file the child looks through before it sends what it found in them."""
 
 CHILD_CHUNK = 16 << 20
-"""Bytes the child reads at a time (one buffer, reused; a line of more than half of it is left to the
-parent)."""
+"""The child's buffer (one, reused): a line of more than half of it is left to the reader, the
+child stops before it."""
 
 CHILD = ("import sys; roots = int(sys.argv[1]); sys.path[:0] = sys.argv[2:2 + roots]; "
          "from core.sources.wanted import child_main; child_main(sys.argv[2 + roots:])")
@@ -91,55 +101,69 @@ def _newlines(data: bytes | bytearray, start: int, end: int) -> int:
 
 def child_main(argv: list[str]) -> None:
     """Look through the file handed over as descriptor ``FILE`` from ``begin`` to ``size`` for the
-    lines the ``kind``'s reader wants, and write ``far_lines``' answer to stdout (exit 1 when it
-    has none)."""
-    kind, begin, size = argv[0], int(argv[1]), int(argv[2])
-    answer = far_lines(FILE, WANTED[kind], begin, size)
-    if answer is None:
-        sys.exit(1)
-    view = memoryview(marshal.dumps(answer))
-    while view:
-        view = view[os.write(1, view):]
+    lines the ``kind``'s reader wants, passing no line longer than ``limit`` bytes, and send each
+    piece ``far_pieces`` finds as soon as it is found."""
+    from core.session.split import send_value
+
+    kind, limit, begin, size = argv[0], int(argv[1]), int(argv[2]), int(argv[3])
+    for piece in far_pieces(FILE, WANTED[kind], begin, size, limit):
+        send_value(piece)
     os._exit(0)  # (at once: the interpreter's shutdown would hold the pipe's end back by milliseconds)
 
 
-def far_lines(fd: int, wanted: re.Pattern[bytes], begin: int, size: int) -> tuple[int, int, list[tuple[int, bytes]]] | None:
-    """``(end, lines, found)``: where the last complete line from ``begin`` on ends (before
-    ``size``), how many complete lines there are, and the wanted ones with their numbers (1 for
-    the line at ``begin``). None at a line longer than a chunk: how the reader passes over a line
-    too long to hold, and warns of it, depends on where its reads start, so the parent reads
-    such a part itself, as a reader that got that far would."""
-    found: list[tuple[int, bytes]] = []
-    buf, held, at, lines = bytearray(CHILD_CHUNK), 0, begin, 0
+def far_pieces(fd: int, wanted: re.Pattern[bytes], begin: int, size: int,
+               limit: int) -> Iterator[tuple[int, int, int, list[tuple[int, bytes]]]]:
+    """``(start, end, lines, found)`` of each piece of the complete lines from ``begin`` on
+    (before ``size``), about ``PIECE`` bytes each: where it starts and ends, how many lines it
+    has, and the wanted ones with their numbers among them (from 1). It stops before a line
+    longer than ``limit`` (the reader's: it passes over such a line, and says so) or than half a
+    chunk (too long to hold here); the reader reads on from there itself."""
+    buf, held, at = bytearray(CHILD_CHUNK), 0, begin
     fh = open(fd, "rb", buffering=0, closefd=False)
     fh.seek(at)
     while at < size:
         with memoryview(buf) as view:
-            got = fh.readinto(view[held:min(CHILD_CHUNK, held + size - at)]) or 0
+            got = fh.readinto(view[held:min(CHILD_CHUNK, held + PIECE, held + size - at)]) or 0
         if not got:
             break
         at += got
         end = held + got
         cut = buf.rfind(b"\n", 0, end) + 1
+        long = _long_line(buf, end, limit) if end > limit else None
+        if long is not None:
+            cut = long
+        if cut:
+            some, count = numbered_lines(buf, 0, cut - 1, 0, wanted)
+            yield at - end, at - end + cut, count, [(number, bytes(line)) for number, line in some]
         held = end - cut
-        if held >= CHILD_CHUNK // 2:
-            return None
-        if not cut:
-            continue
-        some, count = numbered_lines(buf, 0, cut - 1, lines, wanted)
-        found += [(number, bytes(line)) for number, line in some]
-        lines += count
+        if long is not None or held >= CHILD_CHUNK // 2:
+            return
         buf[:held] = buf[cut:end]  # the unfinished line to the front
-    return at - held, lines, found
 
 
-def checked(answer: object, begin: int, size: int) -> tuple[int, int, list[tuple[int, bytes]]] | None:
-    """``answer`` as ``far_lines`` gives it, when every part is of its type and in its range (the
-    reader relies on them); None otherwise."""
-    if type(answer) is not tuple or len(answer) != 3:
+def _long_line(buf: bytearray, end: int, limit: int) -> int | None:
+    """Where the first line of ``buf[:end]`` longer than ``limit`` bytes (its newline not
+    counted) starts, the unfinished last one included (it only grows); None when there is none."""
+    at = 0
+    while True:
+        newline = buf.find(b"\n", at, end)
+        stop = newline if newline >= 0 else end
+        if stop - at > limit:
+            return at
+        if newline < 0:
+            return None
+        at = newline + 1
+
+
+def checked(piece: object, begin: int, size: int) -> tuple[int, int, list[tuple[int, bytes]]] | None:
+    """``(end, lines, found)`` of ``piece`` as ``far_pieces`` gives it, when it starts at
+    ``begin`` (where the one before it ended), ends by ``size`` and every part is of its type and
+    in its range (the reader relies on them); None otherwise."""
+    if type(piece) is not tuple or len(piece) != 4:
         return None
-    end, lines, found = answer
-    if type(end) is not int or type(lines) is not int or type(found) is not list or not begin <= end <= size:
+    start, end, lines, found = piece
+    if (type(start) is not int or type(end) is not int or type(lines) is not int or type(found) is not list
+            or start != begin or not begin < end <= size or not 0 < lines <= end - begin):
         return None
     last = 0
     for one in found:

@@ -3,8 +3,9 @@
 the last one left unfinished: what the reading makes of a transcript (its events, warnings, agent
 object, lines and bytes read, its subagents' too) is the same as with every line parsed in full,
 for the real samples, every hostile Claude line and lines that only a full parse reads right; and
-its cache (whose events a big read writes with msgspec) gives a re-open the same events. Every
-other agent's transcript reads the same in chunks of any size too."""
+its cache (whose events a big read writes with msgspec) gives a re-open the same events; and so
+does a read whose far part a second process looked through (core/sources/wanted.py). Every other
+agent's transcript reads the same in chunks of any size too."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from hostile_transcripts import FORMATS, serialise, transcript
 from transcript_samples import BY_NAME, FIXTURES, SAMPLES
 
 from core.sources import reading as reading_module
+from core.sources import wanted
 from core.sources.reading import Reading
 
 CLAUDE = FORMATS["claude"]
@@ -84,13 +86,20 @@ TRICKY: list[bytes] = [
 
 
 def read(path: Path, home: Path, decoded: bool, chunk: int, monkeypatch: pytest.MonkeyPatch,
-         kind: str = "claude") -> dict[str, Any]:
+         kind: str = "claude", split: list[object] | None = None) -> dict[str, Any]:
     """What a first read of ``path`` makes of it, every line parsed in full or (``decoded``) decoded
-    for the reader's fields, ``chunk`` bytes read at a time."""
+    for the reader's fields, ``chunk`` bytes read at a time; with ``split``, each file's far part
+    looked through by a second process (core/sources/wanted.py) where it has a line start, the
+    pieces the reading took put in ``split``."""
     monkeypatch.setattr(reading_module, "SCAN_MIN_BYTES", 0 if decoded else 1 << 62)
     monkeypatch.setattr(reading_module, "CHUNK", chunk)
+    monkeypatch.setenv("PIDECK_SPLIT", "off" if split is None else "always")
+    pieces: list[object] = [] if split is None else split
+    check = wanted.checked
+    monkeypatch.setattr(wanted, "checked", lambda *args: pieces.append(check(*args)) or pieces[-1])
     reading = Reading(path, kind, home=home)
     reading.sync()
+    assert None not in pieces  # (no piece refused)
     again = Reading(path, kind, home=home)  # (from the cache the first one wrote)
     again.sync()
     assert [again.event(i) for i in range(again.count)] == [reading.event(i) for i in range(reading.count)]
@@ -99,17 +108,20 @@ def read(path: Path, home: Path, decoded: bool, chunk: int, monkeypatch: pytest.
             "reader": reading.reader.save(), "first": reading.reader.first_ts, "last": reading.reader.last_ts}
 
 
-def same_both_ways(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+def same_both_ways(path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, split: bool = False) -> dict[str, Any]:
+    """Read whole, then decoded in chunks of any size, in one piece and split across two
+    processes (which must have happened, with ``split``)."""
     whole = read(path, tmp_path / "whole", False, 8 << 20, monkeypatch)
-    for chunk in (8 << 20, 4096, 97):
-        got = read(path, tmp_path / f"decoded-{chunk}", True, chunk, monkeypatch)
-        assert json.dumps(got, sort_keys=True) == json.dumps(whole, sort_keys=True), chunk
+    for chunk, pieces in ((8 << 20, None), (4096, None), (97, None), (8 << 20, []), (97, [])):
+        got = read(path, tmp_path / f"decoded-{chunk}-{pieces}", True, chunk, monkeypatch, split=pieces)
+        assert json.dumps(got, sort_keys=True) == json.dumps(whole, sort_keys=True), (chunk, pieces)
+        assert pieces != [] or not split, "the read was not split"
     return whole
 
 
 @pytest.mark.parametrize("name", ["claude-tasks", "claude-todowrite"])
 def test_a_sample_reads_the_same(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    whole = same_both_ways(BY_NAME[name].path, tmp_path, monkeypatch)
+    whole = same_both_ways(BY_NAME[name].path, tmp_path, monkeypatch, split=True)
     assert whole["events"] and whole["info"]["tokens"]
 
 
@@ -117,7 +129,7 @@ def test_a_sample_with_a_subagent_reads_the_same(tmp_path: Path, monkeypatch: py
     home = tmp_path / "agent"
     shutil.copytree(FIXTURES / "claude-subagent" / "final", home)
     path = next((home / ".claude" / "projects").glob("*/*.jsonl"))
-    whole = same_both_ways(path, tmp_path, monkeypatch)
+    whole = same_both_ways(path, tmp_path, monkeypatch, split=True)
     assert whole["state"]["subagents"] and whole["info"]["subagents"]
 
 
@@ -131,7 +143,7 @@ def test_a_hostile_line_reads_the_same(case: Any, tmp_path: Path, monkeypatch: p
 def test_lines_only_a_full_parse_reads_right_read_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "t.jsonl"
     path.write_bytes(b"".join(TRICKY))
-    whole = same_both_ways(path, tmp_path, monkeypatch)
+    whole = same_both_ways(path, tmp_path, monkeypatch, split=True)
     assert len(whole["warnings"]) >= 5 and whole["state"]["lines"] == len(TRICKY)
 
 
