@@ -7,7 +7,7 @@ those are kept or dropped, but a wrong shape makes the whole candidate invalid.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from core.jsutil import is_non_empty_string, is_schema_version_one
 from core.primitives.todo.model import TodoGoal, TodoItem, TodoPlan, TodoState, normalise_group
@@ -60,20 +60,9 @@ def _text(d: dict[str, object], key: str) -> str | None:
     return value
 
 
-_AGENT_KEYS = frozenset({"content", "status", "id", "activeForm", "description", "blocks", "blockedBy", "madeBy"})
-"""What the readers give an agent's item (core/sources/plan.py): an item with no other key has no
-group, score or priority to look for."""
-
-
 def _item(raw: Any, agent: bool = False) -> TodoItem:
     """One item; ``agent``: an item of an agent's own plan, which has a priority only where the
     agent's tool gives one (opencode's) and may carry the agent tool's fields (docs/agent-conversations.md#the-plan-as-todos)."""
-    if agent and isinstance(raw, dict) and raw.keys() <= _AGENT_KEYS:
-        return _agent_item(raw)
-    return _any_item(raw, agent)
-
-
-def _any_item(raw: Any, agent: bool) -> TodoItem:
     if not isinstance(raw, dict):
         raise _Invalid("item")
     for key in ("content", "status") if agent else ("content", "status", "priority"):
@@ -97,21 +86,6 @@ def _any_item(raw: Any, agent: bool) -> TodoItem:
         item.blocks = _ids(raw, "blocks")
         item.blocked_by = _ids(raw, "blockedBy")
         item.made_by = _text(raw, "madeBy")
-    return item
-
-
-def _agent_item(raw: dict[str, object]) -> TodoItem:
-    """``_item`` of an agent's item that holds only ``_AGENT_KEYS``, with the same checks, without
-    looking for the keys it lacks: a long conversation restores tens of thousands of them."""
-    content, status, item_id = raw.get("content"), raw.get("status"), raw.get("id")
-    if not isinstance(content, str) or not isinstance(status, str) or not is_non_empty_string(item_id):
-        raise _Invalid("item")
-    item = TodoItem(content, status, None, cast(str, item_id))
-    item.active_form = _text(raw, "activeForm")
-    item.description = _text(raw, "description")
-    item.blocks = _ids(raw, "blocks")
-    item.blocked_by = _ids(raw, "blockedBy")
-    item.made_by = _text(raw, "madeBy")
     return item
 
 
