@@ -124,8 +124,8 @@ class FarPart:
         there is no line start to split at or the child cannot be started. The child is handed
         the file already open (the regular file of inode ``inode`` the log reads), never its path:
         whatever is put at the path meanwhile, both read the same bytes. ``child``: the code of
-        another child (given ``args``, then ``begin`` and ``size``; ``take_value`` or ``values`` reads
-        what it writes), for a reader with another use for a second core (core/sources/wanted.py)."""
+        another child (given ``args``, then ``begin`` and ``size``; ``values`` reads what it
+        sends), for a reader with another use for a second core (core/sources/wanted.py)."""
         if not sys.executable or not hasattr(os, "posix_spawn"):
             return None
         try:
@@ -168,9 +168,11 @@ class FarPart:
             os.close(fd)
         return cls(pid, read_end, begin)
 
-    def take_value(self) -> object:
-        """What the child wrote (marshal), once it has ended; None when it failed or wrote no
-        such value."""
+    def take(self) -> list[tuple] | None:
+        """The child's segments in file order, once it has ended: ``("batch", Batch)`` for lines
+        it decoded, ``("lines", start, end, count)`` for lines the log must read itself. None when
+        the child failed or what it sent is not what this module's child sends (the log then
+        reads the whole far part itself)."""
         out = bytearray()
         try:
             while piece := os.read(self._out, 1 << 20):
@@ -181,9 +183,14 @@ class FarPart:
         if self._reap(kill=False) not in (0, None):  # (None: SIGCHLD ignored, the status is unknown)
             return None
         try:
-            return marshal.loads(out)
-        except (ValueError, EOFError, TypeError):
+            end, lines, raw = marshal.loads(out)
+            del out  # (peak memory: the bytes go before the batches are built)
+            segments = self._checked(end, lines, raw)
+        except (ValueError, EOFError, TypeError, IndexError, KeyError, OverflowError):
             return None
+        if segments is not None:
+            self.end = end
+        return segments
 
     def values(self) -> Iterator[object]:
         """Each value the child sends (``send_value``), as soon as it is whole, until the child's
@@ -204,21 +211,6 @@ class FarPart:
                 return None
             got += piece
         return bytes(got)
-
-    def take(self) -> list[tuple] | None:
-        """The child's segments in file order, once it has ended: ``("batch", Batch)`` for lines
-        it decoded, ``("lines", start, end, count)`` for lines the log must read itself. None when
-        the child failed or what it sent is not what this module's child sends (the log then
-        reads the whole far part itself)."""
-        value: Any = self.take_value()  # (any shape: ``_checked`` refuses what is not the child's)
-        try:
-            end, lines, raw = value
-            segments = self._checked(end, lines, raw)
-        except (ValueError, EOFError, TypeError, IndexError, KeyError, OverflowError):
-            return None
-        if segments is not None:
-            self.end = end
-        return segments
 
     def _checked(self, end: object, lines: object, raw: object) -> list[tuple] | None:
         """The segments, when they cover ``begin`` to ``end`` line after line with ``lines``

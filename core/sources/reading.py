@@ -50,7 +50,7 @@ from core.sources.in_database import split
 from core.sources.qwen import QwenReader
 from core.sources.reader import Event, Reader
 from core.sources.sqlite_ro import Busy, NotNow, change_key
-from core.sources.wanted import WANTED, numbered_lines
+from core.sources import wanted as wanted_lines
 
 if TYPE_CHECKING:  # (the type checker's alone: a TypedDict compiles its annotations as it is made)
     from typing import TypedDict
@@ -622,7 +622,7 @@ class Reading:
         much of such a line has been passed over, so the next sync goes on from there."""
         synced = synced if synced is not None else Synced()
         cursor = at_ if at_ is not None else cast("Cursor", state)
-        wanted = WANTED.get(self.kind)
+        wanted = wanted_lines.WANTED.get(self.kind)
         long = cursor.pop("long", 0)  # bytes passed over of a too-long line starting at the offset
         with open(path or self.source, "rb") as f:
             at = f.seek(cursor["offset"] + long)
@@ -657,8 +657,6 @@ class Reading:
         how = split_mode()
         if wanted is None or how == "off" or size - at < (2 if how == "always" else SPLIT_MIN_BYTES):
             return None
-        from core.sources import wanted as wanted_lines
-
         share = max(0.5, 1 - wanted_lines.NEAR_BYTES / (size - at))  # (half of a read too small to pay: the tests')
         return FarPart.start(path, at, size, os.fstat(f.fileno()).st_ino, wanted_lines.CHILD, share,
                              (self.kind, str(MAX_LINE_BYTES)))
@@ -671,8 +669,6 @@ class Reading:
         the near part did not end where the far part begins (the file changed meanwhile, a line
         still open), nothing is taken; when the child stops (done, failed, or before a line too
         long for it) or sends what is not the next piece, what is left is read here."""
-        from core.sources import wanted as wanted_lines
-
         if pending or at != far.begin or cursor["offset"] != far.begin:
             return at
         for piece in far.values():
@@ -772,7 +768,7 @@ class Reading:
         if begin > end:  # (no line: the chunk's one newline ended the line held before it)
             return
         first = cursor["lines"]
-        lines, count = numbered_lines(data, begin, end, first, wanted)
+        lines, count = wanted_lines.numbered_lines(data, begin, end, first, wanted)
         cursor["lines"] = first + count
         cursor["offset"] += end + 1 - begin
         for number, raw in lines:

@@ -105,6 +105,18 @@ def walked_all(app: PideckApp) -> bool:
     return has_rows(events) and len(events.shown) == len(changed.events) and "reading" not in title
 
 
+async def f8_timed(app: PideckApp, pilot: Any, ready: Callable[[PideckApp], bool]) -> float:
+    """Seconds from F8 until ``ready(app)`` holds and is drawn; then, untimed, the timeline's
+    thread settles and the deck is back on top."""
+    gc.collect()
+    start = time.perf_counter()
+    send(app, "f8")
+    seconds = await opened(app, lambda: ready(app), start, "the timeline")
+    await settled(app, app.screen)
+    await back_to(pilot, "DeckScreen")
+    return seconds
+
+
 async def rounds(path: Path, home: Path, baseline: Callable[[int], float],
                  ready: Callable[[PideckApp], bool]) -> tuple[list[float], list[float]]:
     """(baseline seconds, F8 seconds) per round, interleaved."""
@@ -122,12 +134,7 @@ async def rounds(path: Path, home: Path, baseline: Callable[[int], float],
             base.append(baseline(n))
             os.environ["PIDECK_HOME"] = str(home)
             await pilot.pause()
-            gc.collect()
-            start = time.perf_counter()
-            send(app, "f8")
-            f8.append(await opened(app, lambda: ready(app), start, "the timeline"))
-            await settled(app, app.screen)
-            await back_to(pilot, "DeckScreen")
+            f8.append(await f8_timed(app, pilot, ready))
             await settled(app, deck_screen)
     return base, f8
 
@@ -144,12 +151,7 @@ async def during_the_walk(path: Path, home: Path, baseline: Callable[[int], floa
         app = PideckApp(Deck(SessionLog.open(path, writable=False)), follow=False, flash=0, cwd=CWD)
         async with app.run_test(size=(120, 40)) as pilot:
             await opened(app, lambda: has_rows(find(app, "#work-items")), time.perf_counter(), "the deck")
-            gc.collect()
-            start = time.perf_counter()
-            send(app, "f8")
-            f8.append(await opened(app, lambda: walked_all(app), start, "the timeline"))
-            await settled(app, app.screen)
-            await back_to(pilot, "DeckScreen")
+            f8.append(await f8_timed(app, pilot, walked_all))
             await settled(app, app.screen)
     return base, f8
 

@@ -70,6 +70,8 @@ class TimelineModel(Model):
         # (the deck's walk of this file, once whole, carried on over this log: not walked again)
         whole = self._deck.walked if self._deck is not None else None
         forked = whole.fork(log) if whole is not None else None
+        if whole is not None:
+            self._deck = None  # (tried: a walk that could not be carried on is walked here)
         self._activity = forked or Activity(log)
         self._log = log
         self._files.take(keys)
