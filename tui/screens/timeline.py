@@ -102,7 +102,7 @@ class TimelineScreen(ModelScreen):
     #timeline-heads { height: 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
     #timeline-events { height: 1fr; }
     #timeline-preview { height: 2; padding: 0 1; background: $boost; text-wrap: nowrap; text-overflow: ellipsis; }
-    #timeline-tree { height: auto; max-height: 9; border: round $primary-darken-1; border-title-color: $accent;
+    #timeline-tree { height: 2; max-height: 9; border: round $primary-darken-1; border-title-color: $accent;
                      border-subtitle-color: $text-muted; }
     #timeline-tree:focus { border: round $accent; }
     """
@@ -228,6 +228,10 @@ class TimelineScreen(ModelScreen):
                 node.add_leaf(text, data=("summary", summary.entry))
         names = " → ".join(name for _, name in tree.names)
         widget.border_subtitle = f"named {names}" if names else ""
+        # (as tall as its lines, up to max-height: set here because the Tree counts its lines only
+        # when it next idles, and a layout taken before that left the box empty under load)
+        lines = len(widget.root.children) + sum(len(node.children) for node in nodes.values())  # (all expanded)
+        widget.styles.height = lines + 2
 
     def _preview(self) -> None:
         event = self.selected_event()
