@@ -12,7 +12,7 @@ import sys
 
 TYPE_CHECKING = False  # (typing's own constant, without importing typing: mypy reads it the same)
 if TYPE_CHECKING:
-    from typing import Callable, Sequence
+    from typing import Any, Callable, Sequence
 
     from textual.app import App
 
@@ -184,6 +184,8 @@ def run_tui(opened: Opened | Waiting | Callable[[], Opened | Waiting] | None, sh
         app = PideckApp(opened.deck if opened else None, warnings=opened.warnings if opened else (),
                         why=opened.why if opened else None, follows=opened.follows if opened else None,
                         show_all=show_all, started=started, host=host)
+    if interrupt_lost:  # (the start was asked to end while it imported)
+        raise KeyboardInterrupt
     watch = TerminalWatch(app, cleanup)
     watch.start()
     try:
@@ -254,16 +256,48 @@ def main(argv: Sequence[str] | None = None) -> int:
             gc.enable()
 
 
+def interrupted(error: BaseException) -> bool:
+    """Whether a ctrl+c is what ``error`` came of. One that lands while a class statement runs
+    (an import during the start defines hundreds) reaches us wrapped: Python 3.11 raises what a
+    ``__set_name__`` raised as the cause of a RuntimeError."""
+    cause = error.__cause__
+    while cause is not None and not isinstance(cause, KeyboardInterrupt):
+        cause = cause.__cause__
+    return cause is not None
+
+
+interrupt_lost = False
+"""Whether a ctrl+c landed where Python could not raise it (``keep_lost_interrupt``)."""
+
+
+def keep_lost_interrupt(unraisable: Any) -> None:
+    """``sys.unraisablehook`` for the console script. A ctrl+c that lands where Python can only
+    report it and go on (a weakref callback inside the import machinery, while the start imports
+    its modules) printed its traceback over the terminal and was lost: it is kept instead, and ends
+    the start before the app takes the terminal (``run_tui``). It cannot be raised again from here:
+    it would land in this hook, where it is lost the same way. Anything else is reported as usual."""
+    global interrupt_lost
+    if issubclass(unraisable.exc_type, KeyboardInterrupt):
+        interrupt_lost = True
+    else:
+        sys.__unraisablehook__(unraisable)
+
+
 def run() -> None:
     """The console script: ``main``, then a quick exit. Once a headless command's output is
     flushed, nothing is left to do but free what it built (a big session's index, thousands of
     objects), which the interpreter would do one object at a time; ``os._exit`` skips that. The
     TUI exits the usual way (Textual restores the terminal as the app ends, and its threads are
     joined), and so does a run whose output cannot be flushed (the usual error is printed)."""
+    sys.unraisablehook = keep_lost_interrupt
     try:
         status = main()
     except KeyboardInterrupt:  # ctrl+c before the app had the terminal (inside imports, writing the demo):
         status = INTERRUPTED_STATUS  # a quit, said by the status alone, never a traceback
+    except Exception as error:
+        if not interrupted(error):
+            raise
+        status = INTERRUPTED_STATUS
     if "textual" not in sys.modules or status in (HANGUP_STATUS, INTERRUPTED_STATUS):  # (the terminal is gone: nothing to flush to)
         try:
             sys.stdout.flush()

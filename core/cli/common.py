@@ -1,5 +1,5 @@
 """What the commands share: exit statuses, printing text that may quote a log, opening the session a
-command names, and the usage error."""
+command names, the usage error, and holding ctrl+c while a command makes what it must undo."""
 
 from __future__ import annotations
 
@@ -109,3 +109,20 @@ def human_size(size: float) -> str:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
     return f"{size:.1f} GB"
+
+
+class HeldInterrupts:
+    """``with HeldInterrupts():`` ctrl+c waits while the block runs and lands as it ends, as a
+    KeyboardInterrupt at that point. For a block that makes something and, last, undertakes to undo
+    it: an interrupt between the two left the thing behind. (The main thread only: the mask is the
+    calling thread's. ``signal`` is imported here: every command loads this module, one uses this.)"""
+
+    def __enter__(self) -> None:
+        import signal
+
+        self._held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+    def __exit__(self, *exception: object) -> None:
+        import signal
+
+        signal.pthread_sigmask(signal.SIG_SETMASK, self._held)

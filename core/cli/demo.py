@@ -211,15 +211,15 @@ def run(args: argparse.Namespace, tui: OpenTui) -> int:
     removed when the app ends (``--keep``: kept, and its path printed)."""
     import shutil
     import tempfile
+    from contextlib import ExitStack
     from pathlib import Path
 
     from core.catalog.opening import Opened
+    from core.cli.common import HeldInterrupts
     from core.cli.demo import demo_why, write_demo
     from core.cli.demo_conversations import LaterAsk, demo_homes, write_example_conversations
     from core.clock import wall_clock_ms
     from core.config.places import pideck_sessions_dir
-
-    folder = Path(tempfile.mkdtemp(prefix="pideck-demo-"))
 
     def remove() -> None:
         if args.keep:
@@ -231,7 +231,12 @@ def run(args: argparse.Namespace, tui: OpenTui) -> int:
             except KeyboardInterrupt:
                 continue
 
-    try:  # (``cleanup``: also when a hung-up app has to be ended by force)
+    with ExitStack() as leaving:  # (``cleanup``: also when a hung-up app has to be ended by force)
+        # ctrl+c is held from making the folder until its removal is arranged: landing between the
+        # two, it left the folder behind, or, on tempfile's first use, the probe file it writes
+        with HeldInterrupts():
+            folder = Path(tempfile.mkdtemp(prefix="pideck-demo-"))
+            leaving.callback(remove)
         with demo_homes(folder) as project:
             path = pideck_sessions_dir(project) / "demo.jsonl"
             deck = write_demo(path, cwd=project)
@@ -241,8 +246,6 @@ def run(args: argparse.Namespace, tui: OpenTui) -> int:
                 status = tui(Opened(deck, why=demo_why(path, args.keep) + EXAMPLES), cleanup=remove)
             finally:
                 ask.cancel()
-    finally:
-        remove()
     if args.keep:
         print(f"The demo session is kept at {path}")
     return status
