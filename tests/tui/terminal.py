@@ -22,9 +22,14 @@ class Terminal:
                  ignore_sighup: bool = False) -> None:
         environment = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40", **(env or {})}
         environment.pop("TEXTUAL_ALLOW_SIGNALS", None)
+        # The constructor returns once the command runs: until its exec the child is still this
+        # Python, and a key a test sends at once (ctrl+c) would land in it, not in pideck. The pipe's
+        # end the child holds closes at the exec (os.pipe's ends are not inherited), which ends the read.
+        started, starting = os.pipe()
         pid, fd = pty.fork()
         if pid == 0:  # the child: never back into pytest
             try:
+                os.close(started)
                 if ignore_sighup:
                     signal.signal(signal.SIGHUP, signal.SIG_IGN)
                 if cwd is not None:
@@ -32,6 +37,9 @@ class Terminal:
                 os.execve(PIDECK, [PIDECK, *args], environment)
             finally:
                 os._exit(127)
+        os.close(starting)
+        os.read(started, 1)
+        os.close(started)
         self.pid, self.fd, self.output, self.status = pid, fd, b"", None
 
     def read_until(self, text: bytes, timeout: float = 30) -> bool:
