@@ -521,6 +521,8 @@ class DeckScreen(ModelScreen):
 
     @on(DeckUpdated)
     def on_deck_updated(self, message: DeckUpdated) -> None:
+        if not self.app.is_running:  # the app is ending: its widgets are going, the activity's list
+            return                   # first, or were being mounted and never will be
         first, self.opened = not self.opened, True
         if first:
             self._laid_out = None  # (the first view's panes, its own pane first, as if never laid out)
