@@ -24,6 +24,8 @@ _KEYS = (
     "openItems",
     "evidenceReferences",
 )
+_KNOWN = frozenset(_KEYS)
+_COPIED = _KEYS[1:]
 _REQUIRED_STRINGS = ("id", "source", "goal")
 _PROSE_LISTS = ("constraints", "openItems")
 
@@ -52,9 +54,8 @@ def _create(value: _Any) -> dict[str, object]:
     if not isinstance(value, dict):
         raise HandoffError()
     # Unknown keys are rejected before any field is read (upstream's check order).
-    for key in value:
-        if key not in _KEYS:
-            raise HandoffError()
+    if not _KNOWN.issuperset(value):
+        raise HandoffError()
     if "schemaVersion" not in value or not _is_schema_version_one(value["schemaVersion"]):
         raise HandoffError()
     for key in _REQUIRED_STRINGS:
@@ -69,7 +70,7 @@ def _create(value: _Any) -> dict[str, object]:
         _check_string_list(value["evidenceReferences"], allow_duplicates=False)
 
     packet: dict[str, object] = {"schemaVersion": 1}
-    for key in _KEYS[1:]:
+    for key in _COPIED:
         if key in value:
             field = value[key]
             packet[key] = list(field) if isinstance(field, list) else field
