@@ -38,9 +38,11 @@ TOOL, COMMAND, GATE = "tool", "command", "gate"
 """Sources: an agent's tool call, a person's command, the todo gates."""
 _SOURCE_OF_WRITER = {AGENT: TOOL, PERSON: COMMAND}
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Event:
-    """One thing that happened at one entry of the branch."""
+    """One thing that happened at one entry of the branch. Read-only by convention (a forked walk
+    shares its events): not frozen, since a frozen dataclass sets each field through
+    ``object.__setattr__``, 2.8 µs an instance against 0.5, and a 100k-entry walk makes 118,000."""
 
     entry_id: str
     timestamp: str | None  # the entry's ISO timestamp, as written
@@ -173,9 +175,9 @@ class Activity:
             if kind[0] == "message":
                 self._last_message = (kind[2], record_at, key)
                 if kind[2] == "toolResult" and kind[3] == c.TOOL_NAME:
-                    new += self._todo_result(position, record_at(key))
+                    new += self._todo_result(position, _body(record_at(key)))
                 continue
-            new += self._entry(position, record_at(key))
+            new += self._entry(position, _body(record_at(key)))
         return new
 
     def _older_piece(self, limit: int | None) -> Update:
@@ -348,6 +350,12 @@ class Activity:
         timestamp = entry.get("timestamp")
         return Event(str(entry.get("id")), timestamp if isinstance(timestamp, str) else None, position, part,
                      source, text, tuple(changes))
+
+
+def _body(entry: Mapping[str, Any]) -> Mapping[str, Any]:
+    """An index record's line, read once: an entry's events each read its id and time, and a record
+    asked for a key its index does not hold reads its body again for each."""
+    return entry.load() if isinstance(entry, EntryRecord) else entry
 
 
 def _place(record: object) -> tuple[object, ...] | None:

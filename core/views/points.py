@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Mapping
 
 from core.deck.deck import HANDOFF, PROGRESS, STATE, TODO, Deck
+from core.primitives.handoff import persistence as handoff_persistence
 from core.primitives.handoff.adapter import AgentHandoffAdapter
 from core.primitives.progress.adapter import AgentProgressAdapter
 from core.primitives.state.adapter import AgentStateAdapter
@@ -72,12 +73,11 @@ RESTORED_TYPES = (AgentStateAdapter.ENTRY_TYPE, AgentProgressAdapter.ENTRY_TYPE,
 
 
 class Restorer:
-    """Restores one entry at a time into the point it makes, with the adapters' own load code."""
+    """Restores one entry at a time into the point it makes, with the adapters' own restore code."""
 
     def __init__(self) -> None:
         self._state = AgentStateAdapter(_refuse)
         self._progress = AgentProgressAdapter(_refuse)
-        self._handoff = AgentHandoffAdapter(_refuse)
 
     def apply(self, point: Point, entry: Mapping[str, Any]) -> Restored | None:
         """The point after ``entry``, or None when the entry is no state candidate of any part."""
@@ -91,10 +91,12 @@ class Restorer:
                 valid = not self._progress.load([entry])
                 progress = self._progress.state()
                 return Restored(PROGRESS, replace(point, progress=progress), valid)
-            if custom_type == self._handoff.ENTRY_TYPE:
-                valid = not self._handoff.load([entry])
-                packets = tuple(self._handoff.packets())
-                return Restored(HANDOFF, replace(point, packets=packets), valid)
+            if custom_type == AgentHandoffAdapter.ENTRY_TYPE:
+                # The adapter's own restore, without its load's copy of every packet for the reader:
+                # what it restores is new, and only this point holds it.
+                restored = handoff_persistence.restore([entry])
+                packets = tuple(restored["packets"]) if restored is not None else ()
+                return Restored(HANDOFF, replace(point, packets=packets), restored is not None)
             if custom_type == c.STATE_CUSTOM_TYPE:
                 return _todos(point, restore_state_data(entry.get("data")))
             return None
