@@ -487,8 +487,8 @@ def event_texts(changes: Sequence[Change]) -> list[tuple[str, tuple[Change, ...]
     """The changes of one entry as event texts, each with the changes it words: changes of one
     kind are said once ("todos #t1, #t2 … #t12 removed")."""
     groups: dict[tuple[Any, ...], list[Change]] = defaultdict(list)
-    for change in changes:
-        groups[_group(change)].append(change)
+    for change in changes:  # (most changes add or remove: their group is made here, without a call)
+        groups[(change.subject, change.kind) if change.kind != "changed" else _group(change)].append(change)
     texts: list[tuple[str, tuple[Change, ...]]] = []
     verdict = [c for c in changes if c.subject in ("baseline", "recorded milestone")]
     said_verdict = False
@@ -503,8 +503,7 @@ def event_texts(changes: Sequence[Change]) -> list[tuple[str, tuple[Change, ...]
 
 
 def _group(change: Change) -> tuple[Any, ...]:
-    if change.kind != "changed":
-        return (change.subject, change.kind)
+    """The group of a changed item's change (an added or removed one's is its subject and kind)."""
     if change.field == "status":
         if change.subject == "todo":
             return ("todo", "status", _todo_verb(change.before, change.after))
