@@ -174,10 +174,13 @@ class Activity:
         for position, kind, key in picked[begin:end]:
             if kind[0] == "message":
                 self._last_message = (kind[2], record_at, key)
-                if kind[2] == "toolResult" and kind[3] == c.TOOL_NAME:
-                    new += self._todo_result(position, _body(record_at(key)))
-                continue
-            new += self._entry(position, _body(record_at(key)))
+                if kind[2] != "toolResult" or kind[3] != c.TOOL_NAME:
+                    continue
+            # An index record's line, read once: each of an entry's events reads its id and time,
+            # and a record asked for a key its index does not hold reads its body again each time.
+            record = record_at(key)
+            entry = record.load() if isinstance(record, EntryRecord) else record
+            new += self._todo_result(position, entry) if kind[0] == "message" else self._entry(position, entry)
         return new
 
     def _older_piece(self, limit: int | None) -> Update:
@@ -350,12 +353,6 @@ class Activity:
         timestamp = entry.get("timestamp")
         return Event(str(entry.get("id")), timestamp if isinstance(timestamp, str) else None, position, part,
                      source, text, tuple(changes))
-
-
-def _body(entry: Mapping[str, Any]) -> Mapping[str, Any]:
-    """An index record's line, read once: an entry's events each read its id and time, and a record
-    asked for a key its index does not hold reads its body again for each."""
-    return entry.load() if isinstance(entry, EntryRecord) else entry
 
 
 def _place(record: object) -> tuple[object, ...] | None:
