@@ -22,10 +22,11 @@ PART_ORDER = (STATE, PROGRESS, HANDOFF, TODO)
 
 @dataclass(slots=True)  # (not frozen, which makes each instance 5x slower: see ``activity.Event``)
 class Change:
-    """One difference (read-only by convention: walks share them). ``subject``: objective, work item, decision, milestone, recorded milestone,
-    baseline, packet, todo, plan or goal; ``key``: the id (milestone name, goal group) or "";
-    ``field``: what changed in a ``changed`` item ("" for a whole value); ``before``/``after``: the
-    item or the field's value on each side (None where absent)."""
+    """One difference (read-only by convention: walks share them). ``subject``: objective, work
+    item, decision, milestone, recorded milestone, baseline, packet, todo, plan or goal; ``key``:
+    the id (milestone name, goal group) or ""; ``field``: what changed in a ``changed`` item (""
+    for a whole value); ``before``/``after``: the item or the field's value on each side (None
+    where absent)."""
 
     part: str
     subject: str
