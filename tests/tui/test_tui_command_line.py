@@ -374,3 +374,25 @@ def test_the_arguments_still_to_type_are_shown_after_the_cursor(tmp_path):
 ])
 def test_arguments_hint(value, hint):
     assert arguments_hint(value) == hint
+
+
+
+@pytest.mark.parametrize("pane_key", ["pound_sign", "alt+3"], ids=["ESC 3 or Option+3", "alt+3"])
+def test_a_pane_key_right_behind_the_deck_s_return_keeps_its_table(tmp_path, pane_key):
+    # When the deck comes back (a dialog closed; its first showing) the command line takes the
+    # focus at once: taken after the next refresh, it came back from under a table that a pane key
+    # typed in the meantime had focused, and the Enter behind went to the empty command line (seen
+    # in a real terminal on a busy machine, the key typed as the deck first showed).
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot):
+        await settled(pilot)
+        app.query_one("#work-items", KeyedTable).focus()
+        await pilot.pause()
+        app.deck_screen.post_message(events.ScreenResume())  # as Textual posts it
+        await burst(pilot, pane_key)
+        assert app.focused is app.query_one("#packets", KeyedTable)
+        await pilot.press("enter")
+        assert app.screen.detail.title == "Packet review-parser"
+
+    run(app, scenario)

@@ -371,11 +371,13 @@ class DeckScreen(ModelScreen):
 
     def on_screen_resume(self) -> None:
         """A dialog closed: the command line has focus again (Textual would give it back to the
-        table the dialog was opened from, and the next keys would drive the table)."""
+        table the dialog was opened from, and the next keys would drive the table). At once, not
+        after the next refresh: a pane key typed right behind the closing key focuses its table,
+        and a focus given late would take it back from under the keys that follow."""
         self.take_app_catalog()
         if self.opened and self.glances is not None:
             self.glances.shown(self.shown_path, self.seen_entries())
-        self.call_after_refresh(self.action_focus_command)
+        self.action_focus_command()
 
     def on_screen_suspend(self) -> None:
         self._leave()
