@@ -31,7 +31,10 @@ class Tmux:
         assert shutil.which("tmux"), "tmux is not installed (.ci/run installs it)"
         self.socket = f"pideck-test-{os.getpid()}-{time.monotonic_ns()}"
         env = f"PIDECK_HOME={tmp / 'home'} TMPDIR={tmp}"
-        command = f"cd {tmp} && env {env} {PIDECK} {' '.join(args)}"
+        # Without COLUMNS and LINES: GNU readline, imported in this test process, writes its own
+        # (80 and 24, having no terminal) into the process's environment, which tmux hands on, and
+        # Textual takes them over the terminal's size, so the deck drew 80x24 in a 120x40 pane.
+        command = f"cd {tmp} && env -u COLUMNS -u LINES {env} {PIDECK} {' '.join(args)}"
         self.tmux("new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]), command)
         self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
 
@@ -59,7 +62,10 @@ class Tmux:
         self.tmux("paste-buffer", "-p", "-b", "p", "-t", "t")
 
     def command_line(self) -> str:
-        """The command line's text: the line above the footer (the placeholder reads as empty)."""
+        """The command line's text: the line above the footer (the placeholder reads as empty).
+        Read once the footer is drawn: Textual's footer is built anew when the focus moves (its
+        keys change), and a busy machine can show the frame without it for a moment."""
+        assert self.wait_for("^p palette", 10), self.screen()
         line = self.screen().rstrip("\n").splitlines()[-2].strip()
         return "" if line.startswith("/agent-state add <id> <content>") else line
 
@@ -93,7 +99,7 @@ def deck(tmp_path: Path):
 def test_alt_3_focuses_the_packets_as_each_terminal_sends_it(deck: Tmux, sent: bytes) -> None:
     deck.send_bytes(sent)
     time.sleep(0.3)
-    assert deck.command_line() == ""  # nothing typed
+    assert deck.command_line() == "", deck.screen()  # nothing typed
     deck.send_bytes(b"\r")  # Enter on the focused table: the highlighted packet
     assert deck.wait_for("Packet review-parser", 10), deck.screen()
 
