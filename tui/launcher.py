@@ -188,6 +188,7 @@ def run_tui(opened: Opened | Waiting | Callable[[], Opened | Waiting] | None, sh
         raise KeyboardInterrupt
     watch = TerminalWatch(app, cleanup)
     watch.start()
+    use_terminal_size()
     try:
         app.run()
     finally:
@@ -199,6 +200,23 @@ def run_tui(opened: Opened | Waiting | Callable[[], Opened | Waiting] | None, sh
 
             join_all(CLEANUP_WAIT_S)
     return HANGUP_STATUS if watch.gone else app.return_code or 0
+
+
+def use_terminal_size() -> None:
+    """The app fills the terminal it runs in and follows its resizes: ``COLUMNS`` and ``LINES``
+    go from the environment, as Textual takes them over the terminal's own size at the start and at
+    every resize. A shell rarely exports them, but a program that used GNU readline hands its own on
+    (80 and 24 when it had no terminal), and the deck then drew 80x24 in any window, for good
+    (docs/tui.md#the-terminals-size). Not for the browser's driver, which reads its size there."""
+    if os.environ.get("TEXTUAL_DRIVER") == WEB_DRIVER:
+        return
+    try:
+        columns, lines = os.get_terminal_size(sys.__stdout__.fileno() if sys.__stdout__ else 1)
+    except (OSError, ValueError):
+        return  # (no size to go by: what the environment says is all there is)
+    if columns and lines:
+        os.environ.pop("COLUMNS", None)
+        os.environ.pop("LINES", None)
 
 
 class Opening:

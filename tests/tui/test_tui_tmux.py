@@ -27,14 +27,12 @@ PIDECK = str(Path(sys.executable).with_name("pideck"))
 class Tmux:
     """``pideck ARGS`` in a tmux server of its own (its own socket), 120x40 unless told."""
 
-    def __init__(self, tmp: Path, args: list[str], size: tuple[int, int] = (120, 40)) -> None:
+    def __init__(self, tmp: Path, args: list[str], size: tuple[int, int] = (120, 40), env: str = "") -> None:
+        """``env``: more ``NAME=value`` words for pideck's environment."""
         assert shutil.which("tmux"), "tmux is not installed (.ci/run installs it)"
         self.socket = f"pideck-test-{os.getpid()}-{time.monotonic_ns()}"
-        env = f"PIDECK_HOME={tmp / 'home'} TMPDIR={tmp}"
-        # Without COLUMNS and LINES: GNU readline, imported in this test process, writes its own
-        # (80 and 24, having no terminal) into the process's environment, which tmux hands on, and
-        # Textual takes them over the terminal's size, so the deck drew 80x24 in a 120x40 pane.
-        command = f"cd {tmp} && env -u COLUMNS -u LINES {env} {PIDECK} {' '.join(args)}"
+        env = f"PIDECK_HOME={tmp / 'home'} TMPDIR={tmp} {env}"
+        command = f"cd {tmp} && env {env} {PIDECK} {' '.join(args)}"
         self.tmux("new-session", "-d", "-s", "t", "-x", str(size[0]), "-y", str(size[1]), command)
         self.tmux("set-option", "-t", "t", "remain-on-exit", "on")
 
@@ -141,5 +139,28 @@ def test_ctrl_c_during_the_start_shows_no_traceback(tmp_path: Path, after_s: flo
         assert app.ended(20), app.screen()
         assert "Traceback" not in app.screen()
         assert list(tmp_path.glob("pideck-demo-*")) == []  # the demo's folder went
+    finally:
+        app.close()
+
+
+def test_the_deck_fills_its_window_and_follows_it_whatever_columns_and_lines_say(tmp_path: Path) -> None:
+    # What a program that used GNU readline hands on (80 and 24 when it had no terminal; this test
+    # process is one, and tmux hands its environment on): Textual would take it over the window's
+    # size, at the start and at each resize, and the deck drew 80x24 in a 120x40 window.
+    session = tmp_path / "demo.jsonl"
+    write_demo(session, cwd=str(tmp_path))
+    app = Tmux(tmp_path, [str(session)], env="COLUMNS=80 LINES=24")
+    try:
+        assert app.wait_for("^p palette"), app.screen()
+        lines = app.screen().rstrip("\n").splitlines()
+        assert len(lines) == 40 and lines[0].rstrip().endswith("LIVE") and len(lines[0].rstrip()) > 100, app.screen()
+        assert "Agent Progress ──" in app.screen()  # (three panes side by side: 100 columns or more)
+        app.tmux("resize-window", "-t", "t", "-x", "90", "-y", "30")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and "Agent Progress ──" in app.screen():
+            time.sleep(0.1)
+        lines = app.screen().rstrip("\n").splitlines()
+        assert "Agent Progress ──" not in app.screen() and lines[-1].rstrip().endswith("^p palette"), app.screen()
+        assert len(lines) == 30 and max(len(line) for line in lines) <= 90, app.screen()
     finally:
         app.close()
