@@ -36,7 +36,7 @@ from core.views.costs import goal_costs, meter
 from core.views.items import is_open, open_items, token_text
 from core.views.view import DeckView, Glances, Inbox, opening_view
 from tui.filtering import Rule, filtered, next_status
-from tui.keys import OPTION_DIGITS, with_key
+from tui.keys import OPTION_DIGITS, key_of, with_key
 from tui.messages import CatalogChanged, DeckUpdated, FirstFrame
 from tui.models.deck import DeckModel, Job
 from tui.models.thread import ModelThread
@@ -1038,7 +1038,7 @@ class DeckScreen(ModelScreen):
     def on_goals_hidden(self, message: GoalTable.Hidden) -> None:
         more = self.query_one("#goals-more", Static)
         more.display = message.count > 0
-        more.update(more_goals_text(message.count))
+        more.update(more_goals_text(message.count, key_of(DeckScreen.BINDINGS, "alt_digit(5)")))
 
     @on(DataTable.RowSelected)
     def on_row_selected(self, event: DataTable.RowSelected) -> None:

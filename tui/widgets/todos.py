@@ -138,8 +138,10 @@ class GoalTable(KeyedTable):
             self.post_message(self.Hidden(hidden))
 
 
-def more_goals_text(hidden: int) -> str:
-    return f"+{hidden} more goal{'' if hidden == 1 else 's'} below · shift+tab scrolls · f2 lists all"
+def more_goals_text(hidden: int, key: str | None) -> str:
+    """What the line under a capped goal table says; ``key``: the one that focuses the table."""
+    scrolls = f" · {key} scrolls" if key else ""
+    return f"+{hidden} more goal{'' if hidden == 1 else 's'} below{scrolls} · f2 lists all"
 
 
 def goal_cells(shown: tuple[GoalRow, str]) -> tuple[Text, ...]:
