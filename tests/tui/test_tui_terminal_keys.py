@@ -79,6 +79,24 @@ def test_shift_tab_goes_into_the_current_pane_s_table_and_on(tmp_path) -> None:
     assert run(app, scenario) == ["cmd", "state", "handoff", "state", "cmd"]
 
 
+@pytest.mark.parametrize("then", ["\r", "j\r"], ids=["Enter", "j, Enter"])
+def test_keys_sent_right_behind_shift_tab_reach_the_table(tmp_path, then: str) -> None:
+    """shift+tab and the keys behind it in one read (a busy machine, a fast typist): shift+tab was
+    a binding taken only once the key had gone through the command line and back, so the Enter
+    behind it had already gone to the empty command line (seen in a real terminal under load)."""
+    app = make_app(demo_deck(tmp_path))
+
+    async def scenario(pilot: Any) -> str:
+        await settled(pilot)
+        for event in XTermParser().feed("\x1b[Z" + then):
+            app.post_message(event)  # (all queued before the app takes the first)
+        await pilot.pause()
+        await pilot.pause()
+        return app.screen.detail.title
+
+    assert run(app, scenario) == ("Work item parse" if then == "\r" else "Work item flag")
+
+
 def test_a_burst_that_ends_in_an_option_character_is_all_text(tmp_path) -> None:
     """A line sent at once ("Costs £3" from tmux send-keys, a multiplexer, a fast typist): the £
     was judged while the line still looked empty, focused a pane, and the rest went astray."""

@@ -173,7 +173,9 @@ class DeckScreen(ModelScreen):
                 tooltip="focus the goal table"),
         Binding(f"alt+6,{OPTION_DIGITS[5]}", "alt_digit(6)", "Activity list", show=False, priority=True,
                 tooltip="focus the activity list (opening the activity view)"),
-        Binding("shift+tab", "focus_table", "Into the table", show=False,
+        # (priority, as the alt+digits: taken as the key arrives, so the keys behind it go where
+        # it moved the focus, not through the command line first)
+        Binding("shift+tab", "focus_table", "Into the table", show=False, priority=True,
                 tooltip="from the command line into the current pane's table; from a table, the next pane's "
                         "(esc: back)"),
     ]
